@@ -1,0 +1,150 @@
+"""Cards, their notation, decks and points.
+
+A card is a small immutable tuple so that hands, melds and whole game states
+copy, hash and serialize cheaply (the solver and the simulator handle millions
+of them). Two decks hold each card twice: the `copy` field keeps the two 7♥
+distinct objects, while `face` ignores it, because the rules never tell
+identical cards apart.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable, NamedTuple
+
+SUITS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+SUIT_NAMES_EN = ("spades", "hearts", "diamonds", "clubs")
+JOKER_SUIT = 4
+JOKER_RANK = 0
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_NAMES_FR = {1: "A", 11: "V", 12: "D", 13: "R"}
+VARIATION_SELECTOR = "\ufe0e"
+
+
+class CardError(ValueError):
+    """Raised for a card written in no notation rami reads."""
+
+
+class Card(NamedTuple):
+    rank: int  # 1 = ace ... 13 = king; 0 = joker
+    suit: int  # 0..3 = S H D C; 4 = joker
+    copy: int = 0  # which deck (or which joker) this physical card comes from
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit == JOKER_SUIT
+
+    @property
+    def face(self) -> tuple[int, int]:
+        return (self.rank, self.suit)
+
+    def __str__(self) -> str:
+        return format_card(self)
+
+    def __repr__(self) -> str:
+        return f"Card({format_card(self)}#{self.copy})"
+
+
+JOKER = Card(JOKER_RANK, JOKER_SUIT, 0)
+
+
+def rank_name(rank: int, lang: str = "en") -> str:
+    names = RANK_NAMES_FR if lang == "fr" else RANK_NAMES
+    return names.get(rank, str(rank))
+
+
+def format_card(card: Card, *, lang: str = "en", symbols: bool = False) -> str:
+    """Canonical output is letters (`10H`, `QS`, `JK`); French display writes
+    V/D/R before a suit symbol, as the seeds do."""
+    if card.suit == JOKER_SUIT:
+        return "JK"
+    if lang == "fr":
+        return rank_name(card.rank, "fr") + SUIT_SYMBOLS[card.suit]
+    suit = SUIT_SYMBOLS[card.suit] if symbols else SUITS[card.suit]
+    return rank_name(card.rank) + suit
+
+
+_RANK_INPUT = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+_RANK_INPUT_FR = {"V": 11, "D": 12, "R": 13}
+_SUIT_INPUT = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
+# The white suit symbols are a common input slip; accept them as their suits.
+_SUIT_INPUT |= {"♤": 0, "♡": 1, "♢": 2, "♧": 3}
+
+
+def parse_card(text: str) -> Card:
+    """Read one card in DESIGN.md notation; copy 0 (a face, not a physical card)."""
+    if not isinstance(text, str):
+        # YAML reads `10` or `true` as non-strings; report the value as written.
+        raise CardError(f"not a card: {text!r}")
+    raw = text.strip().replace(VARIATION_SELECTOR, "")
+    if not raw:
+        raise CardError("empty card")
+    up = raw.upper()
+    if up in ("JK", "JOKER", "*"):
+        return JOKER
+    suit_char = raw[-1]
+    suit = _SUIT_INPUT.get(suit_char.upper()) if suit_char.isascii() else _SUIT_INPUT.get(suit_char)
+    if suit is None:
+        raise CardError(f"not a card: {text!r} (no suit S, H, D, C or ♠ ♥ ♦ ♣)")
+    rank_text = up[:-1]
+    symbol_suit = not suit_char.isascii()
+    rank: int | None
+    if rank_text.isdigit():
+        rank = int(rank_text)
+        if not 2 <= rank <= 10:
+            rank = None
+    else:
+        rank = _RANK_INPUT.get(rank_text)
+        if rank is None and symbol_suit:
+            rank = _RANK_INPUT_FR.get(rank_text)
+    if rank is None:
+        raise CardError(f"not a card: {text!r} (rank must be A, 2-10, T, J, Q, K)")
+    return Card(rank, suit, 0)
+
+
+def parse_cards(items: Iterable[str] | str) -> list[Card]:
+    """A list of cards, or one string of cards separated by spaces or commas."""
+    if isinstance(items, str):
+        items = [p for p in items.replace(",", " ").split() if p]
+    return [parse_card(x) for x in items]
+
+
+def build_deck(decks: int, jokers: int) -> list[Card]:
+    """Every physical card of the game, in a fixed order before shuffling."""
+    cards = [Card(rank, suit, copy) for copy in range(decks) for suit in range(4) for rank in range(1, 14)]
+    cards.extend(Card(JOKER_RANK, JOKER_SUIT, i) for i in range(jokers))
+    return cards
+
+
+def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
+    """Fisher-Yates by Python's Mersenne Twister (random.Random.shuffle): the
+    generator is named so that a seed replays the same deal in later versions."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def card_points(card: Card, *, ace: int = 11, court: int = 10, joker: int = 0) -> int:
+    """A card's value in hand: 2-10 face value, courts 10, ace 11, joker as the profile says."""
+    if card.suit == JOKER_SUIT:
+        return joker
+    if card.rank == 1:
+        return ace
+    if card.rank >= 11:
+        return court
+    return card.rank
+
+
+def sort_key(card: Card) -> tuple[int, int, int]:
+    """Suit then rank, jokers last: the order hands are shown in."""
+    return (card.suit, card.rank, card.copy)
+
+
+def take_face(pool: list[Card], face: Card) -> Card | None:
+    """Remove and return a card of `face` from `pool` (highest copy last-in first), or None."""
+    target = face[:2]
+    for i in range(len(pool) - 1, -1, -1):
+        if pool[i][:2] == target:
+            return pool.pop(i)
+    return None

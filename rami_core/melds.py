@@ -1,0 +1,457 @@
+"""Runs and sets under a profile's meld rules, and what each joker stands for.
+
+A meld is judged by its cards as a multiset (DESIGN.md reading 1), but once a
+meld is on the table in a variant where jokers keep their places, the places
+matter: a later lay off or joker swap is judged against them. So validation
+returns a `Reading`: the meld with every card's place and the face each joker
+stands for. Runs are placed on integer places where rank r sits at place r,
+an ace at 1 (low) or 14 (high); a wrapping run (K-A-2) uses places past 13,
+the rank of place p being ((p - 1) mod 13) + 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Iterable, Sequence
+
+from .cards import JOKER_SUIT, Card
+
+RUN = "run"
+SET = "set"
+AMBIGUOUS = -1  # suit of a joker in a set that could stand for more than one suit
+
+
+def rank_at(place: int) -> int:
+    return (place - 1) % 13 + 1
+
+
+@dataclass(frozen=True, slots=True)
+class MeldRules:
+    """The part of a profile that says what a valid meld is."""
+
+    run_min: int = 3
+    set_min: int = 3
+    set_max: int = 4
+    set_distinct_suits: bool = True
+    ace_low: bool = True
+    ace_high: bool = True
+    wrap: bool = False
+    max_jokers: int | None = None
+    min_naturals: int = 1
+
+    @classmethod
+    def from_profile(cls, profile) -> "MeldRules":
+        ace = profile.melds.ace.value
+        return cls(
+            run_min=profile.melds.run_min,
+            set_min=profile.melds.set_min,
+            set_max=profile.melds.set_max,
+            set_distinct_suits=profile.melds.set_distinct_suits,
+            ace_low=ace in ("low", "both"),
+            ace_high=ace in ("high", "both"),
+            wrap=profile.melds.wrap,
+            max_jokers=profile.jokers.max_per_meld,
+            min_naturals=profile.jokers.min_naturals,
+        )
+
+    # Places a run may occupy when it does not wrap.
+    @property
+    def low_bound(self) -> int:
+        return 1 if self.ace_low else 2
+
+    @property
+    def high_bound(self) -> int:
+        return 14 if self.ace_high else 13
+
+    def places_of(self, rank: int) -> tuple[int, ...]:
+        """Places a natural card of this rank may take in a run."""
+        if self.wrap:
+            return (rank, rank + 13)
+        if rank == 1:
+            return tuple(p for p, ok in ((1, self.ace_low), (14, self.ace_high)) if ok)
+        return (rank,)
+
+    def window_ok(self, lo: int, hi: int) -> bool:
+        if self.wrap:
+            return 1 <= lo <= 13 and hi - lo + 1 <= 13
+        return self.low_bound <= lo and hi <= self.high_bound
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A valid meld with its places. For a run, `cards` are in place order from
+    `start`; for a set, naturals by suit then jokers. `stands` gives the face
+    (rank, suit) each card stands for; a set joker whose suit is not fixed has
+    suit AMBIGUOUS."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    stands: tuple[tuple[int, int], ...]
+    start: int = 0  # run only: place of cards[0]
+    suit: int = -1  # run only
+    rank: int = 0  # set only
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for c in self.cards if c.suit == JOKER_SUIT)
+
+    @property
+    def pure(self) -> bool:
+        return self.kind == RUN and self.jokers == 0
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.cards) - 1
+
+
+def _counts_ok(naturals: int, jokers: int, rules: MeldRules) -> bool:
+    if naturals < rules.min_naturals:
+        return False
+    return rules.max_jokers is None or jokers <= rules.max_jokers
+
+
+def _split(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
+    nat = [c for c in cards if c.suit != JOKER_SUIT]
+    jok = [c for c in cards if c.suit == JOKER_SUIT]
+    return nat, jok
+
+
+def _run_from_places(placed: dict[int, Card], jokers: list[Card], lo: int, hi: int, suit: int) -> Reading:
+    free = list(jokers)
+    cards: list[Card] = []
+    stands: list[tuple[int, int]] = []
+    for p in range(lo, hi + 1):
+        c = placed.get(p)
+        if c is None:
+            c = free.pop()
+        cards.append(c)
+        stands.append((rank_at(p), suit))
+    if lo > 13:  # keep starts of wrapping runs in 1..13
+        lo -= 13
+    return Reading(RUN, tuple(cards), tuple(stands), start=lo, suit=suit)
+
+
+def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+    """The meld as a run in its written (ascending) order, jokers at their places."""
+    n = len(cards)
+    if n < rules.run_min:
+        return None
+    nat, jok = _split(cards)
+    if not nat or not _counts_ok(len(nat), len(jok), rules):
+        return None
+    suit = nat[0].suit
+    if any(c.suit != suit for c in nat):
+        return None
+    first = next(i for i, c in enumerate(cards) if c.suit != JOKER_SUIT)
+    for p in rules.places_of(cards[first].rank):
+        lo = p - first
+        if rules.wrap and lo < 1:
+            lo += 13
+        hi = lo + n - 1
+        if not rules.window_ok(lo, hi):
+            continue
+        if all(c.suit == JOKER_SUIT or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
+            if not rules.wrap and any(c.rank == 1 and lo + i not in rules.places_of(1) for i, c in enumerate(cards) if c.suit != JOKER_SUIT):
+                continue
+            stands = tuple((rank_at(lo + i), suit) for i in range(n))
+            return Reading(RUN, tuple(cards), stands, start=lo if lo <= 13 else lo - 13, suit=suit)
+    return None
+
+
+def _windows(n: int, rules: MeldRules) -> Iterable[int]:
+    """Window starts from the highest to the lowest (jokers take the highest places)."""
+    if rules.wrap:
+        if n > 13:
+            return []
+        straight = list(range(14 - n + 1, 0, -1))
+        wrapping = [lo for lo in range(13, 0, -1) if lo + n - 1 > 14]
+        return straight + wrapping
+    return range(rules.high_bound - n + 1, rules.low_bound - 1, -1)
+
+
+def read_run_any(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+    """The meld as a run in any order, jokers taking the highest free places."""
+    n = len(cards)
+    if n < rules.run_min:
+        return None
+    nat, jok = _split(cards)
+    if not nat or not _counts_ok(len(nat), len(jok), rules):
+        return None
+    suit = nat[0].suit
+    if any(c.suit != suit for c in nat):
+        return None
+    for lo in _windows(n, rules):
+        hi = lo + n - 1
+        want: dict[int, list[int]] = {}
+        for p in range(lo, hi + 1):
+            want.setdefault(rank_at(p), []).append(p)
+        placed: dict[int, Card] = {}
+        ok = True
+        for c in sorted(nat, key=lambda c: c.rank):
+            spots = want.get(c.rank)
+            if not spots:
+                ok = False
+                break
+            placed[spots.pop(0)] = c
+        if ok:
+            return _run_from_places(placed, jok, lo, hi, suit)
+    return None
+
+
+def read_set(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+    n = len(cards)
+    if not rules.set_min <= n <= rules.set_max:
+        return None
+    nat, jok = _split(cards)
+    if not nat or not _counts_ok(len(nat), len(jok), rules):
+        return None
+    rank = nat[0].rank
+    if any(c.rank != rank for c in nat):
+        return None
+    nat.sort(key=lambda c: (c.suit, c.copy))
+    stands = [(rank, c.suit) for c in nat]
+    if rules.set_distinct_suits:
+        suits = {c.suit for c in nat}
+        if len(suits) != len(nat):
+            return None
+        missing = [s for s in range(4) if s not in suits]
+        if len(jok) > len(missing):
+            return None
+        if len(jok) == len(missing):
+            stands += [(rank, s) for s in missing]
+        else:
+            stands += [(rank, AMBIGUOUS)] * len(jok)
+    else:
+        stands += [(rank, AMBIGUOUS)] * len(jok)
+    return Reading(SET, tuple(nat + jok), tuple(stands), rank=rank)
+
+
+def read_meld(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+    """DESIGN.md reading 2: a run in written order, else a set, else a run in any order."""
+    return read_run_in_order(cards, rules) or read_set(cards, rules) or read_run_any(cards, rules)
+
+
+def is_valid(cards: Sequence[Card], rules: MeldRules) -> bool:
+    return read_meld(cards, rules) is not None
+
+
+def why_invalid(cards: Sequence[Card], rules: MeldRules) -> str:
+    """A short reason a person can act on; only called for refused melds."""
+    from .cards import format_card
+
+    text = " ".join(format_card(c) for c in cards)
+    nat, jok = _split(cards)
+    if not nat:
+        return f"[{text}] has no natural card"
+    if len(nat) < rules.min_naturals:
+        return f"[{text}] needs at least {rules.min_naturals} natural cards"
+    if rules.max_jokers is not None and len(jok) > rules.max_jokers:
+        return f"[{text}] holds {len(jok)} jokers, at most {rules.max_jokers} allowed"
+    same_suit = len({c.suit for c in nat}) == 1
+    same_rank = len({c.rank for c in nat}) == 1
+    if same_rank and not same_suit or (same_rank and len(nat) == 1):
+        if len(cards) < rules.set_min:
+            return f"[{text}] is too short for a set (at least {rules.set_min} cards)"
+        if len(cards) > rules.set_max:
+            return f"[{text}] is too long for a set (at most {rules.set_max} cards)"
+        if rules.set_distinct_suits:
+            return f"[{text}] repeats a suit: a set's cards are all of different suits"
+    if same_suit:
+        if len(cards) < rules.run_min:
+            return f"[{text}] is too short for a run (at least {rules.run_min} cards)"
+        ranks = sorted(c.rank for c in nat)
+        if len(set(ranks)) != len(ranks):
+            return f"[{text}] repeats a card: a run's cards are all different"
+        if not rules.wrap and 1 in ranks and 13 in ranks and 2 in ranks:
+            return f"[{text}] turns the corner K-A-2, which this variant forbids"
+        return f"[{text}] is not a run: the cards do not follow one another"
+    return f"[{text}] is neither a run (one suit, consecutive) nor a set (one rank)"
+
+
+# ----------------------------------------------------------------- points
+
+
+def meld_points(reading: Reading, *, ace: int = 11, ace_low: int = 1, court: int = 10) -> int:
+    """Opening value: each card (jokers too) at the face it stands for; an ace
+    counts low only as the first card of a run (A-2-3)."""
+    total = 0
+    for i, (rank, _suit) in enumerate(reading.stands):
+        if rank == 1:
+            total += ace_low if (reading.kind == RUN and i == 0 and reading.start == 1) else ace
+        elif rank >= 11:
+            total += court
+        else:
+            total += rank
+    return total
+
+
+# ----------------------------------------------------------------- lay off and swap (places kept)
+
+
+def lay_off_positional(
+    reading: Reading,
+    naturals: Sequence[Card],
+    jokers: Sequence[tuple[Card, tuple[int, int] | None]],
+    rules: MeldRules,
+) -> Reading | str:
+    """Add cards to a table meld whose laid cards keep their places (reading 3
+    and 4). Returns the new reading, or a reason for `invalid_meld`."""
+    if reading.kind == SET:
+        return _lay_off_set(reading, naturals, [j for j, _ in jokers], rules)
+    return _lay_off_run(reading, naturals, jokers, rules)
+
+
+def _lay_off_set(reading: Reading, naturals: Sequence[Card], jokers: Sequence[Card], rules: MeldRules) -> Reading | str:
+    held = {s for (_r, s) in reading.stands[: len(reading.cards) - reading.jokers]}
+    fixed_joker_suits = {s for c, (_r, s) in zip(reading.cards, reading.stands) if c.suit == JOKER_SUIT and s != AMBIGUOUS}
+    for c in naturals:
+        if c.rank != reading.rank:
+            return f"{c} is not of the set's rank"
+        if rules.set_distinct_suits and c.suit in fixed_joker_suits:
+            return f"a joker stands for {c} in that set: give it by a joker swap"
+        if rules.set_distinct_suits and c.suit in held:
+            return f"the set already holds that suit ({c})"
+    new = read_set(list(reading.cards) + list(naturals) + list(jokers), rules)
+    if new is None:
+        return "the set would no longer be valid: " + why_invalid(list(reading.cards) + list(naturals) + list(jokers), rules)
+    return new
+
+
+def _lay_off_run(
+    reading: Reading,
+    naturals: Sequence[Card],
+    jokers: Sequence[tuple[Card, tuple[int, int] | None]],
+    rules: MeldRules,
+) -> Reading | str:
+    lo, hi = reading.start, reading.end
+    window = set(range(lo, hi + 1))
+    for c in naturals:
+        if c.suit != reading.suit:
+            return f"{c} is not of the run's suit"
+    # Places of the run's own jokers, to name the card a joker stands for.
+    joker_places = {lo + i for i, c in enumerate(reading.cards) if c.suit == JOKER_SUIT}
+
+    def candidates(rank: int) -> list[int]:
+        out = []
+        for base in rules.places_of(rank):
+            for p in (base - 13, base, base + 13) if rules.wrap else (base,):
+                out.append(p)
+        return out
+
+    def fits(a: int, b: int) -> bool:
+        if rules.wrap:
+            return b - a + 1 <= 13
+        return rules.low_bound <= a and b <= rules.high_bound
+
+    as_places: list[list[int]] = []
+    for j, face in jokers:
+        if face is None:
+            continue
+        if face[1] != reading.suit:
+            return f"a joker laid off on that run cannot stand for {face_text(face)}"
+        as_places.append([p for p in candidates(face[0]) if p not in window])
+    nat_options = [[p for p in candidates(c.rank) if p not in window] for c in naturals]
+    for c, opts in zip(naturals, nat_options):
+        if not opts:
+            if any(p in joker_places for p in candidates(c.rank)):
+                return f"a joker stands for {c} in that run: give it by a joker swap"
+            return f"{c} already has its place in that run"
+    plain = [j for j, face in jokers if face is None]
+    named = [j for j, face in jokers if face is not None]
+    for choice in product(*nat_options, *as_places):
+        nat_choice = choice[: len(naturals)]
+        as_choice = choice[len(naturals):]
+        taken = list(nat_choice) + list(as_choice)
+        if len(set(taken)) != len(taken):
+            continue
+        places: dict[int, Card] = {lo + i: c for i, c in enumerate(reading.cards)}
+        for p, c in zip(nat_choice, naturals):
+            places[p] = c
+        for p, j in zip(as_choice, named):
+            places[p] = j
+        a, b = min(places), max(places)
+        gaps = [p for p in range(a, b + 1) if p not in places]
+        if len(gaps) > len(plain):
+            continue
+        free = list(plain)
+        for p in gaps:
+            places[p] = free.pop(0)
+        while free:
+            if fits(a, b + 1):
+                b += 1
+                places[b] = free.pop(0)
+            elif fits(a - 1, b):
+                a -= 1
+                places[a] = free.pop(0)
+            else:
+                break
+        if free:
+            continue
+        shift = 0
+        if rules.wrap:
+            while a + shift < 1:
+                shift += 13
+            while a + shift > 13:
+                shift -= 13
+        if not fits(a, b) or b - a + 1 != len(places):
+            continue
+        cards = [places[p] for p in range(a, b + 1)]
+        nat = [c for c in cards if c.suit != JOKER_SUIT]
+        if not _counts_ok(len(nat), len(cards) - len(nat), rules):
+            return f"the run would hold {len(cards) - len(nat)} jokers, more than allowed"
+        stands = tuple((rank_at(p), reading.suit) for p in range(a, b + 1))
+        return Reading(RUN, tuple(cards), stands, start=a + shift, suit=reading.suit)
+    return "those cards do not extend the run at its ends"
+
+
+def face_text(face: tuple[int, int]) -> str:
+    from .cards import format_card
+
+    return format_card(Card(face[0], face[1] if face[1] >= 0 else 0, 0))
+
+
+def swap_positional(reading: Reading, given: Sequence[Card], rules: MeldRules, set_any: bool = False) -> tuple[Reading, Card] | str:
+    """Give natural cards for one joker of a meld whose jokers keep their
+    places. Returns (new reading, freed joker) or a reason for
+    `joker_swap_forbidden` (DESIGN.md reading 6)."""
+    if reading.jokers == 0:
+        return "that meld holds no joker"
+    if any(c.suit == JOKER_SUIT for c in given):
+        return "a joker cannot be given for a joker"
+    if reading.kind == RUN:
+        if len(given) != 1:
+            return "a joker in a run is freed by exactly the one card it stands for"
+        c = given[0]
+        for i, (card, face) in enumerate(zip(reading.cards, reading.stands)):
+            if card.suit == JOKER_SUIT and face == c.face:
+                cards = list(reading.cards)
+                cards[i] = c
+                return Reading(RUN, tuple(cards), reading.stands, start=reading.start, suit=reading.suit), card
+        return f"no joker in that run stands for {c}"
+    # A set.
+    jokers = [c for c in reading.cards if c.suit == JOKER_SUIT]
+    nat = [c for c in reading.cards if c.suit != JOKER_SUIT]
+    if any(c.rank != reading.rank for c in given):
+        return "the cards given are not of the set's rank"
+    suits = [c.suit for c in given]
+    if len(set(suits)) != len(suits) or any(s in {c.suit for c in nat} for s in suits):
+        return "the cards given repeat a suit of the set"
+    if len(given) == 1:
+        c = given[0]
+        fixed = [face for card, face in zip(reading.cards, reading.stands) if card.suit == JOKER_SUIT and face[1] != AMBIGUOUS]
+        if c.face in fixed or set_any:
+            new = read_set(nat + [c] + jokers[1:], rules)
+            if new is not None:
+                return new, jokers[0]
+        if len(reading.cards) == 3:
+            return "a joker in a three-card set is freed only by both missing cards at once"
+        return f"no joker in that set stands for {c}"
+    if len(given) == 2:
+        if len(reading.cards) != 3 or len(jokers) != 1:
+            return "two cards free a joker only from a three-card set holding one joker"
+        new = read_set(nat + list(given), rules)
+        if new is None:
+            return "the set with those cards would not be valid"
+        return new, jokers[0]
+    return "a joker swap gives one card (two for a three-card set)"
