@@ -103,6 +103,9 @@ class TimeoutAction(str, Enum):
 class Players(Strict):
     min: int = Field(2, ge=1, le=8, description="Fewest players the variant is played with.")
     max: int = Field(4, ge=1, le=8, description="Most players the variant is played with.")
+    counts: list[int] | None = Field(
+        None, description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams)."
+    )
 
 
 class Deck(Strict):
@@ -284,6 +287,10 @@ class Profile(Strict):
         problems: list[str] = []
         if self.players.min > self.players.max:
             problems.append(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+        if self.players.counts is not None and any(
+            not self.players.min <= n <= self.players.max for n in self.players.counts
+        ):
+            problems.append("players.counts names a count outside players.min..max")
         deck_size = 52 * self.deck.decks + self.deck.jokers
         for n in range(self.players.min, self.players.max + 1):
             need = self.hand_size(n) * n + (1 if self.deal.dealer_extra_card else 0) + (1 if self.deal.upcard else 0)
@@ -339,6 +346,11 @@ class Profile(Strict):
         return self
 
     # ------------------------------------------------------------ derived
+
+    def allows_players(self, players: int) -> bool:
+        if not self.players.min <= players <= self.players.max:
+            return False
+        return self.players.counts is None or players in self.players.counts
 
     def hand_size(self, players: int) -> int:
         """Cards dealt to each player at this player count."""

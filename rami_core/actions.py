@@ -1,0 +1,173 @@
+"""The moves a player can make, as typed values.
+
+Actions name cards by face (copy 0): a player says "the 7♥", never "the
+second deck's 7♥"; the engine picks the physical card from the hand. Each
+action also has a plain-dict form, the one the scenario format and saved
+games use, so that a log of actions is readable and replays exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .cards import Card, CardError, format_card, parse_card
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    player: int
+    source: str  # "stock" | "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    player: int
+    melds: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LayOffItem:
+    card: Card
+    to: int
+    as_: Card | None = None  # for a joker: the card it is to stand for
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    player: int
+    items: tuple[LayOffItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    player: int
+    cards: tuple[Card, ...]
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rearrange:
+    player: int
+    melds: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    player: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The turn clock ran out: the engine plays the profile's default for the seat."""
+
+    player: int
+
+
+Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
+ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
+
+
+class ActionFormatError(ValueError):
+    """A step or saved action that is not written as DESIGN.md says."""
+
+
+def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise ActionFormatError(f"{where}: expected a list of cards, got {value!r}")
+    try:
+        return tuple(parse_card(x) for x in value)
+    except CardError as e:
+        raise ActionFormatError(f"{where}: {e}") from None
+
+
+def _melds(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list):
+        raise ActionFormatError(f"{where}: expected a list of melds, got {value!r}")
+    return tuple(_cards(m, where) for m in value)
+
+
+def _int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionFormatError(f"{where}: expected a whole number, got {value!r}")
+    return value
+
+
+def action_from_dict(step: dict[str, Any]) -> Action:
+    """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
+    keys = [k for k in ACTION_KEYS if k in step]
+    if len(keys) != 1:
+        raise ActionFormatError(f"a step needs exactly one action among {', '.join(ACTION_KEYS)}; got {sorted(step)}")
+    key = keys[0]
+    if "player" not in step:
+        raise ActionFormatError(f"{key}: a step needs `player`")
+    player = _int(step["player"], "player")
+    v = step[key]
+    try:
+        if key == "draw":
+            if v not in ("stock", "discard"):
+                raise ActionFormatError(f"draw: expected stock or discard, got {v!r}")
+            return Draw(player, v)
+        if key == "meld":
+            return Meld(player, _melds(v, "meld"))
+        if key == "rearrange":
+            return Rearrange(player, _melds(v, "rearrange"))
+        if key == "layoff":
+            if not isinstance(v, list):
+                raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {v!r}")
+            items = []
+            for it in v:
+                if not isinstance(it, dict) or "card" not in it or "to" not in it:
+                    raise ActionFormatError(f"layoff: each item needs card and to, got {it!r}")
+                extra = set(it) - {"card", "to", "as"}
+                if extra:
+                    raise ActionFormatError(f"layoff: unknown keys {sorted(extra)}")
+                as_ = parse_card(it["as"]) if it.get("as") is not None else None
+                items.append(LayOffItem(parse_card(it["card"]), _int(it["to"], "layoff.to"), as_))
+            return LayOff(player, tuple(items))
+        if key == "swap":
+            if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
+                raise ActionFormatError(f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}")
+            cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
+            return Swap(player, cards, _int(v["meld"], "swap.meld"))
+        if key == "discard":
+            return Discard(player, parse_card(v))
+        if key == "end_turn":
+            return EndTurn(player)
+        return Timeout(player)
+    except CardError as e:
+        raise ActionFormatError(f"{key}: {e}") from None
+
+
+def action_to_dict(a: Action) -> dict[str, Any]:
+    """The DESIGN.md form of an action (inverse of action_from_dict)."""
+    f = format_card
+    if isinstance(a, Draw):
+        return {"player": a.player, "draw": a.source}
+    if isinstance(a, Meld):
+        return {"player": a.player, "meld": [[f(c) for c in m] for m in a.melds]}
+    if isinstance(a, Rearrange):
+        return {"player": a.player, "rearrange": [[f(c) for c in m] for m in a.melds]}
+    if isinstance(a, LayOff):
+        items = []
+        for it in a.items:
+            d: dict[str, Any] = {"card": f(it.card), "to": it.to}
+            if it.as_ is not None:
+                d["as"] = f(it.as_)
+            items.append(d)
+        return {"player": a.player, "layoff": items}
+    if isinstance(a, Swap):
+        if len(a.cards) == 1:
+            return {"player": a.player, "swap": {"card": f(a.cards[0]), "meld": a.meld}}
+        return {"player": a.player, "swap": {"cards": [f(c) for c in a.cards], "meld": a.meld}}
+    if isinstance(a, Discard):
+        return {"player": a.player, "discard": f(a.card)}
+    if isinstance(a, EndTurn):
+        return {"player": a.player, "end_turn": True}
+    return {"player": a.player, "timeout": True}

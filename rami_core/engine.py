@@ -1,0 +1,516 @@
+"""The turn machine: draw, lay, discard or end the turn, as the profile says.
+
+Every action runs on a copy of the state and replaces the state only if it
+completes: a refused action raises one RuleError and leaves the game exactly
+as it was, whatever it had checked or moved before failing. Checks run in the
+order of DESIGN.md's error table so that, where several apply, the first one
+listed there is the one reported. No variant is named here: every difference
+between tables comes from the profile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable, Sequence
+
+from . import actions as A
+from .cards import JOKER_SUIT, Card, build_deck, format_card, shuffled
+from .errors import RuleError
+from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
+from .opening import opening_problem
+from .profile import EmptyStock, FirstPlayer, JokerReplay, JokerSwap, Profile, SetSwap, SwapWho
+from .rules import Rules
+from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
+from .state import DRAW, LAY, OVER, GameState, TableMeld
+
+STOCK = "stock"
+DISCARD = "discard"
+
+
+def rng_for(seed: int | None, *parts: object) -> random.Random:
+    """Every shuffle draws from Python's Mersenne Twister seeded with a string
+    naming the game seed and the event, so a seed replays the same deals in
+    later versions and a reshuffle never depends on what came before it."""
+    return random.Random(":".join(["rami", str(seed if seed is not None else 0), *map(str, parts)]))
+
+
+class Game:
+    """One table: fixed rules, the current state, and the log of accepted actions."""
+
+    def __init__(self, profile: Profile, players: int, state: GameState):
+        self.profile = profile
+        self.rules = Rules.build(profile, players)
+        self.state = state
+        self.log: list[A.Action] = []
+        self._turn_start = state.copy()
+
+    # ------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, profile: Profile, players: int, seed: int = 0) -> "Game":
+        if not profile.allows_players(players):
+            raise ValueError(f"{profile.name} is not played by {players} players")
+        rules = Rules.build(profile, players)
+        if profile.deal.first_player == FirstPlayer.random:
+            first = rng_for(seed, "first").randrange(players)
+        else:
+            first = 0
+        state = deal(rules, seed, 1, first, [0] * rules.sides)
+        return cls(profile, players, state)
+
+    def next_round(self) -> None:
+        """Deal the next round once this one is over (the first player rotates;
+        a round to replay is dealt again by the same player)."""
+        s = self.state
+        if s.phase != OVER or s.game_over:
+            raise RuleError("wrong_phase", "the round is not over, or the game is")
+        replay = s.round_end == REPLAY
+        first = s.first_player
+        if not replay and self.profile.deal.rotate:
+            first = (first + 1) % self.rules.players
+        round_no = s.round_no if replay else s.round_no + 1
+        new = deal(self.rules, s.seed, round_no, first, list(s.scores), attempt=s.reshuffles + 1 if replay else 0)
+        self.state = new
+        self._turn_start = new.copy()
+
+    # ------------------------------------------------------------ actions
+
+    def apply(self, action: A.Action) -> None:
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise TypeError(f"not an action: {action!r}")
+        if action is not None and isinstance(action, A.Timeout):
+            new = self._timeout(action)
+        else:
+            new = self.state.copy()
+            handler(self.rules, new, action)
+        if new.turn != self.state.turn or new.phase == OVER or new.round_no != self.state.round_no:
+            self._turn_start = new.copy()
+        self.state = new
+        self.log.append(action)
+
+    def _timeout(self, action: A.Timeout) -> GameState:
+        """The clock ran out: undo what the seat did this turn if the turn
+        cannot end as it stands, then draw if it has not drawn and end the
+        turn, discarding the card drawn where the profile has a discard."""
+        s = self.state
+        _common(s, action.player)
+        for base in (s, self._turn_start):
+            new = base.copy()
+            try:
+                if new.phase == DRAW:
+                    try:
+                        _draw(self.rules, new, A.Draw(action.player, STOCK))
+                    except RuleError:
+                        if new.discard and self.profile.draw.from_discard:
+                            _draw(self.rules, new, A.Draw(action.player, DISCARD))
+                        else:
+                            raise
+                if new.phase == OVER:
+                    return new
+                if self.profile.discard.enabled:
+                    drawn = new.hands[action.player][-1]
+                    _discard(self.rules, new, A.Discard(action.player, drawn))
+                else:
+                    _end_turn(self.rules, new, A.EndTurn(action.player))
+                return new
+            except RuleError:
+                continue
+        raise RuleError("wrong_phase", "the turn cannot be ended by a timeout")
+
+
+# ------------------------------------------------------------------ dealing
+
+
+def deal(rules: Rules, seed: int | None, round_no: int, first: int, scores: list[int], attempt: int = 0) -> GameState:
+    p = rules.profile
+    n = rules.players
+    stock = shuffled(build_deck(p.deck.decks, p.deck.jokers), rng_for(seed, "deal", round_no, attempt))
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    size = p.hand_size(n)
+    for i in range(size * n):
+        hands[(first + i) % n].append(stock.pop())
+    phase = DRAW
+    if p.deal.dealer_extra_card:
+        hands[first].append(stock.pop())
+        phase = LAY
+    discard = [stock.pop()] if p.deal.upcard else []
+    opened = [not p.opening.required] * n
+    return GameState(
+        players=n,
+        hands=hands,
+        stock=stock,
+        discard=discard,
+        table=[],
+        opened=opened,
+        laid_before=[False] * n,
+        scores=scores,
+        turn=first,
+        phase=phase,
+        round_no=round_no,
+        first_player=first,
+        seed=seed,
+        reshuffles=attempt,
+    )
+
+
+# ------------------------------------------------------------------ shared checks
+
+
+def _common(s: GameState, player: int) -> None:
+    if s.phase == OVER:
+        raise RuleError("wrong_phase", "the round is over")
+    if player != s.turn:
+        raise RuleError("not_your_turn", f"it is seat {s.turn}'s turn, not seat {player}'s")
+
+
+def _must_have_drawn(s: GameState, what: str) -> None:
+    if s.phase != LAY:
+        raise RuleError("wrong_phase", f"draw a card before {what}")
+
+
+def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
+    """Remove the physical cards for these faces from `hand` (a working copy)."""
+    taken: list[Card] = []
+    for face in faces:
+        target = face[:2]
+        for i in range(len(hand) - 1, -1, -1):
+            if hand[i][:2] == target:
+                taken.append(hand.pop(i))
+                break
+        else:
+            need = sum(1 for f in faces if f[:2] == target)
+            raise RuleError("card_not_in_hand", f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""))
+    return taken
+
+
+def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
+    """Opened, or (in a team game where the partner's opening frees the other) covered by a partner."""
+    if s.opened[seat]:
+        return True
+    from .profile import PartnerOpening
+
+    return (
+        rules.teams
+        and rules.profile.teams.partner_opening == PartnerOpening.free
+        and any(s.opened[p] for p in rules.partners(seat))
+    )
+
+
+def _require_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
+    if not may_lay_freely(rules, s, seat):
+        raise RuleError("not_opened", f"open before you {what}")
+    if s.opened_this_turn and not rules.profile.table.in_opening_turn:
+        raise RuleError("not_opened", f"you may {what} from the turn after your opening")
+
+
+def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
+    if not hand_after and rules.profile.discard.keep_last:
+        raise RuleError("must_keep_discard", "keep one card: the round ends with a discard")
+
+
+def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) -> None:
+    """Bookkeeping shared by every action that puts hand cards on the table."""
+    s.laid_this_turn = True
+    for c in placed:
+        if c in s.jokers_to_replay:
+            s.jokers_to_replay.remove(c)
+        if s.taken_discard is not None and c == s.taken_discard:
+            s.taken_discard = None
+    if not s.hands[seat]:
+        finish_round(rules, s, seat, OUT)
+
+
+# ------------------------------------------------------------------ draw
+
+
+def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
+    _common(s, a.player)
+    if s.phase != DRAW:
+        raise RuleError("wrong_phase", "you have already drawn this turn")
+    p = rules.profile
+    hand = s.hands[a.player]
+    if a.source == DISCARD:
+        if not p.draw.from_discard:
+            raise RuleError("draw_forbidden", "this variant draws from the stock only")
+        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.player):
+            raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
+        if not s.discard:
+            raise RuleError("draw_forbidden", "the discard pile is empty")
+        card = s.discard.pop()
+        hand.append(card)
+        s.taken_discard = card if p.draw.taken_discard_must_be_laid else None
+        s.drew_from = DISCARD
+        s.phase = LAY
+        return
+    if a.source != STOCK:
+        raise RuleError("draw_forbidden", f"no such pile: {a.source}")
+    if not s.stock:
+        mode = p.draw.empty_stock
+        if mode == EmptyStock.reshuffle:
+            if len(s.discard) <= 1:
+                s.drew_from = STOCK
+                finish_round(rules, s, None, EMPTY_NOBODY)
+                return
+            top = s.discard.pop()
+            s.reshuffles += 1
+            s.stock = shuffled(s.discard, rng_for(s.seed, "reshuffle", s.round_no, s.reshuffles))
+            s.discard = [top]
+        elif mode == EmptyStock.turn_over:
+            if not s.discard:
+                s.drew_from = STOCK
+                finish_round(rules, s, None, EMPTY_NOBODY)
+                return
+            s.stock = list(reversed(s.discard))
+            s.discard = []
+        else:
+            raise RuleError("draw_forbidden", "the stock is empty")
+    hand.append(s.stock.pop())
+    s.drew_from = STOCK
+    s.phase = LAY
+    if not s.stock and p.draw.empty_stock in (EmptyStock.end_all_pay, EmptyStock.end_nobody_pays, EmptyStock.replay):
+        s.stock_exhausted = True
+
+
+# ------------------------------------------------------------------ melds
+
+
+def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "laying")
+    p = rules.profile
+    seat = a.player
+    free = may_lay_freely(rules, s, seat)
+    if free and s.opened[seat] and not p.table.new_melds and not p.opening.all_at_once and not s.opened_this_turn:
+        raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
+    hand = s.hands[seat]
+    flat = [c for m in a.melds for c in m]
+    if not a.melds or any(not m for m in a.melds):
+        raise RuleError("invalid_meld", "lay at least one meld of cards")
+    placed = _take_from_hand(hand, flat)
+    # Physical cards, meld by meld, in the order written.
+    groups: list[list[Card]] = []
+    i = 0
+    for m in a.melds:
+        groups.append(placed[i : i + len(m)])
+        i += len(m)
+    readings: list[Reading] = []
+    for g in groups:
+        r = read_meld(g, rules.melds)
+        if r is None:
+            raise RuleError("invalid_meld", why_invalid(g, rules.melds))
+        readings.append(r)
+    going_out = len(hand) == (1 if p.discard.keep_last else 0)
+    if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
+        partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
+        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner)
+        if problem:
+            raise RuleError("opening_requirement", problem)
+        if not s.opened[seat]:
+            s.opened[seat] = True
+            s.opened_this_turn = True
+    _check_keep_discard(rules, hand)
+    s.table.extend(TableMeld(r, seat) for r in readings)
+    _after_lay(rules, s, seat, placed)
+
+
+def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "laying off")
+    p = rules.profile
+    seat = a.player
+    if not p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
+        raise RuleError("action_forbidden", "this variant does not allow laying off")
+    if not a.items:
+        raise RuleError("invalid_meld", "lay off at least one card")
+    hand = s.hands[seat]
+    placed = _take_from_hand(hand, [it.card for it in a.items])
+    for it in a.items:
+        if not 0 <= it.to < len(s.table):
+            raise RuleError("no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})")
+    _require_opened(rules, s, seat, "lay off")
+    by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
+    for c, it in zip(placed, a.items):
+        by_meld.setdefault(it.to, []).append((c, it))
+    for idx, items in by_meld.items():
+        old = s.table[idx]
+        if rules.profile.positional_jokers:
+            nat = [c for c, _ in items if c.suit != JOKER_SUIT]
+            jok = [(c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None) for c, it in items if c.suit == JOKER_SUIT]
+            res = lay_off_positional(old.reading, nat, jok, rules.melds)
+            if isinstance(res, str):
+                raise RuleError("invalid_meld", f"meld {idx}: {res}")
+        else:
+            cards = list(old.cards) + [c for c, _ in items]
+            res = read_meld(cards, rules.melds)
+            if res is None:
+                raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
+        s.table[idx] = TableMeld(res, old.owner)
+    _check_keep_discard(rules, hand)
+    _after_lay(rules, s, seat, placed)
+
+
+def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "swapping a joker")
+    p = rules.profile
+    seat = a.player
+    if p.jokers.swap != JokerSwap.to_hand:
+        how = "jokers move only when the table is rearranged" if p.jokers.swap == JokerSwap.on_table else "a laid joker stays where it is"
+        raise RuleError("joker_swap_forbidden", f"no joker swap in this variant: {how}")
+    hand = s.hands[seat]
+    given = _take_from_hand(hand, list(a.cards))
+    if not 0 <= a.meld < len(s.table):
+        raise RuleError("no_such_meld", f"there is no meld {a.meld} on the table")
+    if p.jokers.who == SwapWho.opened:
+        _require_opened(rules, s, seat, "swap a joker")
+    old = s.table[a.meld]
+    if rules.profile.positional_jokers:
+        res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
+        if isinstance(res, str):
+            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
+        reading, joker = res
+    else:
+        jokers = [c for c in old.cards if c.suit == JOKER_SUIT]
+        if not jokers or len(given) != 1:
+            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: give one card for one joker")
+        joker = jokers[0]
+        rest = list(old.cards)
+        rest.remove(joker)
+        r = read_meld(rest + given, rules.melds)
+        if r is None:
+            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {format_card(given[0])} does not take the joker's place")
+        reading = r
+    s.table[a.meld] = TableMeld(reading, old.owner)
+    hand.append(joker)
+    if p.jokers.replay == JokerReplay.same_turn:
+        s.jokers_to_replay.append(joker)
+    _after_lay(rules, s, seat, given)
+
+
+def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "rearranging the table")
+    p = rules.profile
+    seat = a.player
+    if not p.table.rearrange:
+        raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
+    old_cards = [c for m in s.table for c in m.cards]
+    new_faces = Counter(c[:2] for m in a.melds for c in m)
+    old_faces = Counter(c[:2] for c in old_cards)
+    added = new_faces - old_faces
+    lost = old_faces - new_faces
+    hand = s.hands[seat]
+    from_hand = _take_from_hand(hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)])
+    _require_opened(rules, s, seat, "rearrange the table")
+    if lost:
+        names = ", ".join(format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k))
+        raise RuleError("table_invalid", f"the new table loses {names}: every table card must stay on the table")
+    pool: dict[tuple[int, int], list[Card]] = {}
+    for c in old_cards + from_hand:
+        pool.setdefault(c[:2], []).append(c)
+    readings: list[Reading] = []
+    for i, m in enumerate(a.melds):
+        cards = [pool[c[:2]].pop(0) for c in m]
+        r = read_meld(cards, rules.melds) if cards else None
+        if r is None:
+            raise RuleError("table_invalid", f"new meld {i}: " + (why_invalid(cards, rules.melds) if cards else "empty meld"))
+        readings.append(r)
+    if not from_hand:
+        raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
+    _check_keep_discard(rules, hand)
+    old_owner = {}
+    for m in s.table:
+        old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
+    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
+    _after_lay(rules, s, seat, from_hand)
+
+
+# ------------------------------------------------------------------ end of turn
+
+
+def _turn_may_end(s: GameState) -> None:
+    if s.jokers_to_replay:
+        raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
+    if s.taken_discard is not None:
+        raise RuleError("discard_not_laid", f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn")
+
+
+DiscardCheck = Callable[[Rules, GameState, int, Card], "str | None"]
+
+
+def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "discarding")
+    p = rules.profile
+    if not p.discard.enabled:
+        raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
+    hand = s.hands[a.player]
+    (card,) = _take_from_hand(hand, [a.card])
+    if s.jokers_to_replay and card in s.jokers_to_replay:
+        raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn, not on the discard pile")
+    if s.taken_discard is not None and card == s.taken_discard:
+        raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
+    _turn_may_end(s)
+    for check in DISCARD_CHECKS:
+        problem = check(rules, s, a.player, card)
+        if problem:
+            raise RuleError("discard_forbidden", problem)
+    s.discard.append(card)
+    if not hand:
+        finish_round(rules, s, a.player, OUT)
+        return
+    _next_turn(rules, s)
+
+
+# Extra discard rules (house rules plug in here until the hook system carries them).
+DISCARD_CHECKS: list[DiscardCheck] = []
+
+
+def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
+    _common(s, a.player)
+    _must_have_drawn(s, "ending your turn")
+    if rules.profile.discard.enabled:
+        raise RuleError("wrong_phase", "your turn ends with a discard")
+    _turn_may_end(s)
+    _next_turn(rules, s)
+
+
+def _next_turn(rules: Rules, s: GameState) -> None:
+    seat = s.turn
+    s.laid_before[seat] = s.laid_before[seat] or s.laid_this_turn
+    s.turns_played += 1
+    if s.stock_exhausted:
+        finish_round(rules, s, None, round_over_on_empty_stock(rules))
+        return
+    if rules.profile.game.end_on_empty_stock and not s.stock:
+        from .scoring import EMPTY_ALL_PAY
+
+        finish_round(rules, s, None, EMPTY_ALL_PAY)
+        return
+    s.turn = (seat + 1) % rules.players
+    s.phase = DRAW
+    s.drew_from = None
+    s.taken_discard = None
+    s.laid_this_turn = False
+    s.opened_this_turn = False
+    s.jokers_to_replay = []
+
+
+def _timeout_placeholder(rules: Rules, s: GameState, a: A.Timeout) -> None:  # dispatched by Game.apply
+    raise AssertionError("handled by Game._timeout")
+
+
+_HANDLERS = {
+    A.Draw: _draw,
+    A.Meld: _meld,
+    A.LayOff: _lay_off,
+    A.Swap: _swap,
+    A.Rearrange: _rearrange,
+    A.Discard: _discard,
+    A.EndTurn: _end_turn,
+    A.Timeout: _timeout_placeholder,
+}
+
+__all__ = ["Game", "deal", "rng_for", "may_lay_freely", "DISCARD_CHECKS", "check_game_over"]

@@ -1,0 +1,58 @@
+"""The fixed rules of one table: a profile resolved for a player count.
+
+Built once per game and never changed, so the turn machine can read plain
+attributes instead of walking the profile on every action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, card_points
+from .melds import MeldRules, Reading, meld_points
+from .profile import Profile
+
+
+@dataclass(frozen=True)
+class Rules:
+    profile: Profile
+    players: int
+    melds: MeldRules
+    teams: bool
+
+    @classmethod
+    def build(cls, profile: Profile, players: int) -> "Rules":
+        return cls(profile, players, MeldRules.from_profile(profile), profile.teams_at(players))
+
+    # ------------------------------------------------------------ seats and sides
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    def partners(self, seat: int) -> list[int]:
+        if not self.teams:
+            return []
+        return [s for s in range(self.players) if s != seat and s % 2 == seat % 2]
+
+    # ------------------------------------------------------------ values
+
+    @property
+    def has_opening(self) -> bool:
+        return self.profile.opening.required
+
+    def hand_value(self, cards: list[Card]) -> int:
+        s = self.profile.scoring
+        j = self.profile.jokers.penalty
+        return sum(card_points(c, ace=s.ace_points, court=s.court_points, joker=j) for c in cards)
+
+    def meld_value(self, reading: Reading) -> int:
+        s = self.profile.scoring
+        return meld_points(reading, ace=s.ace_points, ace_low=s.ace_low_points, court=s.court_points)
+
+    @property
+    def target(self) -> int:
+        return self.profile.target_for(self.players)

@@ -1,0 +1,88 @@
+"""Round and game end: who pays what, and when the game is over.
+
+Separate from the turn machine so that plugins and the simulator can reason
+about scores without replaying turns.
+"""
+
+from __future__ import annotations
+
+from .profile import GameEnd, Penalty, RamiSec
+from .rules import Rules
+from .state import OVER, GameState
+
+OUT = "out"
+EMPTY_ALL_PAY = "empty_stock"
+EMPTY_NOBODY = "empty_stock_nobody_pays"
+REPLAY = "replay"
+
+
+def seat_payment(rules: Rules, s: GameState, seat: int) -> int:
+    sc = rules.profile.scoring
+    if sc.penalty == Penalty.fixed:
+        return sc.fixed_penalty
+    return rules.hand_value(s.hands[seat])
+
+
+def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> None:
+    """Close the round on `s`: penalties, cumulative scores, and game end."""
+    n = rules.players
+    s.phase = OVER
+    s.winner = winner
+    s.round_end = how
+    penalties = [0] * n
+    if how == OUT and winner is not None:
+        sec = not s.laid_before[winner]
+        s.rami_sec = sec
+        mode = rules.profile.scoring.rami_sec
+        for seat in range(n):
+            if seat == winner:
+                continue
+            if rules.teams and rules.profile.teams.opponents_pay_only and rules.side(seat) == rules.side(winner):
+                continue
+            pay = seat_payment(rules, s, seat)
+            if sec and mode == RamiSec.double:
+                pay *= 2
+            elif sec and mode == RamiSec.bonus:
+                pay += rules.profile.scoring.rami_sec_bonus
+            penalties[seat] = pay
+    elif how == EMPTY_ALL_PAY:
+        penalties = [seat_payment(rules, s, seat) for seat in range(n)]
+    s.penalties = penalties
+    if how == REPLAY:
+        return
+    if rules.profile.scoring.positive:
+        if how == OUT and winner is not None:
+            s.scores[rules.side(winner)] += sum(penalties)
+    else:
+        for seat, p in enumerate(penalties):
+            s.scores[rules.side(seat)] += p
+    check_game_over(rules, s, empty_stock=how in (EMPTY_ALL_PAY, EMPTY_NOBODY))
+
+
+def check_game_over(rules: Rules, s: GameState, *, empty_stock: bool = False) -> None:
+    g = rules.profile.game
+    if g.end == GameEnd.single_round:
+        over = True
+    elif g.end == GameEnd.rounds:
+        over = s.round_no >= g.rounds
+    else:
+        over = any(score >= rules.target for score in s.scores)
+    if g.end_on_empty_stock and empty_stock:
+        over = True
+    if not over:
+        return
+    s.game_over = True
+    best = max(s.scores) if rules.profile.scoring.positive else min(s.scores)
+    leaders = [i for i, v in enumerate(s.scores) if v == best]
+    s.game_winner = leaders[0] if len(leaders) == 1 else None
+
+
+def round_over_on_empty_stock(rules: Rules) -> str:
+    from .profile import EmptyStock
+
+    mode = rules.profile.draw.empty_stock
+    if mode == EmptyStock.end_all_pay:
+        return EMPTY_ALL_PAY
+    if mode == EmptyStock.replay:
+        return REPLAY
+    return EMPTY_NOBODY
