@@ -90,7 +90,7 @@ def parse_card(text: str) -> Card:
     rank_text = up[:-1]
     symbol_suit = not suit_char.isascii()
     rank: int | None
-    if rank_text.isdigit():
+    if rank_text.isascii() and rank_text.isdigit():
         rank = int(rank_text)
         if not 2 <= rank <= 10:
             rank = None

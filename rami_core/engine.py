@@ -38,9 +38,9 @@ def rng_for(seed: int | None, *parts: object) -> random.Random:
 class Game:
     """One table: fixed rules, the current state, and the log of accepted actions."""
 
-    def __init__(self, profile: Profile, players: int, state: GameState):
+    def __init__(self, profile: Profile, players: int, state: GameState, plugins: Sequence[object] = ()):
         self.profile = profile
-        self.rules = Rules.build(profile, players)
+        self.rules = Rules.build(profile, players, plugins)
         self.state = state
         self.log: list[A.Action] = []
         self._turn_start = state.copy()
@@ -48,16 +48,22 @@ class Game:
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, profile: Profile, players: int, seed: int = 0) -> "Game":
+    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> "Game":
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
-        rules = Rules.build(profile, players)
+        game = cls.__new__(cls)
+        rules = Rules.build(profile, players, plugins)
         if profile.deal.first_player == FirstPlayer.random:
             first = rng_for(seed, "first").randrange(players)
         else:
             first = 0
         state = deal(rules, seed, 1, first, [0] * rules.sides)
-        return cls(profile, players, state)
+        game.profile = profile
+        game.rules = rules
+        game.state = state
+        game.log = []
+        game._turn_start = state.copy()
+        return game
 
     def next_round(self) -> None:
         """Deal the next round once this one is over (the first player rotates;
@@ -137,7 +143,7 @@ def deal(rules: Rules, seed: int | None, round_no: int, first: int, scores: list
         phase = LAY
     discard = [stock.pop()] if p.deal.upcard else []
     opened = [not p.opening.required] * n
-    return GameState(
+    state = GameState(
         players=n,
         hands=hands,
         stock=stock,
@@ -153,6 +159,9 @@ def deal(rules: Rules, seed: int | None, round_no: int, first: int, scores: list
         seed=seed,
         reshuffles=attempt,
     )
+    if rules.hooks is not None:
+        rules.hooks.call_all("rami_deal", rules=rules, state=state)
+    return state
 
 
 # ------------------------------------------------------------------ shared checks
@@ -437,9 +446,6 @@ def _turn_may_end(s: GameState) -> None:
         raise RuleError("discard_not_laid", f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn")
 
 
-DiscardCheck = Callable[[Rules, GameState, int, Card], "str | None"]
-
-
 def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
     _common(s, a.player)
     _must_have_drawn(s, "discarding")
@@ -453,19 +459,12 @@ def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
     if s.taken_discard is not None and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
     _turn_may_end(s)
-    for check in DISCARD_CHECKS:
-        problem = check(rules, s, a.player, card)
-        if problem:
-            raise RuleError("discard_forbidden", problem)
+    rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
     s.discard.append(card)
     if not hand:
         finish_round(rules, s, a.player, OUT)
         return
     _next_turn(rules, s)
-
-
-# Extra discard rules (house rules plug in here until the hook system carries them).
-DISCARD_CHECKS: list[DiscardCheck] = []
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
@@ -513,4 +512,4 @@ _HANDLERS = {
     A.Timeout: _timeout_placeholder,
 }
 
-__all__ = ["Game", "deal", "rng_for", "may_lay_freely", "DISCARD_CHECKS", "check_game_over"]
+__all__ = ["Game", "deal", "rng_for", "may_lay_freely", "check_game_over"]

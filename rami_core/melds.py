@@ -402,6 +402,11 @@ def _lay_off_run(
             return f"the run would hold {len(cards) - len(nat)} jokers, more than allowed"
         stands = tuple((rank_at(p), reading.suit) for p in range(a, b + 1))
         return Reading(RUN, tuple(cards), stands, start=a + shift, suit=reading.suit)
+    for c in naturals:
+        if any(p in joker_places for p in candidates(c.rank)):
+            return f"a joker stands for {c} in that run: give it by a joker swap"
+        if any(p in window for p in candidates(c.rank)):
+            return f"{c} already has its place in that run"
     return "those cards do not extend the run at its ends"
 
 

@@ -276,8 +276,9 @@ class Profile(Strict):
     game: Game = Field(default_factory=Game)
     teams: Teams = Field(default_factory=Teams)
     turn: Turn = Field(default_factory=Turn)
-    plugins: dict[str, dict[str, Any]] = Field(
-        default_factory=dict, description="House-rule plugins to switch on, each with its own settings."
+    plugins: dict[str, dict[str, Any] | bool | None] = Field(
+        default_factory=dict,
+        description="House-rule plugins by name, each with its own settings ({} or true: on with defaults; false or null: off, e.g. to switch off a plugin the parent profile turns on).",
     )
 
     # ------------------------------------------------------------ cross-field
@@ -346,6 +347,11 @@ class Profile(Strict):
         return self
 
     # ------------------------------------------------------------ derived
+
+    @property
+    def active_plugins(self) -> dict[str, dict[str, Any]]:
+        """The plugins switched on, with their settings."""
+        return {k: (v if isinstance(v, dict) else {}) for k, v in self.plugins.items() if v not in (False, None)}
 
     def allows_players(self, players: int) -> bool:
         if not self.players.min <= players <= self.players.max:

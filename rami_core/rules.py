@@ -6,7 +6,8 @@ attributes instead of walking the profile on every action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from .cards import Card, card_points
 from .melds import MeldRules, Reading, meld_points
@@ -19,10 +20,16 @@ class Rules:
     players: int
     melds: MeldRules
     teams: bool
+    hooks: Any = field(default=None, compare=False, repr=False)  # hooks.PluginHost of this game
 
     @classmethod
-    def build(cls, profile: Profile, players: int) -> "Rules":
-        return cls(profile, players, MeldRules.from_profile(profile), profile.teams_at(players))
+    def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> "Rules":
+        """`plugins`: plugin objects passed in by the caller (the CLI's --plugin or
+        the API), on top of those the profile names."""
+        from .hooks import PluginHost
+
+        host = PluginHost(profile.active_plugins, plugins)
+        return cls(profile, players, MeldRules.from_profile(profile), profile.teams_at(players), host)
 
     # ------------------------------------------------------------ seats and sides
 
@@ -45,6 +52,10 @@ class Rules:
         return self.profile.opening.required
 
     def hand_value(self, cards: list[Card]) -> int:
+        if self.hooks is not None and self.hooks.has("rami_hand_cost"):
+            d = self.hooks.decide("rami_hand_cost", rules=self, cards=list(cards))
+            if d is not None:
+                return int(d.value)
         s = self.profile.scoring
         j = self.profile.jokers.penalty
         return sum(card_points(c, ace=s.ace_points, court=s.court_points, joker=j) for c in cards)

@@ -1,0 +1,51 @@
+"""No discarding a card that could be laid off on the table (seed 004).
+
+Many Rami 51 tables forbid throwing away a card that fits a meld already
+down: it would hand the next player a free lay off. The card that ends the
+round is exempt, and a player who has not opened may discard anything, since
+they could not lay it off anyway (DESIGN.md reading 12). The refusal uses the
+contract code `discard_forbidden`, as DESIGN.md names this rule.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.melds import lay_off_positional, read_meld
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    last_card_exempt: bool = Field(True, description="The discard that ends the round is always allowed.")
+
+
+class Plugin:
+    name = "no_playable_discard"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_discard_allowed(self, rules, state, seat, card):
+        from rami_core.engine import may_lay_freely
+
+        if self.settings.last_card_exempt and not state.hands[seat]:
+            return None
+        if not may_lay_freely(rules, state, seat):
+            return None
+        for i, meld in enumerate(state.table):
+            if rules.profile.positional_jokers:
+                fits = not isinstance(lay_off_positional(meld.reading, *_split(card), rules.melds), str)
+            else:
+                fits = read_meld(list(meld.cards) + [card], rules.melds) is not None
+            if fits:
+                return Refusal("discard_forbidden", f"{card} could be laid off on meld {i}: it may not be discarded")
+        return None
+
+
+def _split(card):
+    if card.suit == 4:
+        return [], [(card, None)]
+    return [card], []

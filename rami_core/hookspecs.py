@@ -1,0 +1,167 @@
+"""Every hook a house rule can implement, grouped by the phase of play.
+
+A house rule that no profile setting can say is a plugin: an object (or
+module) with functions named after these hooks and marked with `hookimpl`.
+Deciding hooks are `firstresult`: the first plugin with an opinion decides,
+and `None` means "no opinion". A hook that refuses an action returns a
+`Refusal` (or a plain string, the reason); the engine turns it into a
+RuleError whose code is the plugin's name, a dot and the refusal's code
+(`no_joker_split.split`), unless the refusal uses one of DESIGN.md's codes
+for a rule DESIGN.md itself names.
+
+Hooks receive the game's `Rules` (profile and player count) and, where the
+state matters, the working copy of the `GameState` that the action is being
+judged on: a hook must not change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pluggy
+
+PROJECT = "rami"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A plugin's reason to refuse an action: `code` becomes `<plugin>.<code>`
+    (or stays as is when it is a DESIGN.md code), `message` is shown to the player."""
+
+    code: str
+    message: str
+
+
+# --------------------------------------------------------------------------- dealing
+
+
+@hookspec
+def rami_deal(rules, state):
+    """Adjust a freshly dealt round before its first turn (all plugins are called).
+
+    :param rules: the game's Rules.
+    :param state: the new GameState; the plugin may reorder the stock or the
+        hands, but must neither create nor lose a card.
+    :return: nothing.
+    """
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+@hookspec(firstresult=True)
+def rami_draw_allowed(rules, state, seat, source):
+    """Whether `seat` may draw from `source` ("stock" or "discard") now.
+
+    Called after the profile's own draw rules allowed the draw.
+
+    :return: None (no opinion), or a Refusal / reason string to refuse.
+    """
+
+
+# --------------------------------------------------------------------------- laying
+
+
+@hookspec(firstresult=True)
+def rami_meld_valid(rules, cards, reading):
+    """Whether a new meld is acceptable beyond the profile's meld rules.
+
+    :param cards: the meld's cards as laid.
+    :param reading: the melds.Reading the profile's rules gave it.
+    :return: None (no opinion), or a Refusal / reason string to refuse.
+    """
+
+
+@hookspec(firstresult=True)
+def rami_opening_met(rules, state, seat, readings, going_out):
+    """Whether these melds, laid in one action by a seat that has not opened, open.
+
+    Called after the profile's opening settings accepted them.
+
+    :param readings: the melds.Reading of each meld laid.
+    :param going_out: the action leaves only the card to discard (or nothing).
+    :return: None (no opinion), or a Refusal / reason string to refuse.
+    """
+
+
+@hookspec(firstresult=True)
+def rami_table_acceptable(rules, state, seat, old_table, new_table, given):
+    """Whether the table after a lay (meld, lay off, swap or rearrangement) may stand.
+
+    :param old_table: the table melds (state.TableMeld) before the action.
+    :param new_table: the table melds after it.
+    :param given: the hand cards the action put on the table.
+    :return: None (no opinion), or a Refusal / reason string to refuse.
+    """
+
+
+# --------------------------------------------------------------------------- discarding
+
+
+@hookspec(firstresult=True)
+def rami_discard_allowed(rules, state, seat, card):
+    """Whether `seat` may discard `card`.
+
+    Called after the profile's own discard rules allowed it, with the card
+    already out of `state.hands[seat]` (so an empty hand means this discard
+    goes out).
+
+    :return: None (no opinion), or a Refusal / reason string to refuse.
+    """
+
+
+# --------------------------------------------------------------------------- timeouts
+
+
+@hookspec
+def rami_timeout(rules, state, seat):
+    """The seat's clock ran out and the engine has played its default turn;
+    a plugin may add a penalty (all plugins are called).
+
+    :param state: the working GameState after the default turn.
+    :return: nothing.
+    """
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@hookspec(firstresult=True)
+def rami_hand_cost(rules, cards):
+    """What a hand left at the end of a round costs.
+
+    :param cards: the cards left in the hand.
+    :return: None (the profile's values), or a whole number.
+    """
+
+
+@hookspec(firstresult=True)
+def rami_round_scores(rules, state, penalties):
+    """The round's payments once the profile has computed them.
+
+    :param penalties: the per-seat list the profile's scoring produced.
+    :return: None (keep them), or a new per-seat list.
+    """
+
+
+@hookspec(firstresult=True)
+def rami_game_over(rules, state):
+    """Whether the game is over after a round, once the profile has said.
+
+    :return: None (the profile decides), True or False.
+    """
+
+
+# --------------------------------------------------------------------------- observing
+
+
+@hookspec
+def rami_event(rules, event):
+    """Follow every change the engine makes (all plugins are called).
+
+    :param event: an events.Event (drawn, laid, swapped, rearranged,
+        discarded, round over, game over...).
+    :return: nothing.
+    """

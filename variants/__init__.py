@@ -1,0 +1,1 @@
+"""Presets: one YAML profile per variant (shipped as rami_core.variants)."""
