@@ -70,6 +70,11 @@ class Timeout:
     player: int
 
 
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Not a player's move: the log's marker that the next round was dealt."""
+
+
 Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
 
@@ -145,9 +150,11 @@ def action_from_dict(step: dict[str, Any]) -> Action:
         raise ActionFormatError(f"{key}: {e}") from None
 
 
-def action_to_dict(a: Action) -> dict[str, Any]:
+def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
     """The DESIGN.md form of an action (inverse of action_from_dict)."""
     f = format_card
+    if isinstance(a, NextRound):
+        return {"next_round": True}
     if isinstance(a, Draw):
         return {"player": a.player, "draw": a.source}
     if isinstance(a, Meld):

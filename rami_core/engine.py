@@ -22,7 +22,9 @@ from .opening import opening_problem
 from .profile import EmptyStock, FirstPlayer, JokerReplay, JokerSwap, Profile, SetSwap, SwapWho
 from .rules import Rules
 from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
+from .events import Event, events_for, round_dealt
 from .state import DRAW, LAY, OVER, GameState, TableMeld
+from .views import SeatView, view
 
 STOCK = "stock"
 DISCARD = "discard"
@@ -36,33 +38,34 @@ def rng_for(seed: int | None, *parts: object) -> random.Random:
 
 
 class Game:
-    """One table: fixed rules, the current state, and the log of accepted actions."""
+    """One table: fixed rules, the current state, the log of accepted actions
+    and the events they caused. Games share nothing: each has its own rules
+    object and plugin manager, so any number can run in one process."""
 
-    def __init__(self, profile: Profile, players: int, state: GameState, plugins: Sequence[object] = ()):
+    def __init__(self, profile: Profile, players: int, state: GameState, plugins: Sequence[object] = (), *, rules: Rules | None = None):
         self.profile = profile
-        self.rules = Rules.build(profile, players, plugins)
+        self.rules = rules if rules is not None else Rules.build(profile, players, plugins)
         self.state = state
-        self.log: list[A.Action] = []
+        self.log: list[A.Action | A.NextRound] = []
+        self.events: list[Event] = []
+        self._listeners: list[tuple[Callable[[Event], None], int | None]] = []
         self._turn_start = state.copy()
 
     # ------------------------------------------------------------ creation
 
     @classmethod
     def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> "Game":
+        """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
-        game = cls.__new__(cls)
         rules = Rules.build(profile, players, plugins)
         if profile.deal.first_player == FirstPlayer.random:
             first = rng_for(seed, "first").randrange(players)
         else:
             first = 0
         state = deal(rules, seed, 1, first, [0] * rules.sides)
-        game.profile = profile
-        game.rules = rules
-        game.state = state
-        game.log = []
-        game._turn_start = state.copy()
+        game = cls(profile, players, state, rules=rules)
+        game._emit([round_dealt(state)])
         return game
 
     def next_round(self) -> None:
@@ -77,32 +80,73 @@ class Game:
             first = (first + 1) % self.rules.players
         round_no = s.round_no if replay else s.round_no + 1
         new = deal(self.rules, s.seed, round_no, first, list(s.scores), attempt=s.reshuffles + 1 if replay else 0)
+        self._emit([round_dealt(new)], before_commit=True)
         self.state = new
         self._turn_start = new.copy()
+        self.log.append(A.NextRound())
+        self._notify([round_dealt(new)])
+
+    # ------------------------------------------------------------ reading
+
+    def view(self, seat: int) -> SeatView:
+        """What `seat` may know, and nothing more: what bots and interfaces get."""
+        return view(self.state, seat, teams=self.rules.teams)
+
+    def subscribe(self, listener: Callable[[Event], None], seat: int | None = -1) -> None:
+        """Call `listener` with every event from now on. `seat`: the seat whose
+        private stream to follow (its own draws shown, others' hidden); None
+        for a spectator's stream; -1 (default) for the full stream, hidden
+        cards included (a referee's log)."""
+        self._listeners.append((listener, seat))
+
+    def events_for_seat(self, seat: int | None) -> list[Event]:
+        return [e.for_seat(seat) for e in self.events]
 
     # ------------------------------------------------------------ actions
 
     def apply(self, action: A.Action) -> None:
+        """Play one action; raise RuleError (nothing changed) if it is illegal."""
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise TypeError(f"not an action: {action!r}")
-        if action is not None and isinstance(action, A.Timeout):
-            new = self._timeout(action)
+        if isinstance(action, A.Timeout):
+            new, undone = self._timeout(action)
         else:
-            new = self.state.copy()
+            new, undone = self.state.copy(), False
             handler(self.rules, new, action)
+        events = events_for(action, self.state, new, discard_enabled=self.profile.discard.enabled)
+        if undone:
+            events[0] = Event(events[0].kind, events[0].seat, {"undone": True})
+        # Plugins observe before the state is committed: one that fails leaves the game as it was.
+        for e in events:
+            self.rules.hooks.call_all("rami_event", rules=self.rules, event=e)
         if new.turn != self.state.turn or new.phase == OVER or new.round_no != self.state.round_no:
             self._turn_start = new.copy()
         self.state = new
         self.log.append(action)
+        self.events.extend(events)
+        self._notify(events)
 
-    def _timeout(self, action: A.Timeout) -> GameState:
-        """The clock ran out: undo what the seat did this turn if the turn
-        cannot end as it stands, then draw if it has not drawn and end the
-        turn, discarding the card drawn where the profile has a discard."""
+    def _emit(self, events: list[Event], before_commit: bool = False) -> None:
+        for e in events:
+            self.rules.hooks.call_all("rami_event", rules=self.rules, event=e)
+        if not before_commit:
+            self.events.extend(events)
+            self._notify(events)
+
+    def _notify(self, events: list[Event]) -> None:
+        for listener, seat in self._listeners:
+            for e in events:
+                listener(e if seat == -1 else e.for_seat(seat))
+
+    def _timeout(self, action: A.Timeout) -> tuple[GameState, bool]:
+        """The clock ran out: draw if the seat has not drawn, then end the turn
+        (discarding the card drawn where the profile has a discard). If the
+        turn cannot end as it stands (a joker or a taken discard still owed),
+        what the seat did this turn is undone first."""
         s = self.state
         _common(s, action.player)
-        for base in (s, self._turn_start):
+        for undone, base in ((False, s), (True, self._turn_start)):
             new = base.copy()
             try:
                 if new.phase == DRAW:
@@ -113,14 +157,14 @@ class Game:
                             _draw(self.rules, new, A.Draw(action.player, DISCARD))
                         else:
                             raise
-                if new.phase == OVER:
-                    return new
-                if self.profile.discard.enabled:
-                    drawn = new.hands[action.player][-1]
-                    _discard(self.rules, new, A.Discard(action.player, drawn))
-                else:
-                    _end_turn(self.rules, new, A.EndTurn(action.player))
-                return new
+                if new.phase != OVER:
+                    if self.profile.discard.enabled:
+                        drawn = new.hands[action.player][-1]
+                        _discard(self.rules, new, A.Discard(action.player, drawn))
+                    else:
+                        _end_turn(self.rules, new, A.EndTurn(action.player))
+                self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.player)
+                return new, undone
             except RuleError:
                 continue
         raise RuleError("wrong_phase", "the turn cannot be ended by a timeout")
@@ -294,6 +338,12 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     if free and s.opened[seat] and not p.table.new_melds and not p.opening.all_at_once and not s.opened_this_turn:
         raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
     hand = s.hands[seat]
+    # The card taken from the discard pile this turn, for the rami71 going-out
+    # rule (DESIGN reading 8), also where the profile does not make it be laid:
+    # a draw appends it to the hand, and nothing has left the hand since.
+    taken = s.taken_discard
+    if taken is None and s.drew_from == DISCARD and not s.laid_this_turn and hand:
+        taken = hand[-1]
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
         raise RuleError("invalid_meld", "lay at least one meld of cards")
@@ -313,7 +363,7 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     going_out = len(hand) == (1 if p.discard.keep_last else 0)
     if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
         partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
-        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner)
+        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=taken, partner_opened=partner)
         if problem:
             raise RuleError("opening_requirement", problem)
         if not s.opened[seat]:
@@ -339,6 +389,10 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
         if not 0 <= it.to < len(s.table):
             raise RuleError("no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})")
     _require_opened(rules, s, seat, "lay off")
+    if not p.table.lay_off and not p.table.rearrange:
+        # Only all-at-once profiles get here (Simple): nothing is ever laid off,
+        # even by a seat marked opened or covered by a partner (DESIGN reading 10).
+        raise RuleError("not_opened", "nothing is laid off in this variant: go out by laying all but one card at once")
     by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
     for c, it in zip(placed, a.items):
         by_meld.setdefault(it.to, []).append((c, it))
@@ -375,22 +429,14 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     if p.jokers.who == SwapWho.opened:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
-    if rules.profile.positional_jokers:
-        res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
-        if isinstance(res, str):
-            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
-        reading, joker = res
-    else:
-        jokers = [c for c in old.cards if c.suit == JOKER_SUIT]
-        if not jokers or len(given) != 1:
-            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: give one card for one joker")
-        joker = jokers[0]
-        rest = list(old.cards)
-        rest.remove(joker)
-        r = read_meld(rest + given, rules.melds)
-        if r is None:
-            raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {format_card(given[0])} does not take the joker's place")
-        reading = r
+    # Every table meld carries its reading (on a rearranged table too, read
+    # as in DESIGN reading 2), so a swap gives exactly the card a joker stands
+    # for there, and a set's joker follows jokers.set_swap (reading 6;
+    # voleur_002: both missing cards free a three-card set's joker).
+    res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
+    if isinstance(res, str):
+        raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
+    reading, joker = res
     s.table[a.meld] = TableMeld(reading, old.owner)
     hand.append(joker)
     if p.jokers.replay == JokerReplay.same_turn:

@@ -1,0 +1,126 @@
+"""Events: every change the engine makes, for apps, logs and plugins to follow.
+
+Events are derived from an accepted action and the states before and after
+it, in one place, so the turn machine stays free of reporting code and no
+handler can forget to announce what it did. An event may carry a private
+part (the card a seat drew from the stock): `for_seat` gives the version a
+given seat may see, with that part hidden from everybody else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import actions as A
+from .state import OVER, GameState, card_code
+
+DRAWN = "drawn"
+RESHUFFLED = "stock_rebuilt"
+OPENED = "opened"
+LAID = "laid"
+LAID_OFF = "laid_off"
+SWAPPED = "swapped"
+REARRANGED = "rearranged"
+DISCARDED = "discarded"
+TURN_ENDED = "turn_ended"
+TIMED_OUT = "timed_out"
+ROUND_OVER = "round_over"
+GAME_OVER = "game_over"
+ROUND_DEALT = "round_dealt"
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    seat: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, Any] = field(default_factory=dict)  # seen only by `seat`
+
+    def for_seat(self, seat: int | None) -> "Event":
+        """The event as `seat` sees it (None: a spectator, who sees no private part)."""
+        if seat is not None and seat == self.seat:
+            return self
+        return replace(self, private={})
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat, **self.data}
+        out.update(self.private)
+        return out
+
+
+def _cards(cards) -> list[str]:
+    return [card_code(c).split("/")[0] for c in cards]
+
+
+def events_for(action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool) -> list[Event]:
+    """What an accepted action changed, in order."""
+    seat = getattr(action, "player", None)
+    out: list[Event] = []
+    timeout = isinstance(action, A.Timeout)
+    if timeout:
+        out.append(Event(TIMED_OUT, seat))
+    if after.reshuffles != before.reshuffles and after.round_no == before.round_no:
+        out.append(Event(RESHUFFLED, seat, {"stock_size": len(after.stock) + 1}))
+    round_ended_by_draw = after.phase == OVER and after.round_end != "out"
+    drew = isinstance(action, A.Draw) or (timeout and before.phase == "draw")
+    discarded = isinstance(action, A.Discard) or (timeout and discard_enabled and not round_ended_by_draw)
+    if drew:
+        source = action.source if isinstance(action, A.Draw) else ("stock" if len(after.stock) < len(before.stock) or after.reshuffles != before.reshuffles else "discard")
+        data: dict[str, Any] = {"source": source}
+        private: dict[str, Any] = {}
+        card = None
+        if not round_ended_by_draw:
+            card = after.discard[-1] if timeout and discarded else after.hands[seat][-1]
+        if card is not None:
+            if source == "discard":
+                data["card"] = _cards([card])[0]
+            else:
+                private["card"] = _cards([card])[0]
+        out.append(Event(DRAWN, seat, data, private))
+    if isinstance(action, A.Meld):
+        if not before.opened[seat] and after.opened[seat]:
+            out.append(Event(OPENED, seat))
+        out.append(Event(LAID, seat, {"melds": [_cards(m.cards) for m in after.table[len(before.table):]]}))
+    elif isinstance(action, A.LayOff):
+        out.append(Event(LAID_OFF, seat, {"cards": [{"card": _cards([i.card])[0], "to": i.to} for i in action.items]}))
+    elif isinstance(action, A.Swap):
+        out.append(Event(SWAPPED, seat, {"given": _cards(action.cards), "meld": action.meld}))
+    elif isinstance(action, A.Rearrange):
+        out.append(Event(REARRANGED, seat, {"table": [_cards(m.cards) for m in after.table]}))
+    if discarded:
+        out.append(Event(DISCARDED, seat, {"card": _cards([after.discard[-1]])[0]}))
+    if after.phase != OVER and after.turns_played != before.turns_played:
+        out.append(Event(TURN_ENDED, seat, {"next": after.turn}))
+    if after.phase == OVER and before.phase != OVER:
+        out.append(
+            Event(
+                ROUND_OVER,
+                None,
+                {
+                    "winner": after.winner,
+                    "how": after.round_end,
+                    "rami_sec": after.rami_sec,
+                    "penalties": list(after.penalties),
+                    "scores": list(after.scores),
+                    "hands": [_cards(h) for h in after.hands],
+                },
+            )
+        )
+        if after.game_over:
+            out.append(Event(GAME_OVER, None, {"winner": after.game_winner, "scores": list(after.scores)}))
+    return out
+
+
+def round_dealt(state: GameState) -> Event:
+    return Event(
+        ROUND_DEALT,
+        None,
+        {
+            "round": state.round_no,
+            "first_player": state.first_player,
+            "hand_sizes": [len(h) for h in state.hands],
+            "stock_size": len(state.stock),
+            "discard_top": _cards(state.discard[-1:])[0] if state.discard else None,
+        },
+    )
