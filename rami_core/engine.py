@@ -159,8 +159,7 @@ class Game:
                             raise
                 if new.phase != OVER:
                     if self.profile.discard.enabled:
-                        drawn = new.hands[action.player][-1]
-                        _discard(self.rules, new, A.Discard(action.player, drawn))
+                        new = self._timeout_discard(new, action.player)
                     else:
                         _end_turn(self.rules, new, A.EndTurn(action.player))
                 self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.player)
@@ -168,6 +167,21 @@ class Game:
             except RuleError:
                 continue
         raise RuleError("wrong_phase", "the turn cannot be ended by a timeout")
+
+    def _timeout_discard(self, s: GameState, seat: int) -> GameState:
+        """Discard the card drawn or, where a rule forbids it, the costliest card that may go."""
+        hand = s.hands[seat]
+        order = [hand[-1]] + sorted(hand[:-1], key=lambda c: -self.rules.hand_value([c]))
+        error: RuleError | None = None
+        for card in order:
+            trial = s.copy()
+            try:
+                _discard(self.rules, trial, A.Discard(seat, card))
+                return trial
+            except RuleError as e:
+                error = e
+        assert error is not None
+        raise error
 
 
 # ------------------------------------------------------------------ dealing
@@ -269,8 +283,6 @@ def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) ->
     for c in placed:
         if c in s.jokers_to_replay:
             s.jokers_to_replay.remove(c)
-        if s.taken_discard is not None and c == s.taken_discard:
-            s.taken_discard = None
     if not s.hands[seat]:
         finish_round(rules, s, seat, OUT)
 
@@ -293,7 +305,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
             raise RuleError("draw_forbidden", "the discard pile is empty")
         card = s.discard.pop()
         hand.append(card)
-        s.taken_discard = card if p.draw.taken_discard_must_be_laid else None
+        s.taken_discard = card
         s.drew_from = DISCARD
         s.phase = LAY
         return
@@ -338,12 +350,6 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     if free and s.opened[seat] and not p.table.new_melds and not p.opening.all_at_once and not s.opened_this_turn:
         raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
     hand = s.hands[seat]
-    # The card taken from the discard pile this turn, for the rami71 going-out
-    # rule (DESIGN reading 8), also where the profile does not make it be laid:
-    # a draw appends it to the hand, and nothing has left the hand since.
-    taken = s.taken_discard
-    if taken is None and s.drew_from == DISCARD and not s.laid_this_turn and hand:
-        taken = hand[-1]
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
         raise RuleError("invalid_meld", "lay at least one meld of cards")
@@ -363,7 +369,7 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     going_out = len(hand) == (1 if p.discard.keep_last else 0)
     if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
         partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
-        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=taken, partner_opened=partner)
+        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner)
         if problem:
             raise RuleError("opening_requirement", problem)
         if not s.opened[seat]:
@@ -485,10 +491,19 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
 # ------------------------------------------------------------------ end of turn
 
 
-def _turn_may_end(s: GameState) -> None:
+def _owes_taken_discard(rules: Rules, s: GameState) -> bool:
+    """The card taken from the discard pile is still in hand where the profile says it must be laid."""
+    return (
+        rules.profile.draw.taken_discard_must_be_laid
+        and s.taken_discard is not None
+        and s.taken_discard in s.hands[s.turn]
+    )
+
+
+def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
-    if s.taken_discard is not None:
+    if _owes_taken_discard(rules, s):
         raise RuleError("discard_not_laid", f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn")
 
 
@@ -502,9 +517,9 @@ def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
     (card,) = _take_from_hand(hand, [a.card])
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn, not on the discard pile")
-    if s.taken_discard is not None and card == s.taken_discard:
+    if rules.profile.draw.taken_discard_must_be_laid and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
-    _turn_may_end(s)
+    _turn_may_end(rules, s)
     rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
     s.discard.append(card)
     if not hand:
@@ -518,7 +533,7 @@ def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
     _must_have_drawn(s, "ending your turn")
     if rules.profile.discard.enabled:
         raise RuleError("wrong_phase", "your turn ends with a discard")
-    _turn_may_end(s)
+    _turn_may_end(rules, s)
     _next_turn(rules, s)
 
 

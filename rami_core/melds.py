@@ -75,7 +75,8 @@ class MeldRules:
     def window_ok(self, lo: int, hi: int) -> bool:
         if self.wrap:
             return 1 <= lo <= 13 and hi - lo + 1 <= 13
-        return self.low_bound <= lo and hi <= self.high_bound
+        # A run holds each rank once: A-2-...-K-A puts the ace at both ends, which no source allows.
+        return self.low_bound <= lo and hi <= self.high_bound and hi - lo + 1 <= 13
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,8 @@ def _windows(n: int, rules: MeldRules) -> Iterable[int]:
         straight = list(range(14 - n + 1, 0, -1))
         wrapping = [lo for lo in range(13, 0, -1) if lo + n - 1 > 14]
         return straight + wrapping
+    if n > 13:
+        return []
     return range(rules.high_bound - n + 1, rules.low_bound - 1, -1)
 
 
@@ -342,7 +345,7 @@ def _lay_off_run(
     def fits(a: int, b: int) -> bool:
         if rules.wrap:
             return b - a + 1 <= 13
-        return rules.low_bound <= a and b <= rules.high_bound
+        return rules.window_ok(a, b)
 
     as_places: list[list[int]] = []
     for j, face in jokers:

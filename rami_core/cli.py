@@ -1,0 +1,168 @@
+"""The ``rami`` command line.
+
+``main`` is a click group. Commands defined here: ``variants``, ``show``,
+``validate``, ``schema``. Other modules add theirs in either of two ways:
+
+- directly: ``from rami_core.cli import main`` then ``@main.command()`` or
+  ``main.add_command(cmd)`` (the module must be imported before ``main`` runs);
+- lazily: an entry ``"name": "module:attribute"`` in :data:`LAZY_COMMANDS`; the
+  module is imported only when that command is run or listed in ``--help``.
+
+Exit codes: 0 success, 1 a failure the user can fix (a bad profile, a failing
+check), 2 a usage error (click's), 3 an internal error (a bug).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from typing import Any
+
+import click
+import yaml
+from rich.console import Console
+
+from rami_core import __version__
+from rami_core.errors import InternalError, ProfileError
+
+# name -> "module:attribute" of a click command, imported on first use.
+LAZY_COMMANDS: dict[str, str] = {
+    "check": "rami_core.cli_check:check",
+    "replay": "rami_core.cli_replay:replay",
+}
+
+
+def _err_console() -> Console:
+    # Created per use so that click's test runner (which swaps sys.stderr) sees the output.
+    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
+
+
+def report_problems(error: ProfileError) -> None:
+    """Print a profile error on stderr, one located problem per line."""
+    console = _err_console()
+    for problem in error.problems:
+        console.print(problem.format(), style="red", markup=False)
+
+
+class RamiGroup(click.Group):
+    """A click group that can also load commands lazily from :data:`LAZY_COMMANDS`."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY_COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in LAZY_COMMANDS:
+            return command
+        module_name, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        self.add_command(command, cmd_name)
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ProfileError as exc:
+            report_problems(exc)
+            ctx.exit(1)
+        except InternalError as exc:
+            _err_console().print(f"internal error (a bug in rami, please report it): {exc}", style="red", markup=False)
+            ctx.exit(3)
+
+
+@click.group(cls=RamiGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rami")
+def main() -> None:
+    """rami: a referee for the French rummy family (rami 51, rami 71, voleur, kaluki...)."""
+
+
+cli = main  # an alias for modules that prefer `cli.add_command(...)`
+
+
+def _set_option(func):
+    return click.option(
+        "--set",
+        "overrides",
+        multiple=True,
+        metavar="KEY.PATH=VALUE",
+        help="Override a setting (value read as YAML), e.g. --set opening.points=71. Repeatable.",
+        callback=_check_overrides,
+    )(func)
+
+
+def _check_overrides(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    for item in value:
+        key, sep, _ = item.partition("=")
+        if not sep or not key.strip() or any(not part.strip() for part in key.split(".")):
+            raise click.BadParameter(f"{item!r}: expected KEY.PATH=VALUE, e.g. opening.points=71", ctx, param)
+    return value
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@main.command()
+def variants() -> None:
+    """List the presets, one line each: name and description."""
+    from rami_core.loader import load_profile
+    from rami_core.resources import preset_names
+
+    names = preset_names()
+    width = max((len(n) for n in names), default=0)
+    failed = False
+    for name in names:
+        try:
+            description = load_profile(name).description
+        except ProfileError as exc:
+            report_problems(exc)
+            failed = True
+            continue
+        click.echo(f"{name:<{width}}  {description}".rstrip())
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("variant_or_file")
+@_set_option
+def show(variant_or_file: str, overrides: tuple[str, ...]) -> None:
+    """Print the fully resolved profile of a preset or a house-rule file as YAML."""
+    from rami_core.loader import load_profile
+
+    profile = load_profile(variant_or_file, overrides)
+    click.echo(
+        yaml.safe_dump(profile.model_dump(mode="json"), sort_keys=False, allow_unicode=True, default_flow_style=False),
+        nl=False,
+    )
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True)
+def validate(files: tuple[str, ...]) -> None:
+    """Check house-rule files (or presets): 'ok FILE', or located errors and exit 1."""
+    from rami_core.loader import load_profile
+
+    failed = 0
+    for name in files:
+        try:
+            load_profile(name)
+        except ProfileError as exc:
+            failed += 1
+            report_problems(exc)
+        else:
+            click.echo(f"ok {name}")
+    if failed:
+        sys.exit(1)
+
+
+@main.command()
+def schema() -> None:
+    """Print the profile JSON Schema (for editor completion of house-rule files)."""
+    from rami_core.profile import Profile
+
+    click.echo(json.dumps(Profile.model_json_schema(), indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
