@@ -74,7 +74,7 @@ def valid_run(draw, rules: MeldRules, want_jokers: bool | None = None) -> list[C
         n = draw(st.integers(rules.run_min, 13))
         lo = draw(st.integers(1, 13))
     else:
-        span = rules.high_bound - rules.low_bound + 1
+        span = min(13, rules.high_bound - rules.low_bound + 1)  # a run holds each rank once
         n = draw(st.integers(rules.run_min, span))
         lo = draw(st.integers(rules.low_bound, rules.high_bound - n + 1))
     suit = draw(st.integers(0, 3))
