@@ -1,0 +1,1 @@
+"""House-rule plugins bundled with rami (shipped as rami_core.plugins)."""

@@ -1,0 +1,120 @@
+"""The three families of errors rami raises.
+
+- :class:`ProfileError`: a user's configuration is wrong (a profile, a house-rule
+  file, a ``--set``). It carries located :class:`Problem` records and reads as
+  one line per problem: ``FILE:LINE: key.path: message (did you mean 'x'?)``.
+- :class:`RuleError`: an illegal move. It has a stable ``code`` from
+  :data:`ERROR_CODES` (or ``<plugin>.<code>`` for a plugin's own) and a readable
+  message; the refused action changed nothing.
+- :class:`InternalError`: a bug in rami itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+# The contract's error codes, in DESIGN.md's table order: where several apply,
+# the first one here wins.
+ERROR_CODES: tuple[str, ...] = (
+    "not_your_turn",
+    "wrong_phase",
+    "action_forbidden",
+    "card_not_in_hand",
+    "no_such_meld",
+    "not_opened",
+    "invalid_meld",
+    "opening_requirement",
+    "table_invalid",
+    "no_card_from_hand",
+    "joker_swap_forbidden",
+    "joker_not_reused",
+    "discard_not_laid",
+    "draw_forbidden",
+    "discard_forbidden",
+    "must_keep_discard",
+)
+
+
+class RamiError(Exception):
+    """Base of every error rami raises on purpose."""
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located mistake in a profile.
+
+    ``file`` is the file as shown to the user (or a label such as
+    ``--set opening.points=x``), ``line`` and ``column`` are 1-based (``None``
+    when unknown), ``key_path`` is dotted (``opening.points``; empty for the
+    whole file), ``suggestion`` the nearest valid key or value, if any.
+    """
+
+    file: str
+    line: int | None
+    column: int | None
+    key_path: str
+    message: str
+    suggestion: str | None = None
+
+    def format(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        parts = [where]
+        if self.key_path:
+            parts.append(self.key_path)
+        text = ": ".join(parts) + f": {self.message}"
+        if self.suggestion is not None:
+            text += f" (did you mean '{self.suggestion}'?)"
+        return text
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class ProfileError(RamiError, ValueError):
+    """A profile or house-rule file that cannot be used; lists every problem found."""
+
+    def __init__(self, problems: Iterable[Problem] | Problem | str):
+        if isinstance(problems, str):
+            problems = [Problem("<profile>", None, None, "", problems)]
+        elif isinstance(problems, Problem):
+            problems = [problems]
+        self.problems: list[Problem] = list(problems)
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        return "\n".join(p.format() for p in self.problems)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+# --------------------------------------------------------------------------- moves
+
+
+class RuleError(RamiError):
+    """An illegal move, refused without changing anything.
+
+    ``code`` is one of :data:`ERROR_CODES`, or ``<plugin>.<code>`` for a code a
+    plugin adds.
+    """
+
+    def __init__(self, code: str, message: str = ""):
+        if code not in ERROR_CODES and "." not in code:
+            raise InternalError(f"unknown rule error code {code!r}")
+        self.code = code
+        self.message = message or code.replace("_", " ")
+        super().__init__(f"{code}: {self.message}")
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code!r}, {self.message!r})"
+
+
+# --------------------------------------------------------------------------- bugs
+
+
+class InternalError(RamiError):
+    """Something rami itself got wrong: a bug to report, never the user's fault."""
