@@ -117,8 +117,14 @@ def make_plugin(name: str, settings: dict[str, Any] | None) -> Any:
 
 def check_plugins(plugins: dict[str, dict[str, Any]]) -> None:
     """Refuse unknown plugins and bad plugin settings, as a profile error."""
+    problems: list[Problem] = []
     for name, settings in plugins.items():
-        make_plugin(name, settings)
+        try:
+            make_plugin(name, settings)
+        except ProfileError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise ProfileError(problems)
 
 
 # --------------------------------------------------------------------------- calling

@@ -551,13 +551,35 @@ def load_profile(
     """
     layer, shown = _resolve(name_or_path, overrides, base_dir=base_dir, rules=rules, rules_label=rules_label)
     try:
-        return Profile.model_validate(layer.data)
+        profile = Profile.model_validate(layer.data)
     except ValidationError as exc:
         top = layer.locations.get((), Loc(shown))
         problems: list[Problem] = []
         for err in _merge_union_errors(exc.errors(include_url=False), layer.data):
             problems.extend(_problems(err, layer, top.file))
         raise ProfileError(_ordered(problems)) from None
+    _check_plugins(profile, layer, shown)
+    return profile
+
+
+def _check_plugins(profile: Profile, layer: "_Layer", shown: str) -> None:
+    """Unknown plugins and bad plugin settings are profile errors, located like any other."""
+    from .hooks import check_plugins
+
+    try:
+        check_plugins(profile.active_plugins)
+    except ProfileError as exc:
+        top = layer.locations.get((), Loc(shown))
+        located = []
+        for p in exc.problems:
+            path = tuple(p.key_path.split(".")) if p.key_path else ()
+            loc = None
+            while path and loc is None:
+                loc = layer.locations.get(path)
+                path = path[:-1]
+            loc = loc or top
+            located.append(Problem(loc.file, loc.line, loc.column, p.key_path, p.message, p.suggestion))
+        raise ProfileError(_ordered(located)) from None
 
 
 # =========================================================================== validation errors

@@ -185,9 +185,10 @@ def test_extends_chain_and_deep_merge(tmp_path, monkeypatch):
         "opening": {"points": 71, "pure_run": True},
         "plugins": {"demo": {"keep": 1, "cards": [9]}},
     }
-    profile = load_profile(tmp_path / "top.yaml")
-    assert profile.opening.points == 71 and profile.opening.pure_run
-    assert profile.plugins == {"demo": {"keep": 1, "cards": [9]}}
+    # `demo` is no real plugin: the merged data is right, and loading names the unknown plugin.
+    with pytest.raises(ProfileError) as err:
+        load_profile(tmp_path / "top.yaml")
+    assert err.value.problems[0].key_path == "plugins.demo" and err.value.problems[0].line == 3
 
 
 def test_scalar_replaces_mapping_and_locations_follow(tmp_path, monkeypatch):
@@ -312,14 +313,14 @@ def test_set_overrides(tmp_path):
             "opening.pure_run=true",
             "jokers.max_per_meld=null",
             "deal.hand_size_by_players.2=10",
-            "plugins={demo: {x: [1, 2]}}",
+            "plugins={no_playable_discard: {last_card_exempt: false}}",
             "name=my table",
         ],
     )
     assert profile.opening.points == 71 and profile.opening.pure_run is True
     assert profile.jokers.max_per_meld is None
     assert profile.deal.hand_size_by_players == {2: 10}
-    assert profile.plugins == {"demo": {"x": [1, 2]}}
+    assert profile.plugins == {"no_playable_discard": {"last_card_exempt": False}}
     assert profile.name == "my table"
 
 
