@@ -15,6 +15,7 @@ and trylast honoured).
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import os
 import pkgutil
@@ -50,8 +51,9 @@ class PluginError(RamiError):
 # --------------------------------------------------------------------------- discovery
 
 
+@functools.lru_cache(maxsize=1)
 def bundled_plugins() -> dict[str, type]:
-    """The house rules shipped with rami, by name."""
+    """The house rules shipped with rami, by name (their modules are imported once)."""
     from .resources import plugins_package
 
     package = plugins_package()
@@ -79,6 +81,9 @@ def available_plugins() -> dict[str, Any]:
 
 
 def plugin_class(name: str) -> type:
+    bundled = bundled_plugins()
+    if name in bundled:
+        return bundled[name]
     found = available_plugins()
     if name not in found:
         near = difflib.get_close_matches(name, list(found), n=1)

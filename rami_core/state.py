@@ -74,12 +74,14 @@ class GameState:
         return self.phase == OVER
 
     def copy(self) -> "GameState":
+        """A copy sharing only immutable parts (cards, table melds): the turn
+        machine's working copy, so it is written out field by field for speed."""
         new = GameState.__new__(GameState)
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, list):
-                v = [list(x) if isinstance(x, list) else x for x in v]
-            setattr(new, f.name, v)
+        d = self.__dict__.copy()
+        d["hands"] = [list(h) for h in self.hands]
+        for name in _LIST_FIELDS:
+            d[name] = list(d[name])
+        new.__dict__.update(d)
         return new
 
     def all_cards(self) -> list[Card]:
@@ -127,6 +129,9 @@ class GameState:
     @classmethod
     def from_json(cls, text: str) -> "GameState":
         return cls.from_dict(json.loads(text))
+
+
+_LIST_FIELDS = ("stock", "discard", "table", "opened", "laid_before", "scores", "jokers_to_replay", "penalties")
 
 
 def card_code(c: Card) -> str:
