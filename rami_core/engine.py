@@ -84,7 +84,8 @@ class Game:
         self.state = new
         self._turn_start = new.copy()
         self.log.append(A.NextRound())
-        self._notify([round_dealt(new)])
+        self.events.append(round_dealt(new))  # every round's deal is in the event list, not only the first
+        self._notify(self.events[-1:])
 
     # ------------------------------------------------------------ reading
 
@@ -114,7 +115,8 @@ class Game:
         else:
             new, undone = self.state.copy(), False
             handler(self.rules, new, action)
-        events = events_for(action, self.state, new, discard_enabled=self.profile.discard.enabled)
+        # An undone turn is told from its start: the default draw and discard follow the undo.
+        events = events_for(action, self._turn_start if undone else self.state, new, discard_enabled=self.profile.discard.enabled)
         if undone:
             events[0] = Event(events[0].kind, events[0].seat, {"undone": True})
         # Plugins observe before the state is committed: one that fails leaves the game as it was.
@@ -277,6 +279,20 @@ def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
         raise RuleError("must_keep_discard", "keep one card: the round ends with a discard")
 
 
+def _table_acceptable(rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], given: Sequence[Card]) -> None:
+    """House rules about the table a lay leaves behind (rami_table_acceptable)."""
+    rules.hooks.refuse_if(
+        "rami_table_acceptable",
+        rules=rules,
+        state=s,
+        seat=a.player,
+        old_table=old_table,
+        new_table=list(s.table),
+        given=list(given),
+        action=a,
+    )
+
+
 def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) -> None:
     """Bookkeeping shared by every action that puts hand cards on the table."""
     s.laid_this_turn = True
@@ -303,6 +319,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
             raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
         if not s.discard:
             raise RuleError("draw_forbidden", "the discard pile is empty")
+        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=DISCARD)
         card = s.discard.pop()
         hand.append(card)
         s.taken_discard = card
@@ -311,6 +328,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
         return
     if a.source != STOCK:
         raise RuleError("draw_forbidden", f"no such pile: {a.source}")
+    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=STOCK)
     if not s.stock:
         mode = p.draw.empty_stock
         if mode == EmptyStock.reshuffle:
@@ -365,6 +383,7 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
         r = read_meld(g, rules.melds)
         if r is None:
             raise RuleError("invalid_meld", why_invalid(g, rules.melds))
+        rules.hooks.refuse_if("rami_meld_valid", rules=rules, cards=list(g), reading=r)
         readings.append(r)
     going_out = len(hand) == (1 if p.discard.keep_last else 0)
     if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
@@ -373,10 +392,15 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
         if problem:
             raise RuleError("opening_requirement", problem)
         if not s.opened[seat]:
+            rules.hooks.refuse_if(
+                "rami_opening_met", rules=rules, state=s, seat=seat, readings=list(readings), going_out=going_out
+            )
             s.opened[seat] = True
             s.opened_this_turn = True
     _check_keep_discard(rules, hand)
+    old_table = list(s.table)
     s.table.extend(TableMeld(r, seat) for r in readings)
+    _table_acceptable(rules, s, a, old_table, placed)
     _after_lay(rules, s, seat, placed)
 
 
@@ -399,6 +423,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
         # even by a seat marked opened or covered by a partner (DESIGN reading 10).
         raise RuleError("not_opened", "nothing is laid off in this variant: go out by laying all but one card at once")
+    old_table = list(s.table)
     by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
     for c, it in zip(placed, a.items):
         by_meld.setdefault(it.to, []).append((c, it))
@@ -417,6 +442,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
                 raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
         s.table[idx] = TableMeld(res, old.owner)
     _check_keep_discard(rules, hand)
+    _table_acceptable(rules, s, a, old_table, placed)
     _after_lay(rules, s, seat, placed)
 
 
@@ -443,7 +469,9 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     if isinstance(res, str):
         raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
     reading, joker = res
+    old_table = list(s.table)
     s.table[a.meld] = TableMeld(reading, old.owner)
+    _table_acceptable(rules, s, a, old_table, given)
     hand.append(joker)
     if p.jokers.replay == JokerReplay.same_turn:
         s.jokers_to_replay.append(joker)
@@ -484,7 +512,9 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     old_owner = {}
     for m in s.table:
         old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
+    old_table = list(s.table)
     s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
+    _table_acceptable(rules, s, a, old_table, from_hand)
     _after_lay(rules, s, seat, from_hand)
 
 

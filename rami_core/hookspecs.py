@@ -87,12 +87,16 @@ def rami_opening_met(rules, state, seat, readings, going_out):
 
 
 @hookspec(firstresult=True)
-def rami_table_acceptable(rules, state, seat, old_table, new_table, given):
+def rami_table_acceptable(rules, state, seat, old_table, new_table, given, action):
     """Whether the table after a lay (meld, lay off, swap or rearrangement) may stand.
+
+    Called once the profile's own rules accepted the action, before the turn
+    goes on; a refusal undoes the whole action.
 
     :param old_table: the table melds (state.TableMeld) before the action.
     :param new_table: the table melds after it.
     :param given: the hand cards the action put on the table.
+    :param action: the action (actions.Meld, LayOff, Swap or Rearrange).
     :return: None (no opinion), or a Refusal / reason string to refuse.
     """
 
