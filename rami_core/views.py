@@ -47,6 +47,7 @@ class SeatView:
     taken_discard: Card | None
     jokers_to_replay: tuple[Card, ...]
     laid_this_turn: bool
+    opened_this_turn: bool
     # Round end, shown to everybody.
     winner: int | None
     penalties: tuple[int, ...]
@@ -84,6 +85,7 @@ class SeatView:
             "taken_discard": cards([self.taken_discard])[0] if self.taken_discard else None,
             "jokers_to_replay": cards(self.jokers_to_replay),
             "laid_this_turn": self.laid_this_turn,
+            "opened_this_turn": self.opened_this_turn,
             "winner": self.winner,
             "penalties": list(self.penalties),
             "revealed_hands": [cards(h) for h in self.revealed_hands] if self.revealed_hands is not None else None,
@@ -123,6 +125,7 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         taken_discard=_public(state.taken_discard) if own_turn and state.taken_discard is not None else None,
         jokers_to_replay=tuple(_public(c) for c in state.jokers_to_replay) if own_turn else (),
         laid_this_turn=state.laid_this_turn if own_turn else False,
+        opened_this_turn=state.opened_this_turn if own_turn else False,
         winner=state.winner if over else None,
         penalties=tuple(state.penalties) if over and state.penalties else tuple([0] * state.players),
         revealed_hands=tuple(tuple(sorted((_public(c) for c in h), key=sort_key)) for h in state.hands) if over else None,

@@ -1,0 +1,128 @@
+"""What every bot shares: the interface, and legality checked by the engine.
+
+A bot sees only its seat's view. To know whether an action it considers is
+legal it does not re-implement the rules: it rebuilds a state from the view
+(the unknown cards, other hands and stock, stand in as placeholders that no
+check of the acting seat's move reads) and asks the engine's own turn
+machine, with the game's plugins, to play the action on that copy.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Protocol
+
+from .. import actions as A
+from ..cards import Card
+from ..engine import _HANDLERS
+from ..errors import RuleError
+from ..rules import Rules
+from ..state import GameState, TableMeld
+from ..views import SeatView
+
+PLACEHOLDER_SUIT = 5  # never a real suit: a card the seat cannot see
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: SeatView, rules: Rules) -> A.Action:
+        """The next action for view.seat (only called when it is that seat's turn)."""
+        ...
+
+
+def state_from_view(view: SeatView) -> GameState:
+    """A state the engine can judge the seat's own moves on."""
+    unknown = iter(range(10**6))
+    hands = [
+        list(view.hand) if i == view.seat else [Card(0, PLACEHOLDER_SUIT, next(unknown)) for _ in range(n)]
+        for i, n in enumerate(view.hand_sizes)
+    ]
+    return GameState(
+        players=view.players,
+        hands=hands,
+        stock=[Card(0, PLACEHOLDER_SUIT, next(unknown)) for _ in range(view.stock_size)],
+        discard=list(view.discard),
+        table=[TableMeld(m.reading, m.owner) for m in view.table],
+        opened=list(view.opened),
+        laid_before=[True] * view.players,
+        scores=list(view.scores),
+        turn=view.turn,
+        phase=view.phase,
+        drew_from=view.drew_from,
+        taken_discard=view.taken_discard,
+        laid_this_turn=view.laid_this_turn,
+        opened_this_turn=view.opened_this_turn,
+        jokers_to_replay=list(view.jokers_to_replay),
+        round_no=view.round_no,
+    )
+
+
+def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
+    """The state after `action`, or None if the engine refuses it."""
+    new = state.copy()
+    try:
+        _HANDLERS[type(action)](rules, new, action)
+    except RuleError:
+        return None
+    return new
+
+
+def legal(rules: Rules, view: SeatView, action: A.Action) -> bool:
+    return play(rules, state_from_view(view), action) is not None
+
+
+BotFactory = Callable[[random.Random], Bot]
+
+
+class BotRegistry:
+    def __init__(self) -> None:
+        self._factories: dict[str, BotFactory] = {}
+
+    def register(self, name: str, factory: BotFactory) -> None:
+        self._factories[name] = factory
+
+    def names(self) -> list[str]:
+        return sorted(self._factories)
+
+    def make(self, name: str, seed: int = 0) -> Bot:
+        if name not in self._factories:
+            raise ValueError(f"no bot named {name!r}; bots: {', '.join(self.names())}")
+        return self._factories[name](random.Random(f"rami-bot:{name}:{seed}"))
+
+
+_REGISTRY = BotRegistry()
+register_bot = _REGISTRY.register
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    _load_builtin()
+    return _REGISTRY.make(name, seed)
+
+
+def _load_builtin() -> None:
+    """Import the bundled bots once (each module registers itself)."""
+    import importlib
+    import pkgutil
+
+    from .. import bots as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name not in ("base",) and not info.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+class _Names:
+    def __iter__(self):
+        _load_builtin()
+        return iter(_REGISTRY.names())
+
+    def __contains__(self, name: object) -> bool:
+        _load_builtin()
+        return name in _REGISTRY.names()
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+BOTS = _Names()
