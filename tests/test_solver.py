@@ -1,0 +1,318 @@
+"""The exact solver (rami_core/solver.py): optimum against a brute force,
+every answer re-checked by read_meld and card conservation, known positions,
+best openings and lay offs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rami_core.cards import JOKER_SUIT, Card, parse_cards
+from rami_core.melds import MeldRules, read_meld
+from rami_core.profile import Opening
+from rami_core.melds import meld_points
+from rami_core.solver import best_lay_offs, best_opening, check_solution, solve
+
+DEFAULT = MeldRules()
+ACE_LOW = MeldRules(ace_high=False)
+
+
+def cards(text: str, start_copy: int = 0) -> list[Card]:
+    """Parse cards and number equal faces as distinct copies (two decks)."""
+    seen: Counter = Counter()
+    out = []
+    for c in parse_cards(text):
+        out.append(Card(c.rank, c.suit, start_copy + seen[c[:2]]))
+        seen[c[:2]] += 1
+    return out
+
+
+def two(table: str, hand: str) -> tuple[list[Card], list[Card]]:
+    t = cards(table)
+    h = cards(hand, start_copy=0)
+    # hand copies differ from table copies of the same face
+    used = Counter(c for c in t)
+    fixed = []
+    for c in h:
+        copy = c.copy
+        while used[Card(c.rank, c.suit, copy)]:
+            copy += 1
+        used[Card(c.rank, c.suit, copy)] += 1
+        fixed.append(Card(c.rank, c.suit, copy))
+    return t, fixed
+
+
+def checked(table, hand, rules, **kw):
+    sol = solve(table, hand, rules, **kw)
+    assert check_solution(table, hand, sol, rules) is None
+    assert sol.optimal
+    return sol
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def brute_force(table: list[Card], hand: list[Card], rules: MeldRules) -> int:
+    """The most hand cards laid, by trying every subset of the hand (largest
+    first) and every partition of table + subset into melds valid by read_meld."""
+
+    @lru_cache(maxsize=None)
+    def partition(rest: tuple[Card, ...]) -> bool:
+        if not rest:
+            return True
+        first, others = rest[0], rest[1:]
+        for n in range(1, min(len(others), 13) + 1):
+            for combo in combinations(range(len(others)), n):
+                meld = [first] + [others[i] for i in combo]
+                if read_meld(meld, rules) is None:
+                    continue
+                left = tuple(c for i, c in enumerate(others) if i not in combo)
+                if partition(left):
+                    return True
+        return False
+
+    for k in range(len(hand), -1, -1):
+        for sub in combinations(hand, k):
+            if partition(tuple(sorted(table + list(sub)))):
+                return k
+    return -1
+
+
+# Small positions: a few ranks so that melds actually form.
+RANKS = [1, 2, 3, 4, 11, 12, 13]
+
+
+MELD_FACES = (
+    [[(r, s) for r in (a, a + 1, a + 2)] for s in range(4) for a in (1, 2, 11)]
+    + [[(12, s), (13, s), (1, s)] for s in range(4)]
+    + [[(r, s) for s in suits] for r in RANKS for suits in ((0, 1, 2), (1, 2, 3), (0, 1, 2, 3))]
+)
+
+
+@st.composite
+def positions(draw):
+    """(table, hand): the table is 0-2 melds written from MELD_FACES (some with
+    a joker in place of a card), the hand up to 6 cards from what is left."""
+    pool = {(r, s): [Card(r, s, 1), Card(r, s, 0)] for r in RANKS for s in range(4)}
+    jokers = [Card(0, JOKER_SUIT, i) for i in range(draw(st.integers(0, 2)))]
+    table: list[Card] = []
+    for faces in draw(st.lists(st.sampled_from(MELD_FACES), max_size=2)):
+        if any(not pool[f] for f in faces):
+            continue
+        meld = [pool[f].pop() for f in faces]
+        if jokers and draw(st.booleans()):
+            i = draw(st.integers(0, len(meld) - 1))
+            pool[meld[i][:2]].append(meld[i])
+            meld[i] = jokers.pop()
+        table += meld
+    rest = [c for lst in pool.values() for c in lst] + jokers
+    hand = draw(st.lists(st.sampled_from(sorted(rest)), max_size=6, unique=True))
+    return table, hand
+
+
+rules_strategy = st.builds(
+    MeldRules,
+    ace_low=st.booleans(),
+    ace_high=st.booleans(),
+    max_jokers=st.sampled_from([None, 1]),
+    min_naturals=st.sampled_from([1, 2]),
+    set_distinct_suits=st.just(True),
+).filter(lambda r: r.ace_low or r.ace_high)
+
+
+@settings(max_examples=80)
+@given(positions(), rules_strategy)
+def test_optimum_equals_brute_force(pos, rules):
+    table_try, hand = pos
+    hand = hand[:5]
+    # make the table valid: keep the largest prefix of melds that partitions
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    expected = brute_force(table, hand, rules)
+    sol = checked(table, hand, rules)
+    assert sol.max_cards_laid == expected
+
+
+@settings(max_examples=25)
+@given(positions())
+def test_wrap_search_equals_brute_force(pos):
+    rules = MeldRules(wrap=True)
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    sol = checked(table, hand, rules)
+    assert sol.max_cards_laid == brute_force(table, hand, rules)
+
+
+@settings(max_examples=30)
+@given(positions(), st.sampled_from([DEFAULT, ACE_LOW]))
+def test_points_objective_is_best_points(pos, rules):
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
+    sol = checked(table, hand, rules, objective="points", points=value)
+    # brute force on points: every subset that can go down
+    best = 0
+    for k in range(len(hand), -1, -1):
+        for sub in combinations(hand, k):
+            pts = sum(value(c) for c in sub)
+            if pts > best and brute_force(table, list(sub), rules) == len(sub):
+                best = pts
+    assert sol.points_laid == best
+
+
+# --------------------------------------------------------------------------- known positions
+
+
+@pytest.mark.parametrize(
+    "table, hand, laid",
+    [
+        ("8S 8H 8D 8C", "6H 7H", 2),  # seed 000: take the 8H into 6-7-8H
+        ("3C 4C 5C 6C 7C", "5C", 1),  # split a run by its duplicate
+        ("9D 10D JD QD", "QS QH", 2),  # take the QD into a set of queens
+        ("", "AS 2S 3S 4S JK QH QD", 7),
+        ("QS KS AS", "JS 2S 3S", 3),  # the ace high at the table, low in the hand? no: two aces needed
+        ("5S 6S JK", "8S 9S", 2),  # the joker becomes the 7S
+        ("5S 6S 7S", "KD", 0),
+        ("JK 4H 4D", "4S", 1),
+    ],
+)
+def test_known_positions(table, hand, laid):
+    t, h = two(table, hand)
+    sol = checked(t, h, DEFAULT)
+    assert sol.max_cards_laid == laid
+
+
+def test_one_physical_ace_is_used_once():
+    # A-2-3 and Q-K-A of spades need two aces; with one, only one run forms
+    t, h = two("", "AS 2S 3S QS KS")
+    sol = checked(t, h, DEFAULT)
+    assert sol.max_cards_laid == 3
+    t, h = two("", "AS AS 2S 3S QS KS")
+    assert checked(t, h, DEFAULT).max_cards_laid == 6
+
+
+def test_ace_low_only_and_high_only():
+    t, h = two("", "QS KS AS")
+    assert checked(t, h, ACE_LOW).max_cards_laid == 0
+    assert checked(t, h, MeldRules(ace_low=False)).max_cards_laid == 3
+    t, h = two("", "AS 2S 3S")
+    assert checked(t, h, MeldRules(ace_low=False)).max_cards_laid == 0
+
+
+def test_jokers_per_meld_and_min_naturals():
+    t, h = two("", "5S JK JK")
+    assert checked(t, h, DEFAULT).max_cards_laid == 3
+    assert checked(t, h, MeldRules(max_jokers=1)).max_cards_laid == 0
+    assert checked(t, h, MeldRules(min_naturals=2)).max_cards_laid == 0
+
+
+def test_table_jokers_must_stay_down():
+    t, h = two("5S 6S JK", "")
+    sol = checked(t, h, DEFAULT)
+    assert sol.max_cards_laid == 0 and sum(len(m) for m in sol.melds) == 3
+
+
+def test_unarrangeable_table_is_returned_as_is():
+    t, h = two("5S 9D", "7C")
+    sol = solve(t, h, DEFAULT)
+    assert not sol.feasible and sol.max_cards_laid == 0
+
+
+def test_points_objective_prefers_expensive_cards():
+    # either 2-3-4S or the three kings: cards tie, points pick the kings
+    t, h = two("", "2S 3S 4S KS KH KD")
+    assert checked(t, h, DEFAULT).max_cards_laid == 6
+    t, h = two("", "2S 3S 4S KS KH JK")
+    sol = checked(t, h, MeldRules(max_jokers=1), objective="points")
+    assert sol.points_laid >= 30
+
+
+def test_larger_two_deck_position():
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
+    )
+    sol = checked(t, h, DEFAULT)
+    assert sol.max_cards_laid == 11
+
+
+# --------------------------------------------------------------------------- openings
+
+
+RAMI51 = Opening(points=51, pure_run=True)
+RAMI71 = Opening(points=71, jokers=False, run_and_set=True)
+
+
+def opening_points(melds, rules):
+    return sum(meld_points(read_meld(m, rules)) for m in melds)
+
+
+def test_rami51_opening_with_pure_run_and_kings():
+    h = cards("9H 10H JH KS KH KC 2C 5D")
+    melds = best_opening(h, DEFAULT, RAMI51)
+    assert melds is not None
+    assert sorted(len(m) for m in melds) == [3, 3]
+    assert opening_points(melds, DEFAULT) == 59
+
+
+def test_rami51_sixty_points_without_pure_run_fails():
+    h = cards("10S JK QS 10H QH") + [Card(0, JOKER_SUIT, 1)]
+    assert best_opening(h, DEFAULT, RAMI51) is None
+    melds = best_opening(h, DEFAULT, Opening(points=51))
+    assert melds is not None and opening_points(melds, DEFAULT) >= 60
+
+
+def test_rami71_without_joker_with_run_and_set():
+    h = cards("JS QS KS AS 10H 10D 10C 4D")
+    melds = best_opening(h, DEFAULT, RAMI71)
+    assert melds is not None
+    assert opening_points(melds, DEFAULT) == 71
+    assert all(c.suit != JOKER_SUIT for m in melds for c in m)
+    h2 = cards("QS KS AS 10H 10D 10C 4D") + [Card(0, JOKER_SUIT, 0)]
+    assert best_opening(h2, DEFAULT, RAMI71) is None  # 61 without the joker, and no joker allowed
+    h3 = cards("JS QS KS AS 2D 3D 4D 5D 6D 7D")
+    assert best_opening(h3, DEFAULT, RAMI71) is None  # no set
+
+
+def test_opening_ace_low_counts_one():
+    h = cards("AS 2S 3S 4S")
+    melds = best_opening(h, DEFAULT, Opening(points=10))
+    assert melds is not None and opening_points(melds, DEFAULT) == 10
+    assert best_opening(h, DEFAULT, Opening(points=11)) is None
+
+
+def test_opening_melds_come_from_the_hand():
+    h = cards("5C 6C 7C 8C 9C 9D 9H KS")
+    melds = best_opening(h, DEFAULT, Opening(points=30))
+    laid = [c for m in melds for c in m]
+    assert not Counter(laid) - Counter(h)
+    assert len(laid) == 7  # 5-6-7-8C and 9C 9D 9H
+
+
+# --------------------------------------------------------------------------- lay offs
+
+
+def test_best_lay_offs_positional():
+    run = read_meld(cards("5H 6H 7H"), DEFAULT)
+    nines = read_meld(cards("9S 9H 9D"), DEFAULT)
+    h = cards("4H 8H 9C 2S 3S 4S KD")
+    plan = best_lay_offs([run, nines], h, DEFAULT)
+    assert plan.cards_laid == 6
+    assert plan.readings[0].start == 4 and plan.readings[0].end == 8
+    assert len(plan.readings[1].cards) == 4
+    assert [sorted(str(c) for c in m) for m in plan.new_melds] == [["2S", "3S", "4S"]]
+
+
+def test_lay_offs_respect_joker_places():
+    # 5H JK 7H: the joker stands for the 6H; the 6H cannot be laid off onto it
+    run = read_meld([Card(5, 1, 0), Card(0, JOKER_SUIT, 0), Card(7, 1, 0)], DEFAULT)
+    plan = best_lay_offs([run], [Card(6, 1, 1)], DEFAULT)
+    assert plan.cards_laid == 0
+    plan = best_lay_offs([run], [Card(8, 1, 0), Card(0, JOKER_SUIT, 1)], DEFAULT)
+    assert plan.cards_laid == 2
