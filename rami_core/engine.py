@@ -174,16 +174,18 @@ class Game:
         """Discard the card drawn or, where a rule forbids it, the costliest card that may go."""
         hand = s.hands[seat]
         order = [hand[-1]] + sorted(hand[:-1], key=lambda c: -self.rules.hand_value([c]))
-        error: RuleError | None = None
         for card in order:
             trial = s.copy()
             try:
                 _discard(self.rules, trial, A.Discard(seat, card))
                 return trial
-            except RuleError as e:
-                error = e
-        assert error is not None
-        raise error
+            except RuleError:
+                pass
+        # Every card is barred by a house rule on discards: the clock still ends
+        # the turn, so the card drawn goes without asking the plugins.
+        trial = s.copy()
+        _discard(self.rules, trial, A.Discard(seat, hand[-1]), house_rules=False)
+        return trial
 
 
 # ------------------------------------------------------------------ dealing
@@ -537,7 +539,7 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
         raise RuleError("discard_not_laid", f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn")
 
 
-def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
+def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
     _common(s, a.player)
     _must_have_drawn(s, "discarding")
     p = rules.profile
@@ -550,7 +552,8 @@ def _discard(rules: Rules, s: GameState, a: A.Discard) -> None:
     if rules.profile.draw.taken_discard_must_be_laid and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
     _turn_may_end(rules, s)
-    rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
+    if house_rules:
+        rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
     s.discard.append(card)
     if not hand:
         finish_round(rules, s, a.player, OUT)

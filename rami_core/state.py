@@ -8,6 +8,7 @@ is stored with its top card last, so a draw is a `pop()`.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -134,12 +135,14 @@ class GameState:
 _LIST_FIELDS = ("stock", "discard", "table", "opened", "laid_before", "scores", "jokers_to_replay", "penalties")
 
 
+@functools.lru_cache(maxsize=4096)
 def card_code(c: Card) -> str:
     """A physical card in JSON: its canonical face, then `/copy` when not 0."""
     s = format_card(c)
     return s if c.copy == 0 else f"{s}/{c.copy}"
 
 
+@functools.lru_cache(maxsize=4096)
 def _card(text: str) -> Card:
     face, _, copy = text.partition("/")
     c = parse_card(face)
