@@ -58,7 +58,7 @@ def replay(file: str, seat: int | None) -> None:
     try:
         game = load(file)
     except SaveError as e:
-        Console(file=sys.stderr, highlight=False).print(f"[red]cannot replay:[/] {escape(str(e))}")
+        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(f"[red]cannot replay:[/] {escape(str(e))}")
         sys.exit(1)
     p = game.profile
     out.print(f"[bold]{escape(p.name)}[/] - {game.rules.players} players, seed {game.state.seed}, {len(game.log)} log entries")

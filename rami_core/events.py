@@ -9,6 +9,7 @@ given seat may see, with that part hidden from everybody else.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -71,7 +72,11 @@ def events_for(action: A.Action, before: GameState, after: GameState, *, discard
         private: dict[str, Any] = {}
         card = None
         if not round_ended_by_draw:
-            card = after.discard[-1] if timeout and discarded else after.hands[seat][-1]
+            card = after.hands[seat][-1]
+            if timeout:
+                # The card the hand gained: a timeout may discard another card than the one drawn.
+                held = Counter(after.hands[seat]) + Counter(after.discard[-1:] if discarded else [])
+                card = next(iter(held - Counter(before.hands[seat])), None)
         if card is not None:
             if source == "discard":
                 data["card"] = _cards([card])[0]

@@ -24,7 +24,7 @@ from . import __version__
 from .actions import ActionFormatError, NextRound, action_from_dict, action_to_dict
 from .cards import CardError
 from .engine import Game
-from .errors import RamiError, RuleError
+from .errors import ProfileError, RamiError, RuleError
 from .profile import Profile
 from .state import GameState
 
@@ -82,7 +82,9 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     try:
         profile = Profile.model_validate(data["profile"])
     except ValidationError as e:
-        raise SaveError(f"saved game's profile is invalid: {e.errors(include_url=False)[0]['msg']}") from None
+        err = e.errors(include_url=False)[0]
+        where = ".".join(map(str, err["loc"]))
+        raise SaveError(f"saved game's profile is invalid: {where + ': ' if where else ''}{err['msg']}") from None
     players, seed = data["players"], data["seed"]
     if isinstance(players, bool) or not isinstance(players, int) or not profile.allows_players(players):
         raise SaveError(f"saved game has a bad player count: {players!r}")
@@ -90,7 +92,10 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
         raise SaveError(f"saved game has a bad seed: {seed!r}")
     if not isinstance(data["log"], list):
         raise SaveError("saved game's log is not a list")
-    game = Game.new(profile, players, seed=seed, plugins=plugins)
+    try:
+        game = Game.new(profile, players, seed=seed, plugins=plugins)
+    except ProfileError as e:  # a plugin the profile names is unknown here, or its settings are bad
+        raise SaveError(f"saved game's profile is invalid: {e}") from None
     for i, entry in enumerate(data["log"], start=1):
         try:
             if entry == {"next_round": True}:
@@ -126,6 +131,8 @@ def load(path: str | Path, *, plugins=()) -> Game:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise SaveError(f"{p}: not a saved game (bad JSON at line {e.lineno}: {e.msg})") from None
+    except RecursionError:
+        raise SaveError(f"{p}: not a saved game (JSON nested too deeply)") from None
     try:
         return from_save(data, plugins=plugins)
     except SaveError as e:
