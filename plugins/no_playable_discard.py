@@ -5,6 +5,10 @@ down: it would hand the next player a free lay off. The card that ends the
 round is exempt, and a player who has not opened may discard anything, since
 they could not lay it off anyway (DESIGN.md reading 12). The refusal uses the
 contract code `discard_forbidden`, as DESIGN.md names this rule.
+
+Switched on by the rami51 preset (`plugins: {no_playable_discard: {}}`);
+scenarios: tests/scenarios/rami51/discard_restriction.yaml and
+tests/scenarios/plugins/no_playable_discard.yaml.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The ``rami`` command line.
 
 ``main`` is a click group. Commands defined here: ``variants``, ``show``,
-``validate``, ``schema``. Other modules add theirs in either of two ways:
+``validate``, ``schema``, ``plugins``. Other modules add theirs in either of two ways:
 
 - directly: ``from rami_core.cli import main`` then ``@main.command()`` or
   ``main.add_command(cmd)`` (the module must be imported before ``main`` runs);
@@ -30,6 +30,7 @@ from rami_core.errors import InternalError, ProfileError
 LAZY_COMMANDS: dict[str, str] = {
     "check": "rami_core.cli_check:check",
     "replay": "rami_core.cli_replay:replay",
+    "play": "rami_core.cli_play:play",
 }
 
 
@@ -158,10 +159,89 @@ def validate(files: tuple[str, ...]) -> None:
 
 @main.command()
 def schema() -> None:
-    """Print the profile JSON Schema (for editor completion of house-rule files)."""
+    """Print the profile JSON Schema (for editor completion of house-rule files),
+    each bundled or installed plugin's settings included under `plugins`."""
     from rami_core.profile import Profile
 
-    click.echo(json.dumps(Profile.model_json_schema(), indent=2, ensure_ascii=False))
+    data = Profile.model_json_schema()
+    add_plugin_schemas(data)
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _plugin_classes() -> list[tuple[str, str, Any]]:
+    """(name, where it comes from, class or the error that kept it from loading), sorted by name."""
+    from rami_core.hooks import bundled_plugins, installed_plugins
+
+    bundled = bundled_plugins()
+    out: list[tuple[str, str, Any]] = [(name, "bundled", cls) for name, cls in bundled.items()]
+    for name, ep in installed_plugins().items():
+        if name in bundled:
+            continue
+        dist = getattr(getattr(ep, "dist", None), "name", None)
+        where = f"installed ({dist or ep.value})"
+        try:
+            out.append((name, where, ep.load()))
+        except Exception as exc:  # a broken package is listed, not fatal
+            out.append((name, where, exc))
+    return sorted(out, key=lambda item: item[0])
+
+
+def _plugin_doc(cls: Any) -> list[str]:
+    """The plugin's docstring, else its module's, as lines."""
+    doc = cls.__doc__ or getattr(sys.modules.get(getattr(cls, "__module__", "")), "__doc__", None) or ""
+    return doc.strip().splitlines()
+
+
+def add_plugin_schemas(data: dict[str, Any]) -> None:
+    """Put each plugin's settings schema under `$defs` (as `plugin_<name>`) and
+    name the plugins under the profile's `plugins` property."""
+    from rami_core.hooks import settings_model
+
+    defs = data.setdefault("$defs", {})
+    props: dict[str, Any] = {}
+    for name, _, cls in _plugin_classes():
+        if isinstance(cls, Exception):
+            continue
+        key = f"plugin_{name}"
+        sub = settings_model(cls).model_json_schema(ref_template=f"#/$defs/{key}_{{model}}")
+        for inner, schema_ in sub.pop("$defs", {}).items():
+            defs[f"{key}_{inner}"] = schema_
+        doc = _plugin_doc(cls)
+        sub["title"] = name
+        if doc:
+            sub.setdefault("description", doc[0])
+        defs[key] = sub
+        props[name] = {
+            "anyOf": [{"$ref": f"#/$defs/{key}"}, {"type": "boolean"}, {"type": "null"}],
+            "description": sub.get("description", ""),
+        }
+    plugins = data.setdefault("properties", {}).setdefault("plugins", {"type": "object"})
+    plugins["properties"] = props
+    plugins["additionalProperties"] = False
+
+
+@main.command("plugins")
+def plugins_command() -> None:
+    """List the bundled and installed house-rule plugins with their settings."""
+    from rami_core.hooks import settings_model
+
+    failed = False
+    for name, where, cls in _plugin_classes():
+        if isinstance(cls, Exception):
+            click.echo(f"{name}  [{where}]  failed to load: {type(cls).__name__}: {cls}")
+            failed = True
+            continue
+        doc = _plugin_doc(cls)
+        click.echo(f"{name}  [{where}]  {doc[0] if doc else ''}".rstrip())
+        fields = settings_model(cls).model_fields
+        if not fields:
+            click.echo("    (no settings)")
+        for field_name, field in fields.items():
+            default = json.dumps(field.default if not field.is_required() else None, default=str)
+            required = " (required)" if field.is_required() else f" = {default}"
+            click.echo(f"    {field_name}{required}  {field.description or ''}".rstrip())
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

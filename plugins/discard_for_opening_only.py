@@ -1,0 +1,46 @@
+"""Before opening, the discard is taken only to open with it at once (Kalooki).
+
+A common Kalooki table rule (RULES.md, Kaluki options): a player who has not
+opened may take the top of the discard pile only to use it straight away in
+their opening. Checked when the turn ends with its discard: if the seat drew
+from the discard pile this turn without having opened before the turn, it
+must have opened this turn with that card on the table; otherwise the
+discard is refused (the player lays the opening, or rearranges nothing and
+cannot end the turn: the timeout undoes the turn). A player who had opened
+before the turn takes the discard freely.
+
+Refusal: `discard_for_opening_only.not_opened_with_it`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from rami_core.hookspecs import Refusal, hookimpl
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Plugin:
+    name = "discard_for_opening_only"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_discard_allowed(self, rules, state, seat, card):
+        taken = state.taken_discard
+        if state.drew_from != "discard" or taken is None:
+            return None
+        if state.opened[seat] and not state.opened_this_turn:
+            return None  # opened before this turn: the discard was free to take
+        used = state.opened_this_turn and card != taken and taken not in state.hands[seat]
+        if used:
+            return None
+        return Refusal(
+            "not_opened_with_it",
+            "before opening you may take the discard only to open with it this turn: lay it in your opening",
+        )

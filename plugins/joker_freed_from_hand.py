@@ -1,0 +1,100 @@
+"""A joker is freed only with cards from the player's own hand (seed 002).
+
+Seed 002: "the joker must be won back with cards from one's own hand, never
+with the help of cards already on the table". Where jokers move on the table
+(voleur's rearrangements), a player could otherwise take a 6H off a carre of
+sixes to replace the joker in 5H-JK-7H. This plugin refuses that.
+
+How a freed joker is told, by faces: for each table meld that held a joker
+before the action, its successor is the new meld holding most of its natural
+cards. Each joker of the old meld stood for a face (its reading's `stands`);
+if the successor has no joker standing for that face any more, that joker was
+freed (it left the meld, or the card it stood for took its place and pushed
+it elsewhere), and the card it stood for must be among the hand cards given
+in this action. For a joker in a set whose suit was open, a hand card of the
+set's rank that the old set lacked is needed.
+
+Refusal: `joker_freed_from_hand.from_table`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+from rami_core.cards import JOKER_SUIT, Card, format_card
+from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.melds import AMBIGUOUS, SET
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _naturals(cards) -> Counter:
+    return Counter(c[:2] for c in cards if c.suit != JOKER_SUIT)
+
+
+def _joker_stands(meld) -> Counter:
+    r = meld.reading
+    return Counter(s for c, s in zip(r.cards, r.stands) if c.suit == JOKER_SUIT)
+
+
+def _face_text(face) -> str:
+    rank, suit = face
+    if suit == AMBIGUOUS:
+        return format_card(Card(rank, 0)).rstrip("S") + " of the missing suit"
+    return format_card(Card(rank, suit))
+
+
+class Plugin:
+    name = "joker_freed_from_hand"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+        hand = Counter(c[:2] for c in given if c.suit != JOKER_SUIT)
+        for i, old in enumerate(old_table):
+            stands = _joker_stands(old)
+            if not stands:
+                continue
+            nat = _naturals(old.cards)
+            successor = max(
+                new_table,
+                key=lambda m: (sum((nat & _naturals(m.cards)).values()), any(c.suit == JOKER_SUIT for c in m.cards)),
+                default=None,
+            )
+            if successor is not None and not nat & _naturals(successor.cards):
+                successor = None  # the meld was taken apart entirely
+            if any(Counter(c[:2] for c in m.cards) == Counter(c[:2] for c in old.cards) for m in new_table):
+                continue  # the meld is still there as it was (perhaps written in another order)
+            kept = _joker_stands(successor) if successor is not None else Counter()
+            if successor is not None and successor.reading.kind == SET and old.reading.kind == SET and successor.reading.rank == old.reading.rank:
+                # A set's jokers stay while the set keeps as many jokers.
+                still = sum(kept.values())
+                freed = []
+                for face, k in stands.items():
+                    take = min(k, still)
+                    still -= take
+                    freed.extend([face] * (k - take))
+            else:
+                freed = list((stands - kept).elements())
+            for face in freed:
+                rank, suit = face
+                if suit == AMBIGUOUS:
+                    lacking = [f for f in hand if f[0] == rank and f not in nat and hand[f] > 0]
+                    if lacking:
+                        hand[lacking[0]] -= 1
+                        continue
+                elif hand[face] > 0:
+                    hand[face] -= 1
+                    continue
+                return Refusal(
+                    "from_table",
+                    f"the joker of meld {i} stood for {_face_text(face)}: a joker is freed only with that card from your own hand, not from the table",
+                )
+        return None

@@ -1,0 +1,68 @@
+"""A swapped joker goes back on the table in a NEW meld, never by a lay off (seeds 004, 002).
+
+Seed 004: the joker won back "must be reused in the same turn, in a NEW
+combination"; seed 002: the freed joker is played "to place a new
+combination". The profile's `jokers.replay: same_turn` already makes the
+joker go back on the table before the turn ends (DESIGN reading 6 accepts a
+meld or a lay off); this plugin takes the lay off away.
+
+While a swapped joker is pending (`state.jokers_to_replay`: the engine clears
+it only after this hook), a lay off that gives it is refused, and so is a
+rearrangement that puts it into a meld extending a meld already on the table
+(a new-table meld that holds all the cards of an old meld and more jokers
+than it). A rearrangement may still build a new meld with it, from hand cards
+and table cards (seed 002).
+
+Refusal: `joker_replay_new_meld.lay_off`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+from rami_core.actions import LayOff, Rearrange
+from rami_core.cards import JOKER_SUIT
+from rami_core.hookspecs import Refusal, hookimpl
+
+JOKER = (0, JOKER_SUIT)
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _faces(cards) -> Counter:
+    return Counter(c[:2] for c in cards)
+
+
+class Plugin:
+    name = "joker_replay_new_meld"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+        pending = list(state.jokers_to_replay)
+        replayed = [c for c in given if c in pending]
+        if not replayed:
+            return None
+        message = "the joker you took back must go into a new meld, not be laid off on a meld already on the table"
+        if isinstance(action, LayOff):
+            return Refusal("lay_off", message)
+        if isinstance(action, Rearrange):
+            other_jokers = sum(1 for c in given if c.suit == JOKER_SUIT and c not in pending)
+            old = [_faces(m.cards) for m in old_table]
+            extended = 0
+            for m in new_table:
+                faces = _faces(m.cards)
+                grown = [o for o in old if not o - faces]
+                if grown:
+                    base = max(grown, key=lambda o: (o[JOKER], sum(o.values())))
+                    extended += max(0, faces[JOKER] - base[JOKER])
+            if extended > other_jokers:
+                return Refusal("lay_off", message)
+        return None

@@ -1,0 +1,44 @@
+"""No discard draw in one's first turn of the round, nor holding a single card.
+
+Two common table rules about taking the top of the discard pile, each under
+its own setting:
+
+- `first_turn`: a seat may not take the discard in its first turn of the
+  round (one of the round's first N turns, N the number of players; a
+  scenario setup starts the count at zero). Code `no_early_discard_draw.first_turn`.
+- `single_card`: a seat holding a single card may not take the discard (it
+  would go out on a card it was handed). Code `no_early_discard_draw.single_card`.
+
+Plugin codes rather than `draw_forbidden`: DESIGN.md does not name these rules.
+The stock is never affected.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rami_core.hookspecs import Refusal, hookimpl
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    first_turn: bool = Field(True, description="No discard draw in a seat's first turn of the round.")
+    single_card: bool = Field(True, description="No discard draw while holding a single card.")
+
+
+class Plugin:
+    name = "no_early_discard_draw"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_draw_allowed(self, rules, state, seat, source):
+        if source != "discard":
+            return None
+        if self.settings.first_turn and state.turns_played < rules.players:
+            return Refusal("first_turn", "you may not take the discard in your first turn of the round")
+        if self.settings.single_card and len(state.hands[seat]) == 1:
+            return Refusal("single_card", "you may not take the discard while holding a single card")
+        return None

@@ -1,0 +1,75 @@
+"""A meld holding a joker may not be split by a rearrangement (seed 002).
+
+Seed 002's voleur table lets a player rebuild the whole table, but "a meld
+holding a joker cannot be broken up". The rule is judged by faces, as the
+engine judges a rearrangement: every table meld that held a joker before the
+rearrangement must find all its cards (its face multiset, jokers included)
+inside ONE meld of the new table. That meld may have grown (cards laid off on
+it, or two melds joined), but nothing may have left it: not a natural card
+taken off an end, not the joker itself. Lay offs, new melds and swaps split
+nothing and are left alone: where the profile frees a joker by a swap
+(`jokers.swap: to_hand`, seed 002), the swap is how a joker leaves its meld.
+
+Refusal: `no_joker_split.split`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pydantic import BaseModel, ConfigDict
+
+from rami_core.actions import Rearrange
+from rami_core.cards import JOKER_SUIT, format_card
+from rami_core.hookspecs import Refusal, hookimpl
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _faces(cards) -> Counter:
+    return Counter(c[:2] for c in cards)
+
+
+def _fits(needs: list[Counter], rooms: list[Counter]) -> bool:
+    """Whether every multiset in `needs` can be placed inside one of `rooms`,
+    several needs sharing a room only while its cards last (backtracking;
+    tables hold a handful of melds with jokers)."""
+    if not needs:
+        return True
+    first, rest = needs[0], needs[1:]
+    for i, room in enumerate(rooms):
+        if not first - room:
+            rooms[i] = room - first
+            if _fits(rest, rooms):
+                rooms[i] = room
+                return True
+            rooms[i] = room
+    return False
+
+
+class Plugin:
+    name = "no_joker_split"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+        if not isinstance(action, Rearrange):
+            return None
+        with_joker = [(i, _faces(m.cards)) for i, m in enumerate(old_table) if any(c.suit == JOKER_SUIT for c in m.cards)]
+        if not with_joker:
+            return None
+        rooms = [_faces(m.cards) for m in new_table]
+        # Largest melds first: they are the hardest to place.
+        with_joker.sort(key=lambda item: -sum(item[1].values()))
+        if _fits([faces for _, faces in with_joker], rooms):
+            return None
+        for i, faces in with_joker:
+            if not any(not faces - room for room in rooms):
+                shown = " ".join(format_card(c) for c in old_table[i].cards)
+                return Refusal("split", f"meld {i} ({shown}) holds a joker: it may not be split, all its cards must stay together in one meld")
+        return Refusal("split", "melds holding a joker may not be split: each must stay together in one meld")

@@ -1,0 +1,48 @@
+"""A turn that times out costs penalty cards from the stock (a table rule).
+
+Online tables (seed 000's Ramio clock of 120 seconds per turn) punish a
+player who lets the clock run out. When the `timeout` action ends a turn, the
+engine first plays the default turn (draw if needed, then discard the card
+drawn or end the turn), then calls `rami_timeout` on the working state: this
+plugin moves `cards` cards from the top of the stock (the end of
+`state.stock`) into the timed-out seat's hand, as many as the stock holds.
+
+If the penalty empties the stock of a profile whose round ends on an empty
+stock (voleur's `draw.empty_stock: end_all_pay` and the like), the round ends
+now, as it would at the end of the turn that drew the last card. Nothing is
+taken once the round is over.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rami_core.hookspecs import hookimpl
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    cards: int = Field(3, ge=0, le=20, description="Penalty cards the timed-out seat takes from the stock.")
+
+
+class Plugin:
+    name = "timeout_penalty"
+    Settings = Settings
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+
+    @hookimpl
+    def rami_timeout(self, rules, state, seat):
+        from rami_core.profile import EmptyStock
+        from rami_core.scoring import finish_round, round_over_on_empty_stock
+        from rami_core.state import OVER
+
+        if state.phase == OVER or not state.stock:
+            return
+        n = min(self.settings.cards, len(state.stock))
+        for _ in range(n):
+            state.hands[seat].append(state.stock.pop())
+        ends = (EmptyStock.end_all_pay, EmptyStock.end_nobody_pays, EmptyStock.replay)
+        if n and not state.stock and rules.profile.draw.empty_stock in ends:
+            finish_round(rules, state, None, round_over_on_empty_stock(rules))
