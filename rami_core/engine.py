@@ -107,14 +107,10 @@ class Game:
 
     def apply(self, action: A.Action) -> None:
         """Play one action; raise RuleError (nothing changed) if it is illegal."""
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise TypeError(f"not an action: {action!r}")
         if isinstance(action, A.Timeout):
             new, undone = self._timeout(action)
         else:
-            new, undone = self.state.copy(), False
-            handler(self.rules, new, action)
+            new, undone = play_on(self.rules, self.state, action), False
         # An undone turn is told from its start: the default draw and discard follow the undo.
         events = events_for(action, self._turn_start if undone else self.state, new, discard_enabled=self.profile.discard.enabled)
         if undone:
@@ -591,8 +587,16 @@ def _next_turn(rules: Rules, s: GameState) -> None:
     s.jokers_to_replay = []
 
 
-def _timeout_placeholder(rules: Rules, s: GameState, a: A.Timeout) -> None:  # dispatched by Game.apply
-    raise AssertionError("handled by Game._timeout")
+def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
+    """The state after a player's action, on a copy: `state` is never changed.
+    Raises RuleError if the action is illegal. (Timeouts need the game's turn
+    history: play them through Game.apply.)"""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise TypeError(f"not a player's action: {action!r}")
+    new = state.copy()
+    handler(rules, new, action)
+    return new
 
 
 _HANDLERS = {
@@ -603,7 +607,6 @@ _HANDLERS = {
     A.Rearrange: _rearrange,
     A.Discard: _discard,
     A.EndTurn: _end_turn,
-    A.Timeout: _timeout_placeholder,
 }
 
-__all__ = ["Game", "deal", "rng_for", "may_lay_freely", "check_game_over"]
+__all__ = ["Game", "deal", "play_on", "rng_for", "may_lay_freely", "check_game_over"]

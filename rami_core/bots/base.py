@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 
 from .. import actions as A
 from ..cards import Card
-from ..engine import _HANDLERS
+from ..engine import play_on
 from ..errors import RuleError
 from ..rules import Rules
 from ..state import GameState, TableMeld
@@ -60,12 +60,10 @@ def state_from_view(view: SeatView) -> GameState:
 
 def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
     """The state after `action`, or None if the engine refuses it."""
-    new = state.copy()
     try:
-        _HANDLERS[type(action)](rules, new, action)
+        return play_on(rules, state, action)
     except RuleError:
         return None
-    return new
 
 
 def legal(rules: Rules, view: SeatView, action: A.Action) -> bool:
