@@ -31,6 +31,19 @@ a fixed number of suits, copies and jokers: O(places x suits x S x T) where S
 is the number of reachable run states (bounded by a constant for fixed
 copies, jokers and run_min) and T the transitions per state.
 
+The search is a memoised depth-first branch and bound over that dynamic
+program. Its bound is state dependent: a per-suit relaxation (each suit's own
+run dynamic program from the current place on, its runs in progress as they
+are, with sets limited only by what the other suits and the jokers could
+offer at each rank; jokers shared among the suits by a small knapsack). It
+also proves a state dead when a suit's table cards cannot all be placed, or
+when the suits still to decide at a place cannot complete its sets. The root
+asks for the bound first and, on a fail-low, for the next lower card count
+(points objective: the next lower point total); the first success is the
+proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
+options (a pure function of the run summaries and the counts) and the set
+tables are cached across solves.
+
 Symmetry cuts keep it small without losing optima: runs with equal summaries
 are interchangeable; a run never starts with a joker unless it ends at the
 highest place (otherwise the joker can move to its top end); runs are never
@@ -51,7 +64,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 from typing import Callable, Iterable, Sequence
 
 from .cards import JOKER_SUIT, Card, card_points
@@ -68,6 +81,7 @@ __all__ = [
 ]
 
 NEG = -(10**18)
+USE_H = True  # the per-suit relaxation bound; False: the older state-independent hand potential
 
 
 class SolverTimeout(Exception):
@@ -167,6 +181,103 @@ def _set_joker_options(msum: tuple[int, ...], jl: int, rules: MeldRules) -> tupl
     return tuple(j for j in range(jl + 1) if _set_groups(vec, j, rules) is not None)
 
 
+@lru_cache(maxsize=None)
+def _sets_completable(msum: tuple[int, ...], caps: tuple[int, ...], jl: int, rules: MeldRules) -> bool:
+    """Whether the suits still to decide at a place (at most ``caps`` cards each)
+    can send cards to sets so that, with ``msum`` already sent, the place's sets
+    close with at most ``jl`` jokers."""
+    if not caps:
+        return bool(_set_joker_options(msum, jl, rules))
+    for k in range(caps[0] + 1):
+        nxt = tuple(sorted(msum + (k,), reverse=True)) if k else msum
+        if _sets_completable(nxt, caps[1:], jl, rules):
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None):
+    """Options for one suit at one place, weights aside (a pure function of the
+    run summaries and the counts, shared by every solve): a tuple of
+    (new R, m to sets, naturals used, jokers used, detail), most naturals first.
+
+    R: sorted run summaries in progress; tmin: fewest naturals of the face to
+    use here, a: most; jl: jokers left; room: places from here to the last one;
+    L, N, K: run_min, min_naturals, max_jokers (None: not tracked)."""
+    groups = sorted(Counter(R).items())
+    # per distinct code: list of (ends, cont_nat, cont_jok, resulting codes, nat, jok)
+    per_code = []
+    for code, k in groups:
+        ln, nt, jk, ld = code
+        comp = ln >= L and nt >= N
+        nat_code = (min(ln + 1, L), min(nt + 1, N), jk, ld)
+        jok_ok = K is None or jk + 1 <= K
+        jok_code = (min(ln + 1, L), nt, jk + 1 if K is not None else 0, ld)
+        # a continued run must still be able to reach run_min by the last place
+        nat_viable = nat_code[0] + room - 1 >= L
+        jok_viable = jok_ok and jok_code[0] + room - 1 >= L
+        opts = []
+        for e in range(0, k + 1):
+            if e and (not comp or ld):
+                break
+            for cn in range(0, k - e + 1):
+                cj = k - e - cn
+                if cn and not nat_viable:
+                    continue
+                if cj and not jok_viable:
+                    continue
+                opts.append((e, cn, cj))
+        if not opts:
+            return []
+        per_code.append((code, nat_code, jok_code, opts))
+
+    out = []
+
+    def rec(i: int, runs: list, nat: int, jok: int, detail: list):
+        if nat > a or jok > jl:
+            return
+        if i < len(per_code):
+            code, nat_code, jok_code, opts = per_code[i]
+            for e, cn, cj in opts:
+                rec(i + 1, runs + [nat_code] * cn + [jok_code] * cj, nat + cn, jok + cj, detail + [(code, e, cn, cj)])
+            return
+        # new runs: started by a natural, or by a joker (then it must reach the last place)
+        max_new_nat = a - nat if room >= L else 0
+        max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1)) else 0
+        for nn in range(0, max_new_nat + 1):
+            for nj in range(0, max_new_jok + 1):
+                runs2 = runs + [(1, min(1, N), 0, 0)] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
+                newR = tuple(sorted(runs2))
+                used_runs = nat + nn
+                lo_m = max(0, tmin - used_runs)
+                hi_m = a - used_runs
+                for mm in range(lo_m, hi_m + 1):
+                    u = used_runs + mm
+                    out.append((newR, mm, u, jok + nj, (tuple(detail), nn, nj)))
+
+    rec(0, [], 0, 0, [])
+    out.sort(key=lambda o: -o[2])
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _set_cap(a_s: int, others: tuple[int, ...], jokers: int, rules: MeldRules) -> int:
+    """Most cards of one suit (``a_s`` of them) that the sets of one rank can hold
+    when the other suits offer ``others`` cards and ``jokers`` jokers, all free."""
+    best = 0
+    for k in range(1, a_s + 1):
+        ok = False
+        for sub in product(*[range(o + 1) for o in others]):
+            vec = tuple(sorted((k,) + sub, reverse=True)) if rules.set_distinct_suits else (k + sum(sub),)
+            if any(_set_groups(vec, j, rules) is not None for j in range(jokers + 1)):
+                ok = True
+                break
+        if not ok:
+            break
+        best = k
+    return best
+
+
 # --------------------------------------------------------------------------- the sweep
 
 
@@ -216,6 +327,8 @@ class _Sweep:
         self.deadline = deadline
         self.calls = 0
         self.suit_cache: dict = {}
+        self.gran = 1
+        self.use_h = USE_H
         # per place: per suit (t, a, tmin, w)
         self.face: list[list[tuple[int, int, int, int]]] = []
         for p in m.places:
@@ -244,62 +357,8 @@ class _Sweep:
         if hit is not None:
             return hit
         m = self.m
-        L, N, K = m.L, m.N, m.K
-        groups = sorted(Counter(R).items())
-        # per distinct code: list of (ends, cont_nat, cont_jok, resulting codes, nat, jok)
-        per_code = []
-        for code, k in groups:
-            ln, nt, jk, ld = code
-            comp = ln >= L and nt >= N
-            nat_code = (min(ln + 1, L), min(nt + 1, N), jk, ld)
-            jok_ok = K is None or jk + 1 <= K
-            jok_code = (min(ln + 1, L), nt, jk + 1 if K is not None else 0, ld)
-            # a continued run must still be able to reach run_min by the last place
-            nat_viable = nat_code[0] + room - 1 >= L
-            jok_viable = jok_ok and jok_code[0] + room - 1 >= L
-            opts = []
-            for e in range(0, k + 1):
-                if e and (not comp or ld):
-                    break
-                for cn in range(0, k - e + 1):
-                    cj = k - e - cn
-                    if cn and not nat_viable:
-                        continue
-                    if cj and not jok_viable:
-                        continue
-                    opts.append((e, cn, cj))
-            if not opts:
-                self.suit_cache[key] = []
-                return []
-            per_code.append((code, nat_code, jok_code, opts))
-
-        out = []
-
-        def rec(i: int, runs: list, nat: int, jok: int, detail: list):
-            if nat > a or jok > jl:
-                return
-            if i < len(per_code):
-                code, nat_code, jok_code, opts = per_code[i]
-                for e, cn, cj in opts:
-                    rec(i + 1, runs + [nat_code] * cn + [jok_code] * cj, nat + cn, jok + cj, detail + [(code, e, cn, cj)])
-                return
-            # new runs: started by a natural, or by a joker (then it must reach the last place)
-            max_new_nat = a - nat if room >= L else 0
-            max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1)) else 0
-            for nn in range(0, max_new_nat + 1):
-                for nj in range(0, max_new_jok + 1):
-                    runs2 = runs + [(1, min(1, N), 0, 0)] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
-                    newR = tuple(sorted(runs2))
-                    used_runs = nat + nn
-                    lo_m = max(0, tmin - used_runs)
-                    hi_m = a - used_runs
-                    for mm in range(lo_m, hi_m + 1):
-                        u = used_runs + mm
-                        weight = (u - t) * w if u > t else 0
-                        out.append((newR, mm, u, jok + nj, weight, (tuple(detail), nn, nj)))
-
-        rec(0, [], 0, 0, [])
-        out.sort(key=lambda o: -o[4])
+        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K)
+        out = [(o[0], o[1], o[2], o[3], (o[2] - t) * w if o[2] > t else 0, o[4]) for o in base]
         self.suit_cache[key] = out
         return out
 
@@ -314,6 +373,75 @@ class _Sweep:
                 if a14 > t14:
                     v += (a14 - t14) * self.ace_w[s]
         return v
+
+    # ---- the per-suit relaxation: an admissible, state-dependent bound
+
+    def set_cap(self, pi: int, s: int) -> int:
+        """Most cards of suit s that sets at place pi could hold, whatever the other
+        suits do (their cards and every joker counted free)."""
+        row = self.face[pi]
+        others = tuple(sorted(row[x][1] for x in range(4) if x != s))
+        return _set_cap(row[s][1], others, self.m.J, self.m.rules)
+
+    def hval(self, s: int, pi: int, R: tuple, j: int) -> int:
+        """Best hand weight of suit s from place pi on, its runs in progress R, with
+        at most j jokers in its runs, sets unconstrained but by set_cap."""
+        key = (s, pi, R, j)
+        hit = self.hmemo.get(key)
+        if hit is not None:
+            return hit
+        m = self.m
+        if pi == self.n:
+            L, N = m.L, m.N
+            v = 0 if all(c[0] >= L and c[1] >= N for c in R) else NEG
+            self.hmemo[key] = v
+            return v
+        p = m.places[pi]
+        t, a, tmin, w = self.face[pi][s]
+        if m.both and p == 1:
+            tmin = 0
+        elif m.both and p == 14:
+            t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
+        cap = self.caps[pi][s]
+        best_ = NEG
+        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1, 0):
+            if opt[1] > cap:
+                continue
+            sub = self.hval(s, pi + 1, opt[0], j - opt[3])
+            if sub == NEG:
+                continue
+            if sub + opt[4] > best_:
+                best_ = sub + opt[4]
+        self.hmemo[key] = best_
+        return best_
+
+    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+        hv = self.hval
+        tail = self.m.JH * self.m.wj
+        if jl == 0 or self.m.J == 0:
+            v = tail
+            for s in range(4):
+                x = hv(s, pi + 1 if s < si else pi, runs[s], 0) if pi < self.n else hv(s, pi, runs[s], 0)
+                if x == NEG:
+                    return NEG
+                v += x
+            return v
+        # share the jokers left among the suits (small knapsack)
+        acc = [0] * (jl + 1)
+        for s in range(4):
+            q = pi + 1 if (s < si and pi < self.n) else pi
+            vals = [hv(s, q, runs[s], j) for j in range(jl + 1)]
+            if vals[-1] == NEG:
+                return NEG
+            new = [NEG] * (jl + 1)
+            for j1 in range(jl + 1):
+                if acc[j1] == NEG:
+                    continue
+                for j2 in range(jl + 1 - j1):
+                    if vals[j2] != NEG and acc[j1] + vals[j2] > new[j1 + j2]:
+                        new[j1 + j2] = acc[j1] + vals[j2]
+            acc = new
+        return max(acc) + tail
 
     def best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
         """The best weight from this state on if it is at least ``need`` (exact);
@@ -336,7 +464,16 @@ class _Sweep:
             v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
             memo[key] = (v, True)
             return v
-        bound = self.potential(pi, si, res)
+        if msum and 0 < si < 4:
+            if m.both and m.places[pi] == 14:
+                caps = tuple(res[x][1] for x in range(si, 4))
+            else:
+                row = self.face[pi]
+                caps = tuple(row[x][1] for x in range(si, 4))
+            if not _sets_completable(msum, caps, jl, m.rules):
+                memo[key] = (NEG, True)
+                return NEG
+        bound = self.relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
         if bound < need:
             memo[key] = (bound, False)
             return bound
@@ -413,8 +550,29 @@ class _Sweep:
         for si in range(5):
             pot[n][si] = m.JH * m.wj
         self.pot = pot
+        self.hmemo = {}
+        self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
         self.root = ((),) * 4, (), m.J, ((0, 0),) * 4
-        return self.best(0, 0, *self.root, NEG + 1)
+        # Search from the top: ask for the bound, and on a fail-low (an upper
+        # bound below the ask) ask again for the next lower multiple of the
+        # granularity. A success returns the exact optimum; fail-lows stay in
+        # the memo as upper bounds for the next round.
+        if not self.use_h:
+            # hand only (openings, new melds): the plain search from below is quicker
+            self.value = self.best(0, 0, *self.root, NEG + 1)
+            return self.value
+        gran = max(1, self.gran)
+        ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        while True:
+            if ub == NEG:
+                self.value = NEG
+                return NEG
+            need = ub - ub % gran if ub >= 0 else ub
+            v = self.best(0, 0, *self.root, need)
+            if v >= need or v == NEG:
+                self.value = v
+                return v
+            ub = v
 
     # ---- rebuilding the melds
 
@@ -423,6 +581,7 @@ class _Sweep:
         runs as (suit, start place, ['N'|'J', ...]), sets as (rank, [suits], jokers)."""
         m = self.m
         runs_state, msum, jl, res = self.root
+        target = self.value
         open_runs: list[dict[tuple, list]] = [dict() for _ in range(4)]
         done_runs: list[tuple[int, int, list[str]]] = []
         sets_out: list[tuple[int, list[int], int]] = []
@@ -431,7 +590,6 @@ class _Sweep:
         si = 0
         while pi < self.n:
             if si == 4:
-                target = self.best(pi, 4, runs_state, msum, jl, res, NEG + 1)
                 for j in _set_joker_options(msum, jl, m.rules):
                     if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
                         break
@@ -455,12 +613,12 @@ class _Sweep:
                 pi += 1
                 si = 0
                 continue
-            target = self.best(pi, si, runs_state, msum, jl, res, NEG + 1)
             chosen = None
             for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
                 sub = self.best(pi, si + 1, *nxt, target - opt[4])
                 if sub != NEG and sub + opt[4] == target:
                     chosen = (opt, nxt)
+                    target -= opt[4]
                     break
             if chosen is None:  # pragma: no cover
                 raise AssertionError("solver rebuild lost its way")
@@ -545,7 +703,7 @@ def solve(
         if rules.wrap:
             found = _search_solve(table, live, rules, weight, deadline)
         else:
-            found = _sweep_solve(table, live, rules, weight, deadline)
+            found = _sweep_solve(table, live, rules, weight, deadline, big if objective == "cards" else len(hand) + 1)
     except SolverTimeout:
         return fallback(False, True)
     if found is None:
@@ -640,9 +798,13 @@ def check_solution(table: Sequence[Card], hand: Sequence[Card], sol: Solution, r
     return None
 
 
-def _sweep_solve(table, hand, rules, weight, deadline) -> list[list[Card]] | None:
+def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1) -> list[list[Card]] | None:
     model = _Model(table, hand, rules, weight)
     sweep = _Sweep(model, deadline)
+    sweep.gran = gran
+    # the relaxation and the asks from the top pay off when a table must be
+    # rearranged; a hand alone is small and searched from below
+    sweep.use_h = USE_H and bool(table)
     if sweep.solve() == NEG:
         return None
     runs, sets = sweep.rebuild()

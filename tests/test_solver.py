@@ -316,3 +316,28 @@ def test_lay_offs_respect_joker_places():
     assert plan.cards_laid == 0
     plan = best_lay_offs([run], [Card(8, 1, 0), Card(0, JOKER_SUIT, 1)], DEFAULT)
     assert plan.cards_laid == 2
+
+
+# --------------------------------------------------------------------------- the search bound
+
+
+@settings(max_examples=40)
+@given(positions(), rules_strategy)
+def test_relaxation_bound_is_admissible(pos, rules):
+    """The per-suit relaxation at the root never promises less than the optimum
+    (an inadmissible bound would cut optimal lays), and the search with the
+    bound finds what the search without it finds."""
+    import rami_core.solver as solver_mod
+
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    weight = lambda c: 100 + (25 if c.suit == JOKER_SUIT else min(c.rank, 10))  # noqa: E731
+    sweep = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
+    sweep.gran = 100
+    value = sweep.solve()
+    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+    assert bound >= value
+    plain = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
+    plain.use_h = False
+    assert plain.solve() == value
