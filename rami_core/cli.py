@@ -30,6 +30,7 @@ from rami_core.errors import InternalError, ProfileError
 LAZY_COMMANDS: dict[str, str] = {
     "check": "rami_core.cli_check:check",
     "replay": "rami_core.cli_replay:replay",
+    "simulate": "rami_core.cli_simulate:simulate",
     "play": "rami_core.cli_play:play",
 }
 

@@ -1,0 +1,173 @@
+"""The expert bot: the greedy plan made smarter with the exact solver.
+
+What it does beyond greedy:
+
+* Voleur (a table that may be rearranged): every turn it asks
+  ``solver.solve(table, hand, objective="points")`` for the whole new table
+  that lays the most penalty points, and plays it as one ``rearrange``.
+* Discards: it arranges its hand with the solver (with lay offs onto the
+  table where it may lay off) and discards only from the cards left out; among
+  those it avoids cards the others can use (a card that fits a table meld,
+  once an opponent has opened; a card close to what the next player took from
+  the discard pile) and cards that still have live neighbours, and sheds the
+  costliest.
+* Drawing: it takes the discard top only if the solver lays more of its hand
+  with that card (or it fits the table where it may lay off).
+* Jokers: it keeps a joker in hand rather than laying it off alone on the
+  table while nobody is close to going out, and spends it as soon as a
+  player's hand gets short or it lets it go out.
+* Timing: where the game is a single round (classic), laying early only helps
+  the others (they lay off on its melds) and saves nothing, so it keeps its
+  melds until it can go out in one turn, unless an opponent is close to going
+  out. Elsewhere it opens as soon as it can (late openings lose rounds).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Sequence
+
+from .. import actions as A
+from ..cards import JOKER_SUIT, Card
+from ..engine import may_lay_freely
+from ..melds import RUN, read_meld
+from ..profile import GameEnd
+from ..rules import Rules
+from ..solver import best_lay_offs, solve
+from ..state import OVER, GameState
+from ..views import SeatView
+from .base import register_bot
+from .greedy import PlanningBot, Planner, face, fits_table, meldable, usefulness, value, without
+
+SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
+
+
+class ExpertPlanner(Planner):
+    def __init__(self, rules: Rules):
+        super().__init__(rules, use_solver_rearrange=True)
+        self.taken_by_next: list[Card] = []  # faces the next seat took from the discard pile
+
+    # ---- which cards the hand keeps
+
+    def arranged(self, s: GameState, seat: int, hand: Sequence[Card]) -> list[Card]:
+        """The hand cards the best arrangement lays (melds from the hand, and lay
+        offs where the seat may lay off)."""
+        rules = self.rules
+        p = rules.profile
+        if not meldable(hand, rules.melds) and not s.table:
+            return []
+        if s.table and may_lay_freely(rules, s, seat) and p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
+            return list(best_lay_offs([m.reading for m in s.table], list(hand), rules.melds).laid)
+        if not meldable(hand, rules.melds):
+            return []
+        return list(solve([], list(hand), rules.melds).laid)
+
+    def dead_faces(self, s: GameState) -> Counter:
+        dead = Counter(face(c) for m in s.table for c in m.cards if c.suit != JOKER_SUIT)
+        dead.update(face(c) for c in s.discard[:-1])
+        return dead
+
+    def opponents_short(self, s: GameState, seat: int) -> bool:
+        return any(n <= SHORT_HAND for i, n in enumerate(len(h) for h in s.hands) if i != seat and not self.partner(seat, i))
+
+    def partner(self, seat: int, other: int) -> bool:
+        return self.rules.teams and seat % 2 == other % 2
+
+    def discard_order(self, s: GameState, seat: int) -> list[Card]:
+        rules = self.rules
+        hand = s.hands[seat]
+        laid = Counter(face(c) for c in self.arranged(s, seat, hand))
+        dead = self.dead_faces(s)
+        opp_opened = any(s.opened[i] for i in range(s.players) if i != seat and not self.partner(seat, i))
+        nxt = (seat + 1) % s.players
+        scored = []
+        spare = Counter(laid)
+        for c in hand:
+            f = face(c)
+            in_meld = spare[f] > 0
+            if in_meld:
+                spare[f] -= 1
+            danger = 0
+            if opp_opened and s.table and fits_table(f, s, rules):
+                danger += 40
+            if not self.partner(seat, nxt):
+                for t in self.taken_by_next:
+                    if t.suit == JOKER_SUIT:
+                        continue
+                    if t.rank == f.rank or (t.suit == f.suit and abs(t.rank - f.rank) <= 2):
+                        danger += 15
+            key = (
+                s.taken_discard is not None and f == face(s.taken_discard),
+                c.suit == JOKER_SUIT,
+                in_meld,
+                danger + 3 * usefulness(c, hand, dead) - value(rules, c),
+            )
+            scored.append((key, c))
+        scored.sort(key=lambda kc: kc[0])
+        return [c for _, c in scored]
+
+    # ---- what to lay
+
+    def want_lays(self, s: GameState, seat: int, lays: list[A.Action], after: GameState) -> bool:
+        p = self.rules.profile
+        if after.phase == OVER or len(after.hands[seat]) <= 1:
+            return True
+        if p.game.end == GameEnd.single_round and not p.opening.required and not self.opponents_short(s, seat):
+            return False  # hold the melds back until they go out at once
+        # Keep jokers: do not lay one off alone while nobody is about to go out.
+        if not self.opponents_short(s, seat):
+            for a in lays:
+                if isinstance(a, A.LayOff) and all(it.card.suit == JOKER_SUIT for it in a.items) and len(lays) == 1:
+                    return False
+        return True
+
+
+class ExpertBot(PlanningBot):
+    name = "expert"
+    planner_class = ExpertPlanner
+
+    def __init__(self, rng: random.Random):
+        super().__init__(rng)
+        self._my_discard: tuple[int, int, Card] | None = None  # round, pile size after, card
+
+    def choose(self, view: SeatView, rules: Rules) -> A.Action:
+        planner = self.planner(rules)
+        if view.phase == "draw" and view.my_turn:
+            self._track_next_player(view, planner)
+        action = super().choose(view, rules)
+        if isinstance(action, A.Discard):
+            self._my_discard = (view.round_no, len(view.discard) + 1, action.card)
+        return action
+
+    def _track_next_player(self, view: SeatView, planner: ExpertPlanner) -> None:
+        """Did the next seat take the card this seat discarded last turn?"""
+        if self._my_discard is None:
+            return
+        round_no, size, card = self._my_discard
+        self._my_discard = None
+        if round_no != view.round_no:
+            planner.taken_by_next = []
+            return
+        pile = view.discard
+        if len(pile) >= size and pile[size - 1][:2] == card[:2]:
+            return
+        if len(pile) <= size:  # the pile did not grow past our card: it was taken
+            planner.taken_by_next = (planner.taken_by_next + [card])[-6:]
+
+    def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
+        if top.suit == JOKER_SUIT:
+            return True
+        hand = list(view.hand)
+        seat = view.seat
+        p = rules.profile
+        if may_lay_freely(rules, s, seat) and p.table.lay_off and not p.opening.all_at_once and fits_table(face(top), s, rules):
+            return True
+        if face(top) not in meldable(hand + [top], rules.melds):
+            return False
+        before = solve([], hand, rules.melds).max_cards_laid if meldable(hand, rules.melds) else 0
+        after = solve([], hand + [top], rules.melds)
+        return after.max_cards_laid > before + 1 or (after.max_cards_laid > before and any(c[:2] == top[:2] for c in after.laid))
+
+
+register_bot("expert", ExpertBot)

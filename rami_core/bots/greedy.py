@@ -1,0 +1,570 @@
+"""The greedy bot, and the planning helpers every bundled bot shares.
+
+Greedy lays as soon and as much as it may: it opens with the largest opening
+the solver finds, then every turn lays the most cards it can (new melds, lay
+offs at the melds' ends or missing suits, a joker swap when the freed joker
+can go straight back down), keeps a card to discard where the round must end
+with one, and discards its worst card: the one least useful to its hand, the
+highest in value among those. It takes the discard top only when that card
+makes a meld with its hand or fits a table meld it may lay off on.
+
+Every action a bot returns is checked first by the engine itself on a state
+rebuilt from the view (``base.play``), and a lay is only chosen as part of a
+whole turn that can end (the cards laid, then a legal discard or end of
+turn), so a bot never paints itself into a turn it cannot finish.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Iterable, Sequence
+
+from .. import actions as A
+from ..cards import JOKER, JOKER_SUIT, Card, card_points
+from ..engine import DISCARD, STOCK, may_lay_freely
+from ..melds import RUN, SET, AMBIGUOUS, read_meld
+from ..profile import JokerReplay, JokerSwap
+from ..rules import Rules
+from ..solver import best_lay_offs, best_opening, solve
+from ..state import DRAW, LAY, OVER, GameState
+from ..views import SeatView
+from .base import play, register_bot, state_from_view
+
+REARRANGE_TIME = 0.05  # seconds the solver may spend on a whole-table rearrangement
+MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one hand card)
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def face(c: Card) -> Card:
+    return Card(c.rank, c.suit, 0)
+
+
+def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
+    """`cards` minus one copy of each face in `remove`."""
+    out = list(cards)
+    for r in remove:
+        for i in range(len(out) - 1, -1, -1):
+            if out[i][:2] == r[:2]:
+                del out[i]
+                break
+    return out
+
+
+def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> GameState | None:
+    """The state after every action in turn, or None if the engine refuses one."""
+    for a in actions:
+        s = play(rules, s, a)
+        if s is None:
+            return None
+    return s
+
+
+def value(rules: Rules, c: Card) -> int:
+    p = rules.profile
+    return card_points(c, ace=p.scoring.ace_points, court=p.scoring.court_points, joker=p.jokers.penalty)
+
+
+def score_args(rules: Rules) -> dict:
+    sc = rules.profile.scoring
+    return {"ace": sc.ace_points, "ace_low": sc.ace_low_points, "court": sc.court_points}
+
+
+def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) -> int:
+    """How much `card` helps toward melds with the rest of `hand` (jokers: a lot).
+    `dead`: faces out of play (on the table or buried in the discard pile), which
+    make a partial meld needing them less promising."""
+    if card.suit == JOKER_SUIT:
+        return 100
+    score = 0
+    seen_self = False
+    for o in hand:
+        if o.suit == JOKER_SUIT:
+            score += 1
+            continue
+        if o[:2] == card[:2]:
+            if not seen_self:
+                seen_self = True
+                continue
+            score += 1  # a duplicate: a spare for a run or a second set
+            continue
+        if o.rank == card.rank:
+            score += 4
+        elif o.suit == card.suit:
+            d = abs(o.rank - card.rank)
+            if card.rank == 1 or o.rank == 1:
+                d = min(d, 14 - max(o.rank, card.rank))
+            if d == 1:
+                score += 4
+            elif d == 2:
+                gap = (min(o.rank, card.rank) + 1, card.suit)
+                score += 1 if dead is not None and dead[gap] >= 2 else 3
+    return score
+
+
+def meldable(hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True) -> set[Card]:
+    """Faces of `hand` that take part in at least one meld buildable from `hand`
+    (jokers included when any natural is): a cheap filter run before the solver,
+    which most turns need not be asked at all."""
+    nat = Counter(face(c) for c in hand if c.suit != JOKER_SUIT)
+    jokers = sum(1 for c in hand if c.suit == JOKER_SUIT) if jokers_ok else 0
+    if mr.max_jokers is not None:
+        jokers = min(jokers, mr.max_jokers)
+    out: set[Card] = set()
+    by_rank: dict[int, set[int]] = {}
+    by_suit: dict[int, set[int]] = {}
+    for f in nat:
+        by_rank.setdefault(f.rank, set()).add(f.suit)
+        for p in mr.places_of(f.rank):
+            by_suit.setdefault(f.suit, set()).add(p)
+    need_set = max(mr.set_min, mr.min_naturals)
+    for r, suits in by_rank.items() if sets else ():
+        n = len(suits) if mr.set_distinct_suits else sum(nat[Card(r, s, 0)] for s in suits)
+        if n >= mr.min_naturals and n + jokers >= mr.set_min and n >= 1 and need_set <= n + jokers:
+            out.update(Card(r, s, 0) for s in suits)
+    L = mr.run_min
+    for suit, places in by_suit.items() if runs else ():
+        lo_b, hi_b = (1, 27) if mr.wrap else (mr.low_bound, mr.high_bound)
+        for lo in range(lo_b, hi_b - L + 2):
+            window = range(lo, lo + L)
+            have = [p for p in window if p in places or (mr.wrap and (p - 13 in places or p + 13 in places))]
+            if len(have) >= max(1, mr.min_naturals) and L - len(have) <= jokers:
+                out.update(Card((p - 1) % 13 + 1, suit, 0) for p in have)
+    if out and jokers:
+        out.add(JOKER)
+    return out
+
+
+def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
+    """`c` alone could be laid off on some table meld."""
+    from ..melds import lay_off_positional
+
+    for m in s.table:
+        if rules.profile.positional_jokers:
+            res = lay_off_positional(m.reading, [] if c.suit == JOKER_SUIT else [c], [(c, None)] if c.suit == JOKER_SUIT else [], rules.melds)
+            if not isinstance(res, str):
+                return True
+        elif read_meld(list(m.cards) + [c], rules.melds) is not None:
+            return True
+    return False
+
+
+def opening_spec(rules: Rules, s: GameState, seat: int):
+    """What `best_opening` must meet for this seat now."""
+    op = rules.profile.opening
+    partner = rules.teams and not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
+    if partner:
+        from ..profile import PartnerOpening
+
+        pure = rules.profile.teams.partner_opening == PartnerOpening.pure_run
+        return SimpleNamespace(points=0, pure_run=pure, run_and_set=op.run_and_set if op.all_at_once else False, jokers=True)
+    return op
+
+
+def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> list[A.Action]:
+    """The ways to end the turn, in the order to prefer them."""
+    if not rules.profile.discard.enabled:
+        return [A.EndTurn(seat)]
+    seen = set()
+    out: list[A.Action] = []
+    for c in order:
+        f = face(c)
+        if f in seen:
+            continue
+        seen.add(f)
+        out.append(A.Discard(seat, f))
+    return out
+
+
+def cards_laid(actions: Sequence[A.Action]) -> int:
+    n = 0
+    for a in actions:
+        if isinstance(a, A.Meld):
+            n += sum(len(m) for m in a.melds)
+        elif isinstance(a, A.LayOff):
+            n += len(a.items)
+        elif isinstance(a, A.Rearrange):
+            n += 1
+    return n
+
+
+def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
+    for a in end_actions(rules, s, seat, order):
+        if play(rules, s, a) is not None:
+            return a
+    return None
+
+
+# --------------------------------------------------------------------------- lay planning
+
+
+def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
+    """Candidate openings (each a list of actions) from `hand`, largest first."""
+    spec = opening_spec(rules, s, seat)
+    mr = rules.melds
+    out: list[list[A.Action]] = []
+    can = meldable(hand, mr)
+    if not can:
+        return out
+    if not getattr(spec, "jokers", True):
+        can.discard(JOKER)
+        if not meldable(hand, mr, jokers_ok=False):
+            return out
+    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+        return out
+    if getattr(spec, "run_and_set", False) and not (meldable(hand, mr, sets=False) and meldable(hand, mr, runs=False)):
+        return out
+    go_out = rules.profile.opening.go_out_below_points or rules.profile.opening.all_at_once
+    need = getattr(spec, "points", 0)
+    if need and not go_out:
+        top = sum(11 if c.suit == JOKER_SUIT else min(10, c.rank) if c.rank != 1 else 11 for c in hand if face(c) in can)
+        if top < need:
+            return out
+    if rules.profile.opening.all_at_once and len([c for c in hand if face(c) in can]) < len(hand) - 1:
+        return out
+    def meld(melds) -> list[A.Action]:
+        return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))]
+
+    if rules.profile.opening.all_at_once:
+        need = len(hand) - (1 if rules.profile.discard.keep_last else 0)
+        melds = best_opening(hand, mr, spec, score=score_args(rules))
+        laid = sum(len(m) for m in melds) if melds else 0
+        if laid == need:
+            out.append(meld(melds))
+        elif laid > need:
+            for c in dict.fromkeys(face(c) for c in hand):
+                melds = best_opening(without(hand, [c]), mr, spec, score=score_args(rules))
+                if melds and sum(len(m) for m in melds) == need:
+                    out.append(meld(melds))
+                    break
+        return out
+    melds = best_opening(hand, mr, spec, score=score_args(rules))
+    if melds:
+        out.append(meld(melds))
+    if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0):
+        low = SimpleNamespace(points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers)
+        melds = best_opening(hand, mr, low, score=score_args(rules))
+        if melds and sum(len(m) for m in melds) == len(hand):
+            out.append([A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))])
+    return out
+
+
+def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+    """The most cards laid from `hand` where table melds keep their places:
+    one lay off action (every meld at once) and one meld action."""
+    readings = [m.reading for m in s.table]
+    plan = best_lay_offs(readings, list(hand), rules.melds)
+    acts: list[A.Action] = []
+    items = []
+    for idx, nats, joks in plan.lay_offs:
+        for c in nats:
+            items.append(A.LayOffItem(face(c), idx))
+        for j, f in joks:
+            as_ = Card(f[0], f[1], 0) if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0 else None
+            items.append(A.LayOffItem(JOKER, idx, as_))
+    if items:
+        acts.append(A.LayOff(seat, tuple(items)))
+    if plan.new_melds:
+        acts.append(A.Meld(seat, tuple(tuple(face(c) for c in m) for m in plan.new_melds)))
+    return acts
+
+
+def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+    """Single-card lay offs judged as a multiset (a table that may be rearranged),
+    as many as fit, one meld after another."""
+    mr = rules.melds
+    table = [list(m.cards) for m in s.table]
+    items = []
+    left = list(hand)
+    for i, m in enumerate(table):
+        for c in sorted(left, key=lambda c: (c.suit == JOKER_SUIT, -c.rank)):
+            if read_meld(m + [c], mr) is not None:
+                m.append(c)
+                items.append(A.LayOffItem(face(c), i))
+                left = without(left, [c])
+    return [A.LayOff(seat, tuple(items))] if items else []
+
+
+def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+    sol = solve([], list(hand), rules.melds)
+    if not sol.melds:
+        return []
+    return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in sol.melds))]
+
+
+def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
+    """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
+    if rules.profile.jokers.swap != JokerSwap.to_hand:
+        return []
+    held = Counter(face(c) for c in s.hands[seat])
+    out: list[A.Swap] = []
+    for i, m in enumerate(s.table):
+        r = m.reading
+        if not r.jokers:
+            continue
+        for c, st in zip(r.cards, r.stands):
+            if c.suit == JOKER_SUIT and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
+                out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
+        if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
+            suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
+            missing = [Card(r.rank, su, 0) for su in range(4) if su not in suits]
+            if all(held[f] for f in missing):
+                out.append(A.Swap(seat, tuple(missing), i))
+            elif r.kind == SET:
+                out.extend(A.Swap(seat, (f,), i) for f in missing if held[f])
+    return list(dict.fromkeys(out))
+
+
+@dataclass
+class Planner:
+    """Builds a whole turn: lays, then the end of the turn. Subclasses (expert)
+    change how lays are chosen and which card goes."""
+
+    rules: Rules
+    use_solver_rearrange: bool = False
+    _refused: bool = False
+
+    # ---- what to lay from a state, one step
+
+    def lay_step(self, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
+        """Candidate next lays (each a short list of actions), best first, using
+        only the cards of `hand` (the seat's hand minus a card held back)."""
+        rules = self.rules
+        p = rules.profile
+        if not hand:
+            return []
+        if self.nothing_to_lay(s, seat, hand):
+            return []
+        if not may_lay_freely(rules, s, seat) or (p.opening.all_at_once and p.opening.required):
+            return opening_actions(rules, s, seat, hand)
+        out: list[list[A.Action]] = []
+        if p.table.rearrange:
+            if self.use_solver_rearrange and s.table:
+                sol = self.rearrangement(s, hand)
+                if sol is not None:
+                    out.append([sol(seat)])
+            acts = hand_meld_actions(rules, seat, hand)
+            if acts:
+                out.append(acts)
+            acts = simple_layoffs(rules, s, seat, hand)
+            if acts:
+                out.append(acts)
+            return out
+        acts = layoff_actions(rules, s, seat, hand) if p.table.lay_off else hand_meld_actions(rules, seat, hand)
+        if acts:
+            out.append(acts)
+        return out
+
+    def nothing_to_lay(self, s: GameState, seat: int, hand: Sequence[Card]) -> bool:
+        """Cheap proof that no lay exists (most turns): no meld in the hand and,
+        for a seat that may lay off, no card that fits a table meld alone."""
+        if meldable(hand, self.rules.melds):
+            return False
+        p = self.rules.profile
+        if s.table and may_lay_freely(self.rules, s, seat) and (p.table.lay_off or p.table.rearrange):
+            if p.table.rearrange and self.use_solver_rearrange:
+                return False
+            return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(face(c) for c in hand))
+        return True
+
+    def rearrangement(self, s: GameState, hand: Sequence[Card]):
+        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, objective="points", points=self.rules.profile, time_limit=REARRANGE_TIME)
+        if not sol.feasible or not sol.laid:
+            return None
+        melds = tuple(tuple(face(c) for c in m) for m in sol.melds)
+        return lambda seat: A.Rearrange(seat, melds)
+
+    def swaps(self, s: GameState, seat: int) -> list[list[A.Action]]:
+        """Swaps worth making: the freed joker goes back down in the same plan."""
+        out = []
+        for sw in swap_candidates(self.rules, s, seat):
+            s2 = play(self.rules, s, sw)
+            if s2 is None:
+                continue
+            for lay in self.lay_step(s2, seat, s2.hands[seat]):
+                s3 = run_actions(self.rules, s2, lay)
+                if s3 is not None and not s3.jokers_to_replay and s3.hands[seat].count(JOKER) < s2.hands[seat].count(JOKER):
+                    out.append([sw] + lay)
+                    break
+        return out
+
+    # ---- the whole turn
+
+    def lays(self, s: GameState, seat: int, reserve: Card | None) -> tuple[list[A.Action], GameState]:
+        """Chain lay steps from `s` while they lay cards; `reserve`: a card never laid."""
+        done: list[A.Action] = []
+        for _ in range(MAX_PLAN_STEPS):
+            if s.phase != LAY:
+                break
+            hand = s.hands[seat]
+            usable = without(hand, [reserve]) if reserve is not None else list(hand)
+            options = self.swaps(s, seat) + self.lay_step(s, seat, usable) if s.table else self.lay_step(s, seat, usable)
+            progressed = False
+            for acts in options:
+                for k in range(len(acts), 0, -1):  # the whole option, else its longest legal prefix
+                    s2 = run_actions(self.rules, s, acts[:k])
+                    if s2 is None:
+                        if cards_laid(acts[:k]) >= len(hand):
+                            self._refused = True  # it would empty the hand: hold a card back
+                        continue
+                    if s2.phase == OVER or len(s2.hands[seat]) < len(hand):
+                        done += acts[:k]
+                        s = s2
+                        progressed = True
+                    break
+                if progressed:
+                    break
+            if not progressed:
+                break
+        return done, s
+
+    def end_order(self, s: GameState, seat: int) -> list[Card]:
+        return self.discard_order(s, seat) if self.rules.profile.discard.enabled else list(s.hands[seat])
+
+    def discard_order(self, s: GameState, seat: int) -> list[Card]:
+        """Cards to discard, best first: least useful, then highest value; the
+        card just taken from the discard pile last (it was taken to be kept:
+        throwing it back would pass one card to and fro for ever)."""
+        hand = s.hands[seat]
+        taken = s.taken_discard[:2] if s.taken_discard is not None else None
+        return sorted(
+            hand,
+            key=lambda c: (c[:2] == taken, c.suit == JOKER_SUIT, usefulness(c, hand), -value(self.rules, c)),
+        )
+
+    def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
+        """Which card to hold back so the turn can end with a discard."""
+        return [None] + list(dict.fromkeys(face(c) for c in self.discard_order(s, seat)))[:6]
+
+    def want_lays(self, s: GameState, seat: int, lays: list[A.Action], after: GameState) -> bool:
+        """Whether to lay at all this turn (greedy: always)."""
+        return True
+
+    def plan(self, s: GameState, seat: int) -> list[A.Action]:
+        """A whole legal turn from the lay phase: lays, then the end."""
+        rules = self.rules
+        best: list[A.Action] | None = None
+        best_left = 10**6
+        for reserve in self.reserve_order(s, seat):
+            self._refused = False
+            lays, after = self.lays(s, seat, reserve)
+            if lays and not self.want_lays(s, seat, lays, after):
+                lays, after = [], s
+            if after.phase == OVER:
+                return lays
+            end = first_legal_end(rules, after, seat, self.end_order(after, seat))
+            if end is not None:
+                left = len(after.hands[seat])
+                if left < best_left:
+                    best, best_left = lays + [end], left
+                if left <= 1 or not (rules.profile.discard.keep_last and (self._refused or reserve is not None)):
+                    break
+            elif not rules.profile.discard.keep_last:
+                continue
+        if best is not None:
+            return best
+        # Nothing lays and ends: end as the hand stands if possible.
+        end = first_legal_end(rules, s, seat, self.end_order(s, seat))
+        return [end] if end is not None else []
+
+
+# --------------------------------------------------------------------------- the bot
+
+
+class PlanningBot:
+    """A bot that plans its turn when it has drawn and plays the plan out,
+    replanning whenever the view is not the one the plan expected."""
+
+    name = "planning"
+    planner_class = Planner
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self._plan: list[A.Action] = []
+        self._expect: tuple | None = None
+        self._planner: Planner | None = None
+
+    def planner(self, rules: Rules) -> Planner:
+        if self._planner is None or self._planner.rules is not rules:
+            self._planner = self.planner_class(rules)
+        return self._planner
+
+    @staticmethod
+    def fingerprint(s: GameState, seat: int) -> tuple:
+        return (
+            s.round_no,
+            s.turn,
+            s.phase,
+            tuple(sorted(face(c) for c in s.hands[seat])),
+            tuple(tuple(face(c) for c in m.cards) for m in s.table),
+            len(s.discard),
+            len(s.stock),
+        )
+
+    def choose(self, view: SeatView, rules: Rules) -> A.Action:
+        s = state_from_view(view)
+        seat = view.seat
+        if s.phase == DRAW:
+            self._plan = []
+            return self.draw(view, rules, s)
+        if self._plan and self._expect == self.fingerprint(s, seat):
+            action = self._plan.pop(0)
+        else:
+            self._plan = self.planner(rules).plan(s, seat)
+            if not self._plan:
+                return A.Timeout(seat)
+            action = self._plan.pop(0)
+        after = play(rules, s, action)
+        if after is None:  # cannot happen for a checked plan; replan from scratch next time
+            self._plan = []
+            return A.Timeout(seat)
+        self._expect = self.fingerprint(after, seat) if self._plan else None
+        return action
+
+    # ---- drawing
+
+    def draw(self, view: SeatView, rules: Rules, s: GameState) -> A.Action:
+        seat = view.seat
+        top = view.discard_top
+        if top is not None and rules.profile.draw.from_discard and self.wants_discard(view, rules, s, top):
+            take = A.Draw(seat, DISCARD)
+            s2 = play(rules, s, take)
+            if s2 is not None and self.discard_draw_ok(rules, s2, seat):
+                return take
+        stock = A.Draw(seat, STOCK)
+        if play(rules, s, stock) is not None:
+            return stock
+        take = A.Draw(seat, DISCARD)
+        if play(rules, s, take) is not None and self.discard_draw_ok(rules, play(rules, s, take), seat):
+            return take
+        return A.Timeout(seat)
+
+    def discard_draw_ok(self, rules: Rules, s2: GameState, seat: int) -> bool:
+        """After taking the discard: the turn can still end (the taken card laid where it must be)."""
+        if not rules.profile.draw.taken_discard_must_be_laid:
+            return True
+        plan = self.planner(rules).plan(s2, seat)
+        return bool(plan) and run_actions(rules, s2, plan) is not None
+
+    def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
+        hand = list(view.hand)
+        if top.suit == JOKER_SUIT:
+            return True
+        if may_lay_freely(rules, s, view.seat) and rules.profile.table.lay_off and not rules.profile.opening.all_at_once:
+            for m in view.table:
+                if read_meld(list(m.cards) + [top], rules.melds) is not None:
+                    return True
+        return face(top) in meldable(hand + [top], rules.melds) and face(top) not in meldable(hand, rules.melds) or (
+            face(top) in meldable(hand + [top], rules.melds) and usefulness(top, hand) >= 8
+        )
+
+
+class GreedyBot(PlanningBot):
+    name = "greedy"
+
+
+register_bot("greedy", GreedyBot)

@@ -1,0 +1,123 @@
+"""The random bot: any legal action, chosen uniformly among the candidates it generates.
+
+Each call it lists candidates of every kind the profile allows (draws from
+each pile; openings and new melds found by the solver, and single melds;
+lay offs of one card onto each table meld; joker swaps; rearrangements: the
+solver's and single cards added to a meld; every discard or the end of the
+turn), keeps those the engine accepts on the state rebuilt from the view and
+after which the turn can still be ended, and picks one uniformly. It is a
+baseline and a legality probe, not a player: it lays rarely, because most of
+its candidates are discards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import actions as A
+from ..cards import JOKER_SUIT, Card
+from ..engine import DISCARD, STOCK, may_lay_freely
+from ..melds import RUN, read_meld
+from ..profile import JokerSwap
+from ..rules import Rules
+from ..solver import solve
+from ..state import DRAW, OVER, GameState
+from ..views import SeatView
+from .base import play, register_bot, state_from_view
+from .greedy import Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
+
+MAX_LAYOFF_CANDIDATES = 40
+
+
+class RandomBot:
+    name = "random"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self._planner: Planner | None = None
+
+    def planner(self, rules: Rules) -> Planner:
+        if self._planner is None or self._planner.rules is not rules:
+            self._planner = Planner(rules, use_solver_rearrange=True)
+        return self._planner
+
+    # ---- candidates
+
+    def lay_candidates(self, rules: Rules, s: GameState, seat: int) -> list[A.Action]:
+        p = rules.profile
+        hand = s.hands[seat]
+        mr = rules.melds
+        out: list[A.Action] = []
+        free = may_lay_freely(rules, s, seat) and not (p.opening.all_at_once and p.opening.required)
+        if not free:
+            for acts in opening_actions(rules, s, seat, hand):
+                out.append(acts[0])
+            return out
+        # New melds: the solver's whole lay from the hand, and each of its melds alone.
+        sol = solve([], list(hand), mr)
+        if sol.melds:
+            melds = [tuple(face(c) for c in m) for m in sol.melds]
+            out.append(A.Meld(seat, tuple(melds)))
+            if len(melds) > 1:
+                out.extend(A.Meld(seat, (m,)) for m in melds)
+        # Lay offs of one card (plausible fits first, a few at random).
+        pairs = []
+        for i, m in enumerate(s.table):
+            r = m.reading
+            for c in dict.fromkeys(face(c) for c in hand):
+                if c.suit == JOKER_SUIT or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
+                    pairs.append((c, i))
+        self.rng.shuffle(pairs)
+        out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
+        out.extend(swap_candidates(rules, s, seat))
+        if p.table.rearrange and s.table:
+            re = self.planner(rules).rearrangement(s, hand)
+            if re is not None:
+                out.append(re(seat))
+            table = [tuple(face(c) for c in m.cards) for m in s.table]
+            for c, i in pairs[:10]:
+                new = table[i] + (c,)
+                if read_meld(list(new), mr) is not None:
+                    out.append(A.Rearrange(seat, tuple(table[:i]) + (new,) + tuple(table[i + 1 :])))
+        return out
+
+    def finishable(self, rules: Rules, s: GameState, seat: int) -> bool:
+        """The turn can still end from `s` (the round is over, or some end is legal,
+        or the greedy plan finds lays that make one legal)."""
+        if s.phase == OVER or s.turn != seat:
+            return True
+        order = sorted(s.hands[seat], key=lambda c: c.suit == JOKER_SUIT)
+        if first_legal_end(rules, s, seat, order) is not None:
+            return True
+        return bool(self.planner(rules).plan(s, seat))
+
+    # ---- the choice
+
+    def choose(self, view: SeatView, rules: Rules) -> A.Action:
+        s = state_from_view(view)
+        seat = view.seat
+        legal: list[A.Action] = []
+        if s.phase == DRAW:
+            for a in (A.Draw(seat, STOCK), A.Draw(seat, DISCARD)):
+                s2 = play(rules, s, a)
+                if s2 is not None and self.finishable(rules, s2, seat):
+                    legal.append(a)
+        else:
+            for a in self.lay_candidates(rules, s, seat):
+                s2 = play(rules, s, a)
+                if s2 is not None and self.finishable(rules, s2, seat):
+                    legal.append(a)
+            for a in end_actions(rules, s, seat, s.hands[seat]):
+                if play(rules, s, a) is not None:
+                    legal.append(a)
+        if not legal:
+            if s.phase != DRAW:
+                plan = self.planner(rules).plan(s, seat)
+                if plan:
+                    return plan[0]
+            return A.Timeout(seat)
+        legal = list(dict.fromkeys(legal))
+        return self.rng.choice(legal)
+
+
+register_bot("random", RandomBot)

@@ -1,0 +1,145 @@
+"""`rami play`: a game in the terminal against bots, or between people at one screen."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+from rich.console import Console
+
+from .errors import ProfileError
+
+
+def _stdout_can_show_symbols() -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "♠♥♦♣".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def _bot_list(value: str | None) -> list[str]:
+    if value is None:
+        return []
+    return [b.strip() for b in value.split(",") if b.strip()]
+
+
+@click.command("play")
+@click.option("--variant", "-v", "variant", default=None, metavar="V", help="A preset (rami variants lists them), or a house-rule file. Default: voleur.")
+@click.option("--rules", "rules_file", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="A house-rule file to play.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE", help="Override a setting (value read as YAML). Repeatable.")
+@click.option("--players", "-n", type=int, default=None, help="Number of players (default: 2, or as many bots as listed).")
+@click.option("--bots", default=None, metavar="LIST", help="Bots, comma-separated (e.g. expert or greedy,random); they take the last seats. Default: expert. As many bots as players: watch a bot game.")
+@click.option("--seed", type=int, default=None, help="Deal seed (default: random).")
+@click.option("--hotseat", is_flag=True, help="People take turns at one screen: every seat without a bot is a person; each hand stays hidden until its player is ready.")
+@click.option("--save", "save_path", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="Save the game to FILE after every move (resume it with --resume).")
+@click.option("--resume", "resume_path", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="Continue a saved game.")
+@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True, help="Language of the game (fr writes V/D/R for the court cards).")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Letters S H D C instead of the suit symbols (automatic where the terminal cannot show them).")
+@click.option("--delay", type=float, default=None, help="Seconds between a bot's moves on a terminal (default 0.6; 0 when the output is not a terminal).")
+def play(variant, rules_file, overrides, players, bots, seed, hotseat, save_path, resume_path, lang, ascii_only, delay):
+    """Play a game in the terminal: against bots, or between people at one screen.
+
+    With no options: voleur against one expert bot. Type ? during the game for
+    the commands. Commands are read line by line when stdin is not a terminal,
+    so a game can be scripted."""
+    from .bots import BOTS, make_bot
+    from .engine import Game
+    from .loader import load_profile
+    from .play import Seat, Session, Terminal, read_save
+    from .play.cards import CardStyle
+    from .play.i18n import Messages
+    from .savegame import SaveError
+
+    msg = Messages(lang)
+    symbols = _stdout_can_show_symbols()
+    if not symbols:
+        try:
+            sys.stdout.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
+    interactive = sys.stdin.isatty()
+    out_tty = sys.stdout.isatty()
+    console = Console(highlight=False, emoji=False, soft_wrap=not out_tty)
+    err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
+
+    if variant and rules_file:
+        raise click.UsageError("give --variant or --rules, not both")
+    bot_names = _bot_list(bots)
+    # The default opponent: the expert, or the strongest bot installed.
+    default_bot = next((b for b in ("expert", "greedy", "random") if b in BOTS), None) or next(iter(BOTS), "expert")
+    for name in bot_names:
+        if name not in BOTS:
+            raise click.BadParameter(msg("no_bot", name=name, bots=", ".join(BOTS)), param_hint="--bots")
+
+    play_info: dict = {}
+    if resume_path:
+        try:
+            game, play_info = read_save(resume_path)
+        except SaveError as e:
+            err.print(f"cannot resume: {e}", style="red", markup=False)
+            sys.exit(1)
+        n = game.rules.players
+        saved = play_info.get("seats")
+        if bots is None and isinstance(saved, list) and len(saved) == n:
+            seat_kinds = [None if s.get("human") else str(s.get("bot") or default_bot) for s in saved]
+        else:
+            seat_kinds = _seating(n, bot_names or [default_bot], hotseat)
+    else:
+        try:
+            profile = load_profile(rules_file or variant or "voleur", overrides)
+        except ProfileError:
+            raise
+        if not bot_names and bots is None:
+            bot_names = [] if hotseat else [default_bot]
+        n = players if players is not None else max(2, profile.players.min, len(bot_names))
+        if not profile.allows_players(n):
+            counts = profile.players.counts or list(range(profile.players.min, profile.players.max + 1))
+            raise click.BadParameter(f"{profile.name} is played by {', '.join(map(str, counts))} players, not {n}", param_hint="--players")
+        if len(bot_names) > n:
+            raise click.BadParameter(f"{len(bot_names)} bots for {n} players", param_hint="--bots")
+        if not hotseat and len(bot_names) < n and not bot_names:
+            bot_names = [default_bot]
+        seat_kinds = _seating(n, bot_names, hotseat)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(4), "big")
+        game = Game.new(profile, n, seed=seed)
+
+    humans = sum(1 for k in seat_kinds if k is None)
+    seats = []
+    seat_seed = game.state.seed or 0
+    for i, kind in enumerate(seat_kinds):
+        if kind is None:
+            name = msg("you") if humans == 1 else msg("player", n=i + 1)
+            seats.append(Seat(True, name))
+        else:
+            if kind not in BOTS:
+                raise click.BadParameter(msg("no_bot", name=kind, bots=", ".join(BOTS)), param_hint="--bots")
+            seats.append(Seat(False, msg("bot_name", bot=kind, n=i + 1), kind, make_bot(kind, seat_seed * 16 + i)))
+    if delay is None:
+        delay = 0.6 if out_tty else 0.0
+    term = Terminal(console, interactive=interactive, delay=delay if out_tty else 0.0)
+    session = Session(game, seats, term, msg, style, save_path=save_path, clock=interactive,
+                      tell_from_start=not resume_path)
+    if resume_path:
+        session.say("resumed", "green", path=resume_path)
+    try:
+        code = session.run()
+    except KeyboardInterrupt:
+        code = session.abandon()
+    sys.exit(code)
+
+
+def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:
+    """Seat kinds: None for a person, else a bot name. People sit first.
+    Without --hotseat one person plays (unless the bots fill every seat) and
+    the last bot listed fills the remaining seats."""
+    if len(bot_names) >= n:
+        return list(bot_names[:n])
+    if hotseat:
+        return [None] * (n - len(bot_names)) + list(bot_names)
+    bots = list(bot_names) + [bot_names[-1]] * (n - 1 - len(bot_names))
+    return [None] + bots
