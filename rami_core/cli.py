@@ -32,6 +32,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "replay": "rami_core.cli_replay:replay",
     "simulate": "rami_core.cli_simulate:simulate",
     "play": "rami_core.cli_play:play",
+    "solve": "rami_core.cli_solve:solve_cmd",
 }
 
 
