@@ -178,3 +178,21 @@ def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
     if isinstance(a, EndTurn):
         return {"player": a.player, "end_turn": True}
     return {"player": a.player, "timeout": True}
+
+
+_KINDS = {
+    Meld: "meld",
+    LayOff: "layoff",
+    Swap: "swap",
+    Rearrange: "rearrange",
+    Discard: "discard",
+    EndTurn: "end_turn",
+    Timeout: "timeout",
+}
+
+
+def action_kind(action: Action) -> str:
+    """A short name for counting actions by kind (draws split by pile)."""
+    if isinstance(action, Draw):
+        return "draw_discard" if action.source == "discard" else "draw_stock"
+    return _KINDS[type(action)]

@@ -133,10 +133,9 @@ def _run_from_places(placed: dict[int, Card], jokers: list[Card], lo: int, hi: i
     return Reading(RUN, tuple(cards), tuple(stands), start=lo, suit=suit)
 
 
-def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
-    """The meld as a run in its written (ascending) order, jokers at their places."""
-    n = len(cards)
-    if n < rules.run_min:
+def _run_parts(cards: Sequence[Card], rules: MeldRules) -> tuple[list[Card], list[Card], int] | None:
+    """Naturals, jokers and suit of a would-be run, or None if it cannot be one."""
+    if len(cards) < rules.run_min:
         return None
     nat, jok = _split(cards)
     if not nat or not _counts_ok(len(nat), len(jok), rules):
@@ -144,6 +143,16 @@ def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None
     suit = nat[0].suit
     if any(c.suit != suit for c in nat):
         return None
+    return nat, jok, suit
+
+
+def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+    """The meld as a run in its written (ascending) order, jokers at their places."""
+    n = len(cards)
+    parts = _run_parts(cards, rules)
+    if parts is None:
+        return None
+    nat, jok, suit = parts
     first = next(i for i, c in enumerate(cards) if c.suit != JOKER_SUIT)
     for p in rules.places_of(cards[first].rank):
         lo = p - first
@@ -176,14 +185,10 @@ def _windows(n: int, rules: MeldRules) -> Iterable[int]:
 def read_run_any(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
     """The meld as a run in any order, jokers taking the highest free places."""
     n = len(cards)
-    if n < rules.run_min:
+    parts = _run_parts(cards, rules)
+    if parts is None:
         return None
-    nat, jok = _split(cards)
-    if not nat or not _counts_ok(len(nat), len(jok), rules):
-        return None
-    suit = nat[0].suit
-    if any(c.suit != suit for c in nat):
-        return None
+    nat, jok, suit = parts
     for lo in _windows(n, rules):
         hi = lo + n - 1
         want: dict[int, list[int]] = {}

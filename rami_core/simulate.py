@@ -33,21 +33,9 @@ TURN_CAP = 600
 ROUND_CAP = 100
 STEP_CAP = 60  # actions one turn may take before the driver runs the clock out
 
-KIND = {
-    A.Meld: "meld",
-    A.LayOff: "layoff",
-    A.Swap: "swap",
-    A.Rearrange: "rearrange",
-    A.Discard: "discard",
-    A.EndTurn: "end_turn",
-    A.Timeout: "timeout",
-}
-
-
 def kind_of(a: A.Action) -> str:
-    if isinstance(a, A.Draw):
-        return "draw_" + a.source
-    return KIND[type(a)]
+    """draw_stock / draw_discard / meld / ... (as the statistics name them)."""
+    return A.action_kind(a)
 
 
 @dataclass(frozen=True)

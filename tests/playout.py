@@ -47,17 +47,7 @@ KINDS = (
 
 
 def kind_of(action: A.Action) -> str:
-    if isinstance(action, A.Draw):
-        return "draw_discard" if action.source == "discard" else "draw_stock"
-    return {
-        A.Meld: "meld",
-        A.LayOff: "layoff",
-        A.Swap: "swap",
-        A.Rearrange: "rearrange",
-        A.Discard: "discard",
-        A.EndTurn: "end_turn",
-        A.Timeout: "timeout",
-    }[type(action)]
+    return A.action_kind(action)
 
 
 def face(c: Card) -> Card:
