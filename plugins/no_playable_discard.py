@@ -40,6 +40,8 @@ class Plugin:
         if not may_lay_freely(rules, state, seat):
             return None
         for i, meld in enumerate(state.table):
+            if not _could_take(meld.cards, card):
+                continue  # a natural whose suit and rank both differ from a natural there fits no run or set
             if rules.profile.positional_jokers:
                 fits = not isinstance(lay_off_positional(meld.reading, *_split(card), rules.melds), str)
             else:
@@ -53,3 +55,19 @@ def _split(card):
     if card.suit == 4:
         return [], [(card, None)]
     return [card], []
+
+
+def _could_take(cards, card) -> bool:
+    if card.suit == 4:
+        return True
+    same_suit = same_rank = True
+    for o in cards:
+        if o.suit == 4:
+            continue
+        if o.suit != card.suit:
+            same_suit = False
+        if o.rank != card.rank:
+            same_rank = False
+        if not (same_suit or same_rank):
+            return False
+    return True

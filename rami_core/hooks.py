@@ -153,6 +153,7 @@ class PluginHost:
             self.pm.register(obj, name=getattr(obj, "name", None))
         self.trace = os.environ.get("RAMI_TRACE_HOOKS", "") not in ("", "0")
         self._active = {name for name in hookspecs_names() if getattr(self.pm.hook, name).get_hookimpls()}
+        self._impl_cache: dict[str, list] = {}  # plugins are all registered above, once
 
     def names(self) -> list[str]:
         return [self.pm.get_name(p) for p in self.pm.get_plugins()]
@@ -161,7 +162,10 @@ class PluginHost:
         return hook in self._active
 
     def _impls(self, hook: str):
-        return list(reversed(getattr(self.pm.hook, hook).get_hookimpls()))
+        cached = self._impl_cache.get(hook)
+        if cached is None:
+            cached = self._impl_cache[hook] = list(reversed(getattr(self.pm.hook, hook).get_hookimpls()))
+        return cached
 
     def _call(self, impl, hook: str, kwargs: dict[str, Any]) -> Any:
         try:

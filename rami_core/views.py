@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, sort_key
+from .cards import Card
 from .melds import Reading
-from .state import OVER, GameState, card_code
+from .state import OVER, GameState, TableMeld, card_code
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,36 @@ class SeatView:
 
 def _public(c: Card) -> Card:
     """A card as another seat sees it: which deck it came from is not visible."""
-    return Card(c.rank, c.suit, 0)
+    return c if c.copy == 0 else Card(c.rank, c.suit, 0)
+
+
+def _public_key(c: Card) -> tuple[int, int]:
+    return (c.suit, c.rank)  # sort_key of a public card (its copy is 0)
+
+
+# A table meld as every seat sees it, computed once per meld: table melds are
+# immutable, and most of them stay on the table, unchanged, for many turns.
+# Keyed by the meld object's id, the meld kept alongside so that the id is not reused.
+_MELD_VIEWS: dict[int, tuple[TableMeld, MeldView]] = {}
+_MELD_VIEWS_MAX = 4096
+
+
+def _meld_view(m: TableMeld) -> MeldView:
+    hit = _MELD_VIEWS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    r = m.reading
+    if any(c.copy for c in r.cards):
+        r = Reading(r.kind, tuple(_public(c) for c in r.cards), r.stands, r.start, r.suit, r.rank)
+    if len(_MELD_VIEWS) >= _MELD_VIEWS_MAX:
+        _MELD_VIEWS.clear()
+    mv = MeldView(r, m.owner)
+    _MELD_VIEWS[id(m)] = (m, mv)
+    return mv
+
+
+def _public_hand(hand) -> tuple[Card, ...]:
+    return tuple(sorted(map(_public, hand), key=_public_key))
 
 
 def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
@@ -107,12 +136,9 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
     return SeatView(
         seat=seat,
         players=state.players,
-        hand=tuple(sorted((_public(c) for c in state.hands[seat]), key=sort_key)),
-        table=tuple(
-            MeldView(Reading(m.reading.kind, tuple(_public(c) for c in m.cards), m.reading.stands, m.reading.start, m.reading.suit, m.reading.rank), m.owner)
-            for m in state.table
-        ),
-        discard=tuple(_public(c) for c in state.discard),
+        hand=_public_hand(state.hands[seat]),
+        table=tuple(map(_meld_view, state.table)),
+        discard=tuple(map(_public, state.discard)),
         hand_sizes=tuple(len(h) for h in state.hands),
         stock_size=len(state.stock),
         opened=tuple(state.opened),
@@ -128,7 +154,7 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         opened_this_turn=state.opened_this_turn if own_turn else False,
         winner=state.winner if over else None,
         penalties=tuple(state.penalties) if over and state.penalties else tuple([0] * state.players),
-        revealed_hands=tuple(tuple(sorted((_public(c) for c in h), key=sort_key)) for h in state.hands) if over else None,
+        revealed_hands=tuple(_public_hand(h) for h in state.hands) if over else None,
         game_over=state.game_over,
         game_winner=state.game_winner if state.game_over else None,
     )

@@ -18,7 +18,7 @@ from ..engine import play_on
 from ..errors import RuleError
 from ..rules import Rules
 from ..state import GameState, TableMeld
-from ..views import SeatView
+from ..views import MeldView, SeatView
 
 PLACEHOLDER_SUIT = 5  # never a real suit: a card the seat cannot see
 
@@ -31,19 +31,48 @@ class Bot(Protocol):
         ...
 
 
+_PLACEHOLDERS: list[Card] = []  # Card(0, PLACEHOLDER_SUIT, i) for i = 0, 1, ...: built once, shared
+
+
+def _placeholders(a: int, b: int) -> list[Card]:
+    """Placeholder cards number a to b - 1 (a new list)."""
+    if b > len(_PLACEHOLDERS):
+        _PLACEHOLDERS.extend(Card(0, PLACEHOLDER_SUIT, i) for i in range(len(_PLACEHOLDERS), b))
+    return _PLACEHOLDERS[a:b]
+
+
+# The table meld a view's meld stands for, keyed by the view meld's id (kept
+# alongside, so the id is not reused): views share their unchanged melds.
+_TABLE_MELDS: dict[int, tuple[MeldView, TableMeld]] = {}
+
+
+def _table_meld(m: MeldView) -> TableMeld:
+    hit = _TABLE_MELDS.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    if len(_TABLE_MELDS) >= 4096:
+        _TABLE_MELDS.clear()
+    tm = TableMeld(m.reading, m.owner)
+    _TABLE_MELDS[id(m)] = (m, tm)
+    return tm
+
+
 def state_from_view(view: SeatView) -> GameState:
     """A state the engine can judge the seat's own moves on."""
-    unknown = iter(range(10**6))
-    hands = [
-        list(view.hand) if i == view.seat else [Card(0, PLACEHOLDER_SUIT, next(unknown)) for _ in range(n)]
-        for i, n in enumerate(view.hand_sizes)
-    ]
+    hands = []
+    k = 0
+    for i, n in enumerate(view.hand_sizes):
+        if i == view.seat:
+            hands.append(list(view.hand))
+        else:
+            hands.append(_placeholders(k, k + n))
+            k += n
     return GameState(
         players=view.players,
         hands=hands,
-        stock=[Card(0, PLACEHOLDER_SUIT, next(unknown)) for _ in range(view.stock_size)],
+        stock=_placeholders(k, k + view.stock_size),
         discard=list(view.discard),
-        table=[TableMeld(m.reading, m.owner) for m in view.table],
+        table=[_table_meld(m) for m in view.table],
         opened=list(view.opened),
         laid_before=[True] * view.players,
         scores=list(view.scores),

@@ -25,10 +25,10 @@ from typing import Iterable, Sequence
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card, card_points
 from ..engine import DISCARD, STOCK, may_lay_freely
-from ..melds import RUN, SET, AMBIGUOUS, read_meld
+from ..melds import RUN, SET, AMBIGUOUS, Reading, lay_off_positional, read_meld
 from ..profile import JokerReplay, JokerSwap
 from ..rules import Rules
-from ..solver import best_lay_offs, best_opening, solve
+from ..solver import LayOffPlan, _addition_options, best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
@@ -106,34 +106,91 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
     return score
 
 
+_MELDABLE_TABLES: dict = {}
+
+
+def _meldable_tables(mr):
+    """Per meld rules: each rank's run places as a bit mask, and every run window's mask."""
+    t = _MELDABLE_TABLES.get(mr)
+    if t is None:
+        place_bits = [0] * 14
+        for r in range(1, 14):
+            for p in mr.places_of(r):
+                place_bits[r] |= 1 << p
+        L = mr.run_min
+        lo_b, hi_b = (1, 27) if mr.wrap else (mr.low_bound, mr.high_bound)
+        windows = tuple(((1 << L) - 1) << lo for lo in range(lo_b, hi_b - L + 2))
+        t = _MELDABLE_TABLES[mr] = (place_bits, windows, {})
+    return t
+
+
+_MELDABLE_MEMO: dict = {}
+
+
 def meldable(hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True) -> set[Card]:
     """Faces of `hand` that take part in at least one meld buildable from `hand`
     (jokers included when any natural is): a cheap filter run before the solver,
-    which most turns need not be asked at all."""
-    nat = Counter(face(c) for c in hand if c.suit != JOKER_SUIT)
-    jokers = sum(1 for c in hand if c.suit == JOKER_SUIT) if jokers_ok else 0
+    which most turns need not be asked at all. Runs are found with one bit
+    mask of places per suit, sets with one bit mask of suits per rank; a turn
+    asks about the same hand several times, so answers are remembered."""
+    key = (mr, runs, sets, jokers_ok, tuple(hand))
+    hit = _MELDABLE_MEMO.get(key)
+    if hit is None:
+        if len(_MELDABLE_MEMO) >= 2048:
+            _MELDABLE_MEMO.clear()
+        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, mr, runs, sets, jokers_ok))
+    return set(hit)
+
+
+def _meldable(hand: Sequence[Card], mr, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
+    place_bits, windows, run_memo = _meldable_tables(mr)
+    jokers = 0
+    suit_places: dict[int, int] = {}
+    rank_suits: dict[int, int] = {}
+    rank_count: dict[int, int] = {}
+    for c in hand:
+        s = c.suit
+        if s == JOKER_SUIT:
+            jokers += 1
+            continue
+        r = c.rank
+        rank_suits[r] = rank_suits.get(r, 0) | (1 << s)
+        rank_count[r] = rank_count.get(r, 0) + 1
+        suit_places[s] = suit_places.get(s, 0) | place_bits[r]
+    if not jokers_ok:
+        jokers = 0
     if mr.max_jokers is not None:
         jokers = min(jokers, mr.max_jokers)
     out: set[Card] = set()
-    by_rank: dict[int, set[int]] = {}
-    by_suit: dict[int, set[int]] = {}
-    for f in nat:
-        by_rank.setdefault(f.rank, set()).add(f.suit)
-        for p in mr.places_of(f.rank):
-            by_suit.setdefault(f.suit, set()).add(p)
-    need_set = max(mr.set_min, mr.min_naturals)
-    for r, suits in by_rank.items() if sets else ():
-        n = len(suits) if mr.set_distinct_suits else sum(nat[Card(r, s, 0)] for s in suits)
-        if n >= mr.min_naturals and n + jokers >= mr.set_min and n >= 1 and need_set <= n + jokers:
-            out.update(Card(r, s, 0) for s in suits)
-    L = mr.run_min
-    for suit, places in by_suit.items() if runs else ():
-        lo_b, hi_b = (1, 27) if mr.wrap else (mr.low_bound, mr.high_bound)
-        for lo in range(lo_b, hi_b - L + 2):
-            window = range(lo, lo + L)
-            have = [p for p in window if p in places or (mr.wrap and (p - 13 in places or p + 13 in places))]
-            if len(have) >= max(1, mr.min_naturals) and L - len(have) <= jokers:
-                out.update(Card((p - 1) % 13 + 1, suit, 0) for p in have)
+    min_nat = max(1, mr.min_naturals)
+    if sets:
+        need_set = max(mr.set_min, mr.min_naturals)
+        distinct = mr.set_distinct_suits
+        for r, suits in rank_suits.items():
+            n = suits.bit_count() if distinct else rank_count[r]
+            if n >= min_nat and n + jokers >= need_set:
+                out.update(Card(r, s, 0) for s in range(4) if suits >> s & 1)
+    if runs:
+        L = mr.run_min
+        wrap = mr.wrap
+        for suit, places in suit_places.items():
+            got = run_memo.get((places, jokers))
+            if got is None:
+                have = (places | places << 13 | places >> 13) if wrap else places
+                got = 0
+                if have.bit_count() >= min_nat:
+                    for w in windows:
+                        k = (have & w).bit_count()
+                        if k >= min_nat and L - k <= jokers:
+                            got |= have & w
+                if len(run_memo) >= 1 << 16:
+                    run_memo.clear()
+                run_memo[(places, jokers)] = got
+            while got:
+                low = got & -got
+                p = low.bit_length() - 1
+                out.add(Card((p - 1) % 13 + 1, suit, 0))
+                got ^= low
     if out and jokers:
         out.add(JOKER)
     return out
@@ -141,9 +198,9 @@ def meldable(hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, 
 
 def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
     """`c` alone could be laid off on some table meld."""
-    from ..melds import lay_off_positional
-
     for m in s.table:
+        if not could_take(m.cards, c):
+            continue
         if rules.profile.positional_jokers:
             res = lay_off_positional(m.reading, [] if c.suit == JOKER_SUIT else [c], [(c, None)] if c.suit == JOKER_SUIT else [], rules.melds)
             if not isinstance(res, str):
@@ -151,6 +208,26 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
         elif read_meld(list(m.cards) + [c], rules.melds) is not None:
             return True
     return False
+
+
+def could_take(cards: Sequence[Card], c: Card) -> bool:
+    """False when `c` surely fits no meld with `cards`: a natural whose suit and
+    rank both differ from some natural there (a run's naturals share a suit, a
+    set's a rank). A cheap test before the meld readers."""
+    if c.suit == JOKER_SUIT:
+        return True
+    suit, rank = c.suit, c.rank
+    same_suit = same_rank = True
+    for o in cards:
+        if o.suit == JOKER_SUIT:
+            continue
+        if o.suit != suit:
+            same_suit = False
+        if o.rank != rank:
+            same_rank = False
+        if not (same_suit or same_rank):
+            return False
+    return True
 
 
 def opening_spec(rules: Rules, s: GameState, seat: int):
@@ -253,11 +330,68 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     return out
 
 
+def lay_offs_only(table_readings: Sequence[Reading], hand: Sequence[Card], mr) -> LayOffPlan:
+    """`best_lay_offs` for a hand that holds no meld (``meldable`` is empty, so
+    no part of it makes a new meld either): the same search over lay offs, in
+    the same order and with the same bound, so the same plan, without asking
+    the solver for new melds at every leaf."""
+    hand = list(hand)
+    options = []
+    for i, rd in enumerate(table_readings):
+        opts = _addition_options(i, rd, hand, mr)
+        if opts:
+            options.append((i, [(Counter(_face_key(c) for c in nats) + Counter("J" for _ in joks), nats, joks) for nats, joks, _res in opts]))
+    best: list = [-1, None]
+
+    def rec(k: int, left: Counter, chosen: list, laid: int) -> None:
+        if laid + sum(left.values()) <= best[0]:
+            return
+        if k == len(options):
+            if laid > best[0]:
+                best[0] = laid
+                best[1] = list(chosen)
+            return
+        i, opts = options[k]
+        for need, naturals, jokers in opts:
+            if any(left[f] < n for f, n in need.items()):
+                continue
+            rec(k + 1, left - need, chosen + [(i, naturals, jokers)], laid + len(naturals) + len(jokers))
+        rec(k + 1, left, chosen, laid)
+
+    rec(0, Counter(_face_key(c) for c in hand), [], 0)
+    plan = LayOffPlan()
+    if best[1] is None:
+        return plan
+    spare = list(hand)
+
+    def take(c: Card) -> Card:
+        x = next(x for x in spare if _face_key(x) == _face_key(c))
+        spare.remove(x)
+        return x
+
+    for i, naturals, jokers in best[1]:
+        nats = [take(c) for c in naturals]
+        joks = [(take(j), f) for j, f in jokers]
+        final = lay_off_positional(table_readings[i], nats, joks, mr)
+        assert isinstance(final, Reading), final
+        plan.lay_offs.append((i, nats, joks))
+        plan.readings[i] = final
+        plan.laid.extend(nats + [j for j, _ in joks])
+    return plan
+
+
+def _face_key(c: Card):
+    return c[:2] if c.suit != JOKER_SUIT else "J"
+
+
 def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """The most cards laid from `hand` where table melds keep their places:
     one lay off action (every meld at once) and one meld action."""
     readings = [m.reading for m in s.table]
-    plan = best_lay_offs(readings, list(hand), rules.melds)
+    if meldable(hand, rules.melds):
+        plan = best_lay_offs(readings, list(hand), rules.melds)
+    else:
+        plan = lay_offs_only(readings, hand, rules.melds)
     acts: list[A.Action] = []
     items = []
     for idx, nats, joks in plan.lay_offs:
@@ -431,10 +565,16 @@ class Planner:
         throwing it back would pass one card to and fro for ever)."""
         hand = s.hands[seat]
         taken = s.taken_discard[:2] if s.taken_discard is not None else None
-        return sorted(
-            hand,
-            key=lambda c: (c[:2] == taken, c.suit == JOKER_SUIT, usefulness(c, hand), -value(self.rules, c)),
-        )
+        keys: dict = {}
+
+        def key(c: Card) -> tuple:
+            f = c[:2]
+            k = keys.get(f)
+            if k is None:
+                k = keys[f] = (f == taken, c.suit == JOKER_SUIT, usefulness(c, hand), -value(self.rules, c))
+            return k
+
+        return sorted(hand, key=key)
 
     def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
         """Which card to hold back so the turn can end with a discard."""
@@ -556,11 +696,11 @@ class PlanningBot:
             return True
         if may_lay_freely(rules, s, view.seat) and rules.profile.table.lay_off and not rules.profile.opening.all_at_once:
             for m in view.table:
-                if read_meld(list(m.cards) + [top], rules.melds) is not None:
+                if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
                     return True
-        return face(top) in meldable(hand + [top], rules.melds) and face(top) not in meldable(hand, rules.melds) or (
-            face(top) in meldable(hand + [top], rules.melds) and usefulness(top, hand) >= 8
-        )
+        if face(top) not in meldable(hand + [top], rules.melds):
+            return False
+        return face(top) not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
 
 
 class GreedyBot(PlanningBot):
