@@ -291,6 +291,14 @@ def _table_acceptable(rules: Rules, s: GameState, a: A.Action, old_table: list[T
     )
 
 
+def _finish_lay(rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], placed: Sequence[Card]) -> None:
+    """The end every lay shares: a card kept to discard, the house rules on
+    the new table, then the bookkeeping (and going out)."""
+    _check_keep_discard(rules, s.hands[a.player])
+    _table_acceptable(rules, s, a, old_table, placed)
+    _after_lay(rules, s, a.player, placed)
+
+
 def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) -> None:
     """Bookkeeping shared by every action that puts hand cards on the table."""
     s.laid_this_turn = True
@@ -395,11 +403,9 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
             )
             s.opened[seat] = True
             s.opened_this_turn = True
-    _check_keep_discard(rules, hand)
     old_table = list(s.table)
     s.table.extend(TableMeld(r, seat) for r in readings)
-    _table_acceptable(rules, s, a, old_table, placed)
-    _after_lay(rules, s, seat, placed)
+    _finish_lay(rules, s, a, old_table, placed)
 
 
 def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
@@ -439,9 +445,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
             if res is None:
                 raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
         s.table[idx] = TableMeld(res, old.owner)
-    _check_keep_discard(rules, hand)
-    _table_acceptable(rules, s, a, old_table, placed)
-    _after_lay(rules, s, seat, placed)
+    _finish_lay(rules, s, a, old_table, placed)
 
 
 def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
@@ -469,11 +473,10 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     reading, joker = res
     old_table = list(s.table)
     s.table[a.meld] = TableMeld(reading, old.owner)
-    _table_acceptable(rules, s, a, old_table, given)
     hand.append(joker)
     if p.jokers.replay == JokerReplay.same_turn:
         s.jokers_to_replay.append(joker)
-    _after_lay(rules, s, seat, given)
+    _finish_lay(rules, s, a, old_table, given)
 
 
 def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
@@ -506,14 +509,12 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         readings.append(r)
     if not from_hand:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
-    _check_keep_discard(rules, hand)
     old_owner = {}
     for m in s.table:
         old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
     old_table = list(s.table)
     s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
-    _table_acceptable(rules, s, a, old_table, from_hand)
-    _after_lay(rules, s, seat, from_hand)
+    _finish_lay(rules, s, a, old_table, from_hand)
 
 
 # ------------------------------------------------------------------ end of turn
