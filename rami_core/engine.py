@@ -100,6 +100,18 @@ class Game:
         cards included (a referee's log)."""
         self._listeners.append((listener, seat))
 
+    def checkpoint(self) -> tuple:
+        """Everything apply() changes, for rollback(): an app's undo within a turn."""
+        return (self.state.copy(), len(self.log), len(self.events), self._turn_start.copy())
+
+    def rollback(self, checkpoint: tuple) -> None:
+        """Go back to a checkpoint of this game (later actions and events are dropped)."""
+        state, nlog, nev, turn_start = checkpoint
+        self.state = state.copy()
+        del self.log[nlog:]
+        del self.events[nev:]
+        self._turn_start = turn_start.copy()
+
     def events_for_seat(self, seat: int | None) -> list[Event]:
         return [e.for_seat(seat) for e in self.events]
 

@@ -42,8 +42,9 @@ def _digest(body: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def to_save(game: Game, seed: int | None = None) -> dict[str, Any]:
-    """The referee's record of a game (it holds the seed: not for players' eyes)."""
+def to_save(game: Game, seed: int | None = None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The referee's record of a game (it holds the seed: not for players' eyes).
+    `extra`: an app's own keys (who sits where...), covered by the checksum."""
     body = {
         "format": SAVE_FORMAT,
         "version": SAVE_VERSION,
@@ -53,6 +54,7 @@ def to_save(game: Game, seed: int | None = None) -> dict[str, Any]:
         "seed": game.state.seed if seed is None else seed,
         "log": [action_to_dict(a) for a in game.log],
         "snapshot": game.state.to_dict(),
+        **(extra or {}),
     }
     return {**body, "sha256": _digest(body)}
 

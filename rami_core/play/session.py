@@ -407,7 +407,7 @@ class Session:
 
     def act(self, seat: int, action: A.Action) -> None:
         g = self.game
-        before = (g.state.copy(), len(g.log), len(g.events), g._turn_start.copy(), self.shown, {h: list(r) for h, r in self.recent.items()}, list(self.turn_recent))
+        before = (g.checkpoint(), self.shown, {h: list(r) for h, r in self.recent.items()}, list(self.turn_recent))
         try:
             g.apply(action)
         except RuleError as e:
@@ -429,11 +429,8 @@ class Session:
         if not self.undo:
             self.say("nothing_to_undo", "yellow")
             return
-        (state, nlog, nev, turn_start, shown, recent, turn_recent), what = self.undo.pop()
-        g.state = state
-        del g.log[nlog:]
-        del g.events[nev:]
-        g._turn_start = turn_start
+        (checkpoint, shown, recent, turn_recent), what = self.undo.pop()
+        g.rollback(checkpoint)
         self.shown = shown
         self.recent = recent
         self.turn_recent = turn_recent
@@ -528,12 +525,9 @@ class Session:
 
 def write_save(game: Game, path: str | Path, seats: list[Seat], lang: str) -> None:
     """A saved game (rami_core.savegame's format) that also names who sits where."""
-    from ..savegame import _digest, to_save
+    from ..savegame import to_save
 
-    data = to_save(game)
-    data.pop("sha256", None)
-    data["play"] = {"seats": [s.to_dict() for s in seats], "lang": lang}
-    data["sha256"] = _digest(data)
+    data = to_save(game, extra={"play": {"seats": [s.to_dict() for s in seats], "lang": lang}})
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
