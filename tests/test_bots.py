@@ -89,3 +89,52 @@ def test_bot_choices_are_legal_step_by_step():
             action = bots[seat].choose(view, game.rules)
             assert legal(game.rules, view, action)
             game.apply(action)
+
+
+@pytest.mark.parametrize("preset", ["rami71", "rami51", "classic", "kaluki", "simple"])
+def test_opening_precheck_never_skips_an_opening(preset):
+    """Greedy asks the opening solver only when `opening_may_exist` allows an
+    opening: over many seeded random hands (drawn from few ranks and suits, so
+    that melds and openings are common), whenever it says no, best_opening
+    finds none (and no going out below the points laying the whole hand)."""
+    import random
+    from types import SimpleNamespace
+
+    from rami_core.bots.greedy import opening_may_exist, score_args
+    from rami_core.cards import JOKER, Card
+    from rami_core.rules import Rules
+    from rami_core.solver import best_opening
+
+    rules = Rules.build(load_profile(preset), 2)
+    op = rules.profile.opening
+    specs = [op, SimpleNamespace(points=0, pure_run=True, run_and_set=op.run_and_set, jokers=True)]
+    rng = random.Random(f"precheck:{preset}")
+    seen = Counter()
+    for _ in range(300):
+        if rng.random() < 0.5:  # few ranks and suits
+            ranks = rng.sample(range(1, 14), rng.randint(3, 7))
+            suits = rng.sample(range(4), rng.randint(1, 4))
+            pool = [Card(r, s, k) for r in ranks for s in suits for k in (0, 1)] + [Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)]
+            hand = rng.sample(pool, min(len(pool), rng.randint(6, 13)))
+        else:  # a planted run and set (either may miss a card), then random cards
+            lo, su = rng.randint(1, 10), rng.randrange(4)
+            hand = [Card((lo + i - 1) % 13 + 1, su, 0) for i in range(rng.randint(2, 5))]
+            r = rng.randint(1, 13)
+            hand += [Card(r, x, 1) for x in rng.sample(range(4), rng.randint(2, 4))]
+            deck = [Card(r, s, k) for r in range(1, 14) for s in range(4) for k in (0, 1)] + [Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)]
+            deck = [c for c in deck if c not in hand]
+            hand += rng.sample(deck, rng.randint(0, 13 - len(hand)))
+        for spec in specs:
+            reach, go_out = opening_may_exist(rules, spec, hand)
+            found = best_opening(hand, rules.melds, spec, score=score_args(rules))
+            seen["found" if found else "none"] += 1
+            seen["skip" if not reach else "ask"] += 1
+            if not reach:
+                assert found is None, (hand, spec, found)
+            low = SimpleNamespace(points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers)
+            whole = best_opening(hand, rules.melds, low, score=score_args(rules))
+            if whole and sum(len(m) for m in whole) == len(hand):
+                seen["go_out"] += 1
+                assert go_out, (hand, spec, whole)
+    # the loop exercised both answers and found openings
+    assert seen["skip"] and seen["ask"] and seen["found"] >= 20, seen

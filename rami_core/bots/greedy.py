@@ -279,6 +279,44 @@ def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]
 # --------------------------------------------------------------------------- lay planning
 
 
+def top_points(rules: Rules, c: Card) -> int:
+    """The most `c` can count for in an opening meld (``meld_points``: a joker
+    at the face it stands for, an ace high or low)."""
+    sc = rules.profile.scoring
+    if c.suit == JOKER_SUIT:
+        return max(sc.ace_points, sc.ace_low_points, sc.court_points, 10)
+    if c.rank == 1:
+        return max(sc.ace_points, sc.ace_low_points)
+    if c.rank >= 11:
+        return sc.court_points
+    return c.rank
+
+
+def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, bool]:
+    """Necessary conditions, cheap, for ``best_opening(hand, ..., spec)``:
+    (an opening meeting the spec's points may exist, a going out below the
+    points laying the whole hand may exist). False means surely none: the
+    cards that take part in some meld allowed by the spec (its jokers rule)
+    must hold a run and a set where both are needed, a joker-free run where
+    one is, and be worth the points at their most; going out needs every
+    card of the hand in such a meld."""
+    mr = rules.melds
+    jokers_ok = bool(getattr(spec, "jokers", True))
+    can = meldable(hand, mr, jokers_ok=jokers_ok)
+    if not can:
+        return False, False
+    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+        return False, False
+    if getattr(spec, "run_and_set", False) and not (
+        meldable(hand, mr, sets=False, jokers_ok=jokers_ok) and meldable(hand, mr, runs=False, jokers_ok=jokers_ok)
+    ):
+        return False, False
+    need = getattr(spec, "points", 0) or 0
+    reach = not need or sum(top_points(rules, c) for c in hand if face(c) in can) >= need
+    go_out = all(face(c) in can for c in hand)
+    return reach, go_out
+
+
 def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
     """Candidate openings (each a list of actions) from `hand`, largest first."""
     spec = opening_spec(rules, s, seat)
@@ -319,10 +357,11 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
                     out.append(meld(melds))
                     break
         return out
-    melds = best_opening(hand, mr, spec, score=score_args(rules))
+    reach, go_out_ok = opening_may_exist(rules, spec, hand)
+    melds = best_opening(hand, mr, spec, score=score_args(rules)) if reach else None
     if melds:
         out.append(meld(melds))
-    if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0):
+    if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0) and go_out_ok:
         low = SimpleNamespace(points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers)
         melds = best_opening(hand, mr, low, score=score_args(rules))
         if melds and sum(len(m) for m in melds) == len(hand):
@@ -459,7 +498,11 @@ class Planner:
     change how lays are chosen and which card goes."""
 
     rules: Rules
-    use_solver_rearrange: bool = False
+    # Where the whole table may be rebuilt, laying "as much as it may" means
+    # the solver's rebuild: without it even the random bot's one-card rebuilds
+    # outplay hand melds and lay offs. Greedy counts cards, expert points.
+    use_solver_rearrange: bool = True
+    rearrange_objective: str = "cards"
     _refused: bool = False
 
     # ---- what to lay from a state, one step
@@ -506,7 +549,7 @@ class Planner:
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
-        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, objective="points", points=self.rules.profile, time_limit=REARRANGE_TIME)
+        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, objective=self.rearrange_objective, points=self.rules.profile, time_limit=REARRANGE_TIME)
         if not sol.feasible or not sol.laid:
             return None
         melds = tuple(tuple(face(c) for c in m) for m in sol.melds)
@@ -566,15 +609,22 @@ class Planner:
         hand = s.hands[seat]
         taken = s.taken_discard[:2] if s.taken_discard is not None else None
         keys: dict = {}
+        sign = 1 if self.needs_points(s, seat) else -1
 
         def key(c: Card) -> tuple:
             f = c[:2]
             k = keys.get(f)
             if k is None:
-                k = keys[f] = (f == taken, c.suit == JOKER_SUIT, usefulness(c, hand), -value(self.rules, c))
+                k = keys[f] = (f == taken, c.suit == JOKER_SUIT, usefulness(c, hand), sign * value(self.rules, c))
             return k
 
         return sorted(hand, key=key)
+
+    def needs_points(self, s: GameState, seat: int) -> bool:
+        """Whether this seat still has to open with a points minimum: then high
+        cards are what it collects, and the low ones go first (after opening,
+        the costly ones go first)."""
+        return not s.opened[seat] and bool(getattr(opening_spec(self.rules, s, seat), "points", 0))
 
     def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
         """Which card to hold back so the turn can end with a discard."""
@@ -704,7 +754,31 @@ class PlanningBot:
 
 
 class GreedyBot(PlanningBot):
+    """Before it has opened, greedy never takes back from the discard pile a
+    face it has discarded itself this round: two seats that have not opened
+    would otherwise pass the same few cards to and fro for ever, each taking
+    the other's discard and neither drawing a new card from the stock."""
+
     name = "greedy"
+
+    def __init__(self, rng: random.Random):
+        super().__init__(rng)
+        self._thrown: set[Card] = set()
+        self._round: int | None = None
+
+    def choose(self, view: SeatView, rules: Rules) -> A.Action:
+        if view.round_no != self._round:
+            self._round = view.round_no
+            self._thrown = set()
+        action = super().choose(view, rules)
+        if isinstance(action, A.Discard):
+            self._thrown.add(face(action.card))
+        return action
+
+    def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
+        if face(top) in self._thrown and not may_lay_freely(rules, s, view.seat):
+            return False
+        return super().wants_discard(view, rules, s, top)
 
 
 register_bot("greedy", GreedyBot)

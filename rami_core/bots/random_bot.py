@@ -2,8 +2,8 @@
 
 Each call it lists candidates of every kind the profile allows (draws from
 each pile; openings and new melds found by the solver, and single melds;
-lay offs of one card onto each table meld; joker swaps; rearrangements: the
-solver's and single cards added to a meld; every discard or the end of the
+lay offs of one card onto each table meld; joker swaps; rearrangements: one random hand card
+laid by the solver's rebuild of the table, and single cards added to a meld; every discard or the end of the
 turn), keeps those the engine accepts on the state rebuilt from the view and
 after which the turn can still be ended, and picks one uniformly. It is a
 baseline and a legality probe, not a player: it lays rarely, because most of
@@ -24,7 +24,7 @@ from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
-from .greedy import Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
+from .greedy import REARRANGE_TIME, Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
 
 MAX_LAYOFF_CANDIDATES = 40
 
@@ -71,9 +71,13 @@ class RandomBot:
         out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
         out.extend(swap_candidates(rules, s, seat))
         if p.table.rearrange and s.table:
-            re = self.planner(rules).rearrangement(s, hand)
-            if re is not None:
-                out.append(re(seat))
+            # One hand card, picked at random, laid by rebuilding the table if
+            # the solver finds a way: a real rearrangement, but not the best
+            # lay of the whole hand (that is the expert's skill).
+            one = self.rng.choice(hand)
+            sol = solve([list(m.cards) for m in s.table], [one], mr, time_limit=REARRANGE_TIME)
+            if sol.feasible and sol.laid:
+                out.append(A.Rearrange(seat, tuple(tuple(face(c) for c in m) for m in sol.melds)))
             table = [tuple(face(c) for c in m.cards) for m in s.table]
             for c, i in pairs[:10]:
                 new = table[i] + (c,)
