@@ -44,6 +44,22 @@ proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
 options (a pure function of the run summaries and the counts) and the set
 tables are cached across solves.
 
+Two exact shortcuts sit in front of that search (``_sweep_solve``):
+
+* table jokers relaxed (``RELAX_TABLE_JOKERS``, off: measured neutral): with
+  jokers on the table, the search first runs with
+  them optional (they may still be used). The objective never counts a table
+  joker, so that optimum is an upper bound; the unused table jokers are then
+  attached to melds with room (a run's free end, a set below its largest size,
+  within jokers per meld; ``_attach_jokers``). If they all fit, the arrangement
+  is strict and optimal; otherwise the strict search runs.
+* hard positions: past ``LP_BUDGET`` search states, the certified linear
+  program of :mod:`rami_core.solver_lp` (HiGHS through scipy, when installed)
+  proposes an arrangement and an upper bound computed in exact integers from
+  its duals. A bound met by the arrangement ends the solve; otherwise the
+  search resumes (its memo kept) with the bound as a cap and the arrangement
+  as the value to beat. Floating point only proposes; integers decide.
+
 Symmetry cuts keep it small without losing optima: runs with equal summaries
 are interchangeable; a run never starts with a joker unless it ends at the
 highest place (otherwise the joker can move to its top end); runs are never
@@ -329,6 +345,10 @@ class _Sweep:
         self.suit_cache: dict = {}
         self.gran = 1
         self.use_h = USE_H
+        self.jt_optional = False  # the relaxation: table jokers may stay unused
+        self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
+        self.cap: int | None = None  # an upper bound known from outside
+        self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
         self.face: list[list[tuple[int, int, int, int]]] = []
         for p in m.places:
@@ -454,6 +474,8 @@ class _Sweep:
             if exact or v < need:
                 return v
         self.calls += 1
+        if self.calls == self.budget:
+            raise _Budget
         if self.deadline is not None and not (self.calls & 1023) and time.perf_counter() > self.deadline:
             raise SolverTimeout
         m = self.m
@@ -461,7 +483,11 @@ class _Sweep:
             L, N = m.L, m.N
             ok = all(c[0] >= L and c[1] >= N for suit in runs for c in suit)
             used = m.J - jl
-            v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
+            if self.jt_optional:
+                v = (used - m.JT) * m.wj if used > m.JT else 0
+                v = v if ok else NEG
+            else:
+                v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
             memo[key] = (v, True)
             return v
         if msum and 0 < si < 4:
@@ -563,11 +589,19 @@ class _Sweep:
             return self.value
         gran = max(1, self.gran)
         ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        if self.cap is not None and ub != NEG:
+            ub = min(ub, self.cap)
         while True:
             if ub == NEG:
                 self.value = NEG
                 return NEG
+            if self.incumbent is not None and ub <= self.incumbent:
+                # nothing better than the incumbent (found outside): report the bound
+                self.value = ub
+                return ub
             need = ub - ub % gran if ub >= 0 else ub
+            if self.incumbent is not None and need <= self.incumbent:
+                need = self.incumbent + 1
             v = self.best(0, 0, *self.root, need)
             if v >= need or v == NEG:
                 self.value = v
@@ -798,17 +832,140 @@ def check_solution(table: Sequence[Card], hand: Sequence[Card], sol: Solution, r
     return None
 
 
+USE_LP = True  # the certified linear-programming path (needs scipy); False: the search alone
+
+
+def _lp_path(model: "_Model", deadline):
+    """HiGHS's arrangement with its exact certificate (rami_core.solver_lp), or None."""
+    if not USE_LP or not model.t:
+        return None
+    from . import solver_lp
+
+    if not solver_lp.available():
+        return None
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise SolverTimeout
+    return solver_lp.lp_solve(model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left)
+
+
+def _layouts_to_faces(layouts):
+    runs, sets = [], []
+    for lay in layouts:
+        if lay[0] == "run":
+            runs.append((lay[1], lay[2], list(lay[3])))
+        else:
+            sets.append((lay[1], list(lay[2]), lay[3]))
+    return runs, sets
+
+
+RELAX_TABLE_JOKERS = False  # solve with table jokers optional first, then attach the unused ones
+# (exact, but measured neutral on bench_solver: the relaxed search is as large as the strict one)
+LP_BUDGET = 2500  # search states before the certified LP is asked (a hard position)
+
+
+class _Budget(Exception):
+    """The search used its state budget (the memo stays valid)."""
+
+
+def _run(sweep: "_Sweep", model: "_Model", deadline):
+    """Solve one sweep; past its state budget, ask the certified LP. Returns
+    (faces runs, sets) of an optimal arrangement, or None if none exists."""
+    sweep.budget = LP_BUDGET if (USE_LP and model.t) else None
+    try:
+        v = sweep.solve()
+    except _Budget:
+        lp = _lp_path(model, deadline)
+        if lp is not None and lp.proven and (not sweep.jt_optional or lp.layouts is not None):
+            return _layouts_to_faces(lp.layouts)
+        sweep.budget = None
+        if lp is not None:
+            sweep.cap = lp.bound
+            if lp.value is not None:
+                sweep.incumbent = lp.value
+        v = sweep.solve()
+        if lp is not None and lp.value is not None and (v == NEG or v <= lp.value):
+            return _layouts_to_faces(lp.layouts)
+    if v == NEG:
+        return None
+    return sweep.rebuild()
+
+
 def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1) -> list[list[Card]] | None:
     model = _Model(table, hand, rules, weight)
+    if model.JT and RELAX_TABLE_JOKERS:
+        # Table jokers relaxed: solve with them optional (the objective never
+        # counts a table joker, so this is an upper bound), then attach the
+        # unused ones to melds with room. If they all fit, the relaxed optimum
+        # is met by a strict arrangement and is proven optimal.
+        sweep = _Sweep(model, deadline)
+        sweep.gran = gran
+        sweep.use_h = USE_H
+        sweep.jt_optional = True
+        found = _run(sweep, model, deadline)
+        if found is None:
+            return None  # the relaxation is infeasible, so is the strict problem
+        runs, sets = found
+        used = sum(it.count("J") for _s, _p, it in runs) + sum(nj for _r, _ss, nj in sets)
+        if used >= model.JT or _attach_jokers(runs, sets, model.JT - used, model):
+            return _materialise(runs, sets, table, hand, model)
     sweep = _Sweep(model, deadline)
     sweep.gran = gran
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
     sweep.use_h = USE_H and bool(table)
-    if sweep.solve() == NEG:
+    found = _run(sweep, model, deadline)
+    if found is None:
         return None
-    runs, sets = sweep.rebuild()
-    return _materialise(runs, sets, table, hand, model)
+    return _materialise(*found, table, hand, model)
+
+
+def _attach_jokers(runs, sets, k: int, model: _Model) -> bool:
+    """Add ``k`` jokers to the melds (in faces, as :meth:`_Sweep.rebuild` gives
+    them) where they fit: a run's free end within the places, a set below its
+    largest size, within jokers per meld. True (and the melds changed) if all
+    ``k`` fit; False (nothing changed) otherwise. Each meld's room is
+    independent of the others', so filling them in turn finds room for ``k``
+    whenever there is any."""
+    rules = model.rules
+    K = rules.max_jokers
+    size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
+    plan = []  # (kind, index, jokers added)
+    left = k
+    for i, (_suit, start, items) in enumerate(runs):
+        if not left:
+            break
+        n = len(items)
+        room = min(13 - n, (model.hi - (start + n - 1)) + (start - model.lo))
+        if K is not None:
+            room = min(room, K - items.count("J"))
+        room = min(room, left)
+        if room > 0:
+            plan.append(("run", i, room))
+            left -= room
+    for i, (_rank, suits, nj) in enumerate(sets):
+        if not left:
+            break
+        room = size_max - len(suits) - nj
+        if K is not None:
+            room = min(room, K - nj)
+        room = min(room, left)
+        if room > 0:
+            plan.append(("set", i, room))
+            left -= room
+    if left:
+        return False
+    for kind, i, add in plan:
+        if kind == "set":
+            rank, suits, nj = sets[i]
+            sets[i] = (rank, suits, nj + add)
+            continue
+        suit, start, items = runs[i]
+        n = len(items)
+        up = min(add, model.hi - (start + n - 1))
+        down = add - up
+        runs[i] = (suit, start - down, ["J"] * down + list(items) + ["J"] * up)
+    return True
 
 
 def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
@@ -341,3 +341,156 @@ def test_relaxation_bound_is_admissible(pos, rules):
     plain = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
     plain.use_h = False
     assert plain.solve() == value
+
+
+# --------------------------------------------------------------------------- fast paths
+
+
+@pytest.fixture
+def relaxed_jokers(monkeypatch):
+    import rami_core.solver as solver_mod
+
+    monkeypatch.setattr(solver_mod, "RELAX_TABLE_JOKERS", True)
+    return solver_mod
+
+
+def test_unused_table_joker_is_attached(relaxed_jokers):
+    # with the table joker optional, the three fours need no joker: it is attached to the set
+    t, h = two("4H 4D 4C JK", "")
+    sol = checked(t, h, ACE_LOW)
+    assert sol.max_cards_laid == 0 and sum(len(m) for m in sol.melds) == 4
+
+
+def test_unattachable_table_joker_falls_back_to_the_strict_search(relaxed_jokers):
+    # the ace completes A..K (13 cards, full): the relaxed answer leaves the joker
+    # with no room, and the strict search splits the run to place it
+    t, h = two("JK 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", "AS")
+    sol = checked(t, h, ACE_LOW)
+    assert sol.max_cards_laid == 1
+
+
+def test_relaxed_optimum_above_the_strict_one(relaxed_jokers, monkeypatch):
+    # relaxed: the four fours lay both hand cards and leave the joker out, with no
+    # room anywhere; strict: the joker must go down, so only one four is laid
+    calls = []
+    real = relaxed_jokers._attach_jokers
+    monkeypatch.setattr(relaxed_jokers, "_attach_jokers", lambda *a: calls.append(real(*a)) or calls[-1])
+    t, h = two("4H 4D JK", "4C 4S")
+    sol = checked(t, h, ACE_LOW)
+    assert calls == [False]
+    assert sol.max_cards_laid == 1 == brute_force(t, h, ACE_LOW)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(positions(), rules_strategy)
+def test_relaxed_table_jokers_equal_brute_force(relaxed_jokers, pos, rules):
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    sol = checked(table, hand, rules)
+    assert sol.max_cards_laid == brute_force(table, hand, rules)
+
+
+def test_attach_jokers_respects_room():
+    import rami_core.solver as solver_mod
+
+    model = solver_mod._Model([], [], MeldRules(ace_high=False, max_jokers=1), lambda c: 1)
+    runs = [(0, 1, ["N"] * 13)]
+    sets = [(4, [0, 1, 2], 0)]
+    assert solver_mod._attach_jokers(runs, sets, 1, model)
+    assert sets == [(4, [0, 1, 2], 1)]
+    runs, sets = [(0, 1, ["N"] * 13)], [(4, [0, 1, 2], 1)]
+    assert not solver_mod._attach_jokers(runs, sets, 1, model)  # one joker per meld at most
+    assert sets == [(4, [0, 1, 2], 1)]
+    runs, sets = [(0, 11, ["N", "N", "N"])], []
+    assert not solver_mod._attach_jokers(runs, sets, 2, model)  # one joker per meld at most
+    assert runs == [(0, 11, ["N", "N", "N"])]
+    free = solver_mod._Model([], [], MeldRules(ace_high=False), lambda c: 1)
+    runs, sets = [(0, 11, ["N", "N", "N"])], []
+    assert solver_mod._attach_jokers(runs, sets, 2, free)
+    assert runs == [(0, 9, ["J", "J", "N", "N", "N"])]  # 11-12-13 is at the top: down it goes
+
+
+@pytest.fixture
+def lp_at_once(monkeypatch):
+    """The certified LP path asked at the first search state (not only on hard positions)."""
+    import rami_core.solver as solver_mod
+    from rami_core import solver_lp
+
+    if not solver_lp.available():
+        pytest.skip("scipy not installed")
+    monkeypatch.setattr(solver_mod, "LP_BUDGET", 1)
+    return solver_mod
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(positions(), rules_strategy)
+def test_lp_path_equals_brute_force(lp_at_once, pos, rules):
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    sol = checked(table, hand, rules)
+    assert sol.max_cards_laid == brute_force(table, hand, rules)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(positions(), st.sampled_from([DEFAULT, ACE_LOW]))
+def test_lp_path_points_objective(lp_at_once, pos, rules):
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
+    sol = checked(table, hand, rules, objective="points", points=value)
+    lp_at_once.USE_LP = False
+    try:
+        plain = solve(table, hand, rules, objective="points", points=value)
+    finally:
+        lp_at_once.USE_LP = True
+    assert (sol.points_laid, sol.max_cards_laid) == (plain.points_laid, plain.max_cards_laid)
+
+
+def test_lp_path_is_taken_and_certified(lp_at_once, monkeypatch):
+    from rami_core import solver_lp
+
+    seen = []
+    real = solver_lp.lp_solve
+
+    def spy(*args, **kw):
+        res = real(*args, **kw)
+        seen.append(res)
+        return res
+
+    monkeypatch.setattr(solver_lp, "lp_solve", spy)
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
+    )
+    sol = checked(t, h, DEFAULT)
+    assert sol.max_cards_laid == 11
+    assert seen and seen[0] is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(), rules_strategy)
+def test_lp_certificate_is_an_upper_bound(pos, rules):
+    """The exact dual bound of rami_core.solver_lp never falls below the optimum,
+    and a proven arrangement is worth exactly the optimum."""
+    from rami_core import solver_lp
+    import rami_core.solver as solver_mod
+
+    if not solver_lp.available():
+        pytest.skip("scipy not installed")
+    table_try, hand = pos
+    hand = hand[:5]
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    if not table:
+        return
+    weight = lambda c: 1  # noqa: E731
+    m = solver_mod._Model(table, hand, rules, weight)
+    res = solver_lp.lp_solve(m.t, m.a, m.JT, m.J, m.w, m.wj, rules)
+    best = brute_force(table, hand, rules)
+    if res is None:
+        return
+    assert res.bound >= best
+    if res.proven:
+        assert res.value == best
