@@ -138,3 +138,90 @@ def test_opening_precheck_never_skips_an_opening(preset):
                 assert go_out, (hand, spec, whole)
     # the loop exercised both answers and found openings
     assert seen["skip"] and seen["ask"] and seen["found"] >= 20, seen
+
+
+# --------------------------------------------------------------------------- strategy edges
+
+
+def _state(preset: str, hand: str, **fields):
+    from rami_core.cards import parse_cards
+
+    game = Game.new(load_profile(preset), 2, seed=1)
+    s = game.state.copy()
+    s.hands[0] = parse_cards(hand)
+    for k, v in fields.items():
+        setattr(s, k, v)
+    return game.rules, s
+
+
+def test_unopened_seat_facing_points_sheds_low_cards_first():
+    """Before a points opening, high cards are what the seat collects: among
+    equally useless cards the lowest goes first; once open, the costliest."""
+    from rami_core.bots.greedy import Planner
+    from rami_core.cards import parse_card
+
+    rules, s = _state("rami51", "2C KD 5H 6H 7H 9S", opened=[False, False])
+    order = Planner(rules).discard_order(s, 0)
+    assert order[:3] == [parse_card(x) for x in ("2C", "9S", "KD")]
+    s.opened = [True, False]
+    order = Planner(rules).discard_order(s, 0)
+    assert order[:3] == [parse_card(x) for x in ("KD", "9S", "2C")]
+    # classic has no points opening: the costliest goes first from the start
+    rules, s = _state("classic", "2C KD 5H 6H 7H 9S", opened=[False, False])
+    assert Planner(rules).discard_order(s, 0)[0] == parse_card("KD")
+
+
+def test_expert_discard_keeps_the_card_with_more_outs():
+    """Two lone cards: 7S has unseen neighbours 5S 6S 8S 9S; KC's neighbours
+    QC and the set partners of K are all seen (on the table or in the pile),
+    so KC brings no outs and goes, although 7S is cheaper."""
+    from rami_core.bots.expert import ExpertPlanner
+    from rami_core.cards import parse_card, parse_cards
+    from rami_core.melds import read_meld
+
+    rules, s = _state("classic", "3H 4H 5H 7S KC 2D 2D")
+    # everything that could join KC is out of play: in the discard pile
+    s.discard = parse_cards("QC JC KH KS KD AC")
+    planner = ExpertPlanner(rules)
+    first = planner.discard_order(s, 0)[0]
+    assert first == parse_card("KC"), planner.discard_order(s, 0)
+    assert read_meld(parse_cards("3H 4H 5H"), rules.melds) is not None
+
+
+def test_greedy_rebuilds_the_voleur_table_and_random_lays_one_card_by_a_rebuild():
+    cfg = SimConfig(load_profile("voleur"), 2, ("greedy", "random"), 2, seed=3, turn_cap=200, round_cap=1)
+    seen = [Counter(), Counter()]
+    for g in run_games(cfg):
+        for seat, name in enumerate(g["bots"]):
+            seen[0 if name == "greedy" else 1].update(g["kinds"][seat])
+    assert seen[0]["rearrange"] > 0 and seen[1]["rearrange"] > 0, seen
+
+
+def test_random_rearrangements_lay_one_card_each():
+    """The random bot's rebuilds are a probe, not a player: each lays exactly
+    one hand card (the solver's rebuild for one random card, or a card added
+    to a meld), never the best lay of the whole hand."""
+    from rami_core import actions as A
+    from rami_core.bots.base import state_from_view
+    from rami_core.bots.random_bot import RandomBot
+    import random
+
+    game = Game.new(load_profile("voleur"), 2, seed=4)
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+    probe = RandomBot(random.Random(0))
+    checked = 0
+    for _ in range(400):
+        s = game.state
+        if s.phase == "over":
+            break
+        seat = s.turn
+        if s.phase == "lay" and s.table and s.opened[seat]:
+            view = game.view(seat)
+            st = state_from_view(view)
+            before = sum(len(m.cards) for m in st.table)
+            for a in probe.lay_candidates(game.rules, st, seat):
+                if isinstance(a, A.Rearrange):
+                    assert sum(len(m) for m in a.melds) == before + 1, a
+                    checked += 1
+        game.apply(bots[seat].choose(game.view(seat), game.rules))
+    assert checked >= 5, checked
