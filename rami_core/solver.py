@@ -1190,12 +1190,21 @@ def _meld_candidates_with_points(hand: Sequence[Card], rules: MeldRules, allow_j
         if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
             out[key] = (list(cards), reading, pts)
 
-    # runs, written in place order, jokers at their places
+    # runs, written in place order, jokers at their places. A run that splits
+    # into two valid runs is left out: the two halves lay the same cards for
+    # the same points (no half starts at place 1 unless the whole run does),
+    # and are pure wherever the whole run is. Wrapping runs are all kept (a
+    # half starting on the ace would count it low).
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
     lo_b, hi_b = rules.low_bound, rules.high_bound
     if rules.wrap:
-        windows = [(lo, n) for n in range(rules.run_min, 14) for lo in range(1, 14)]
+        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
     else:
-        windows = [(lo, n) for n in range(rules.run_min, hi_b - lo_b + 2) for lo in range(lo_b, hi_b - n + 2)]
+        # every piece of L places holds N naturals when jmax <= L - N: then every
+        # run of 2L places or more splits
+        longest = 2 * L - 1 if SPLIT_LONG_RUNS and jmax <= L - N else hi_b - lo_b + 1
+        windows = [(lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)]
     for s in range(4):
         for lo, n in windows:
             places = [lo + i for i in range(n)]
@@ -1207,6 +1216,8 @@ def _meld_candidates_with_points(hand: Sequence[Card], rules: MeldRules, allow_j
             for k in range(max(1, rules.min_naturals, n - jmax), len(present) + 1):
                 for chosen in combinations(present, k):
                     cs = set(chosen)
+                    if SPLIT_LONG_RUNS and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                        continue
                     js = list(jok)
                     cards = []
                     for i, f in enumerate(faces):
@@ -1225,6 +1236,19 @@ def _meld_candidates_with_points(hand: Sequence[Card], rules: MeldRules, allow_j
                     if rules.set_min <= n + j <= size_max:
                         consider(list(combo) + jok[:j])
     return list(out.values())
+
+
+SPLIT_LONG_RUNS = True  # False: every run window (the reference the tests compare with)
+
+
+def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
+    """A run of n places with naturals at these places splits into two runs of
+    at least L places and N naturals each."""
+    for k in range(L, n - L + 1):
+        first = sum(1 for i in naturals if i < k)
+        if first >= N and len(naturals) - first >= N:
+            return True
+    return False
 
 
 def best_opening(hand: Sequence[Card], rules: MeldRules, opening, *, score: dict | None = None) -> list[list[Card]] | None:
