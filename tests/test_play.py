@@ -553,3 +553,29 @@ def test_lay_off_with_as_and_a_meld_number_from_one():
     assert "You lay off JK on meld 1" in out
     assert "   1. JK(6H) 7H 8H 9H 10H   stub bot 2" in out
     assert "You discard 2C" in out
+
+
+def test_hint_lays_off_a_joker_onto_a_set_where_its_suit_is_free():
+    """best_lay_offs gives no face for a joker added to a set of three (its
+    suit is open): the hint suggests the lay off instead of failing."""
+    from rami_core import actions as A
+    from rami_core.cards import parse_cards
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.melds import read_meld
+    from rami_core.play.hint import suggest
+    from rami_core.state import LAY, TableMeld
+
+    game = Game.new(load_profile("rami51"), 2, seed=1)
+    s = game.state
+    nines = parse_cards("9S 9H 9D")
+    hand = parse_cards("JK 2C 7D")
+    s.hands[0] = hand
+    s.table = [TableMeld(read_meld(nines, game.rules.melds), 1)]
+    s.opened = [True, True]
+    s.laid_before = [True, True]
+    s.turn, s.phase = 0, LAY
+    plan = suggest(game.view(0), game.rules)
+    lay_offs = [a for a in plan["actions"] if isinstance(a, A.LayOff)]
+    assert lay_offs and lay_offs[0].items[0].card.suit == hand[0].suit
+    assert plan["discard"] is not None

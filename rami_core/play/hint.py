@@ -45,7 +45,7 @@ def lay_plan(view: SeatView, rules: Rules, time_limit: float = 3.0) -> tuple[lis
         for i, nats, joks in plan.lay_offs:
             items = [A.LayOffItem(c, i) for c in nats]
             for j, f in joks:
-                as_ = Card(f[0], f[1], 0) if f[1] not in (AMBIGUOUS,) and f[1] >= 0 else None
+                as_ = Card(f[0], f[1], 0) if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0 else None  # None: the joker's place is free
                 items.append(A.LayOffItem(j, i, as_))
             proposals.append(A.LayOff(seat, tuple(items)))
         if plan.new_melds:
