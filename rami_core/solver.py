@@ -44,21 +44,14 @@ proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
 options (a pure function of the run summaries and the counts) and the set
 tables are cached across solves.
 
-Two exact shortcuts sit in front of that search (``_sweep_solve``):
-
-* table jokers relaxed (``RELAX_TABLE_JOKERS``, off: measured neutral): with
-  jokers on the table, the search first runs with
-  them optional (they may still be used). The objective never counts a table
-  joker, so that optimum is an upper bound; the unused table jokers are then
-  attached to melds with room (a run's free end, a set below its largest size,
-  within jokers per meld; ``_attach_jokers``). If they all fit, the arrangement
-  is strict and optimal; otherwise the strict search runs.
-* hard positions: past ``LP_BUDGET`` search states, the certified linear
-  program of :mod:`rami_core.solver_lp` (HiGHS through scipy, when installed)
-  proposes an arrangement and an upper bound computed in exact integers from
-  its duals. A bound met by the arrangement ends the solve; otherwise the
-  search resumes (its memo kept) with the bound as a cap and the arrangement
-  as the value to beat. Floating point only proposes; integers decide.
+Hard positions take an exact shortcut (``_run``): past ``LP_BUDGET``
+search states, the certified linear program of :mod:`rami_core.solver_lp`
+(HiGHS through scipy) proposes an arrangement and an upper bound computed in exact integers from
+its duals. A bound met by the arrangement ends the solve; otherwise the
+search resumes (its memo kept) with the bound as a cap and the arrangement as
+the value to beat. Floating point only proposes; integers decide. (Solving
+first with the table jokers optional, then attaching the unused ones, was
+tried too: exact, but no faster, the relaxed search being as large.)
 
 Symmetry cuts keep it small without losing optima: runs with equal summaries
 are interchangeable; a run never starts with a joker unless it ends at the
@@ -345,7 +338,6 @@ class _Sweep:
         self.suit_cache: dict = {}
         self.gran = 1
         self.use_h = USE_H
-        self.jt_optional = False  # the relaxation: table jokers may stay unused
         self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
         self.cap: int | None = None  # an upper bound known from outside
         self.budget: int | None = None  # raise _Budget at this many states
@@ -483,11 +475,7 @@ class _Sweep:
             L, N = m.L, m.N
             ok = all(c[0] >= L and c[1] >= N for suit in runs for c in suit)
             used = m.J - jl
-            if self.jt_optional:
-                v = (used - m.JT) * m.wj if used > m.JT else 0
-                v = v if ok else NEG
-            else:
-                v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
+            v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
             memo[key] = (v, True)
             return v
         if msum and 0 < si < 4:
@@ -841,8 +829,6 @@ def _lp_path(model: "_Model", deadline):
         return None
     from . import solver_lp
 
-    if not solver_lp.available():
-        return None
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout
@@ -859,8 +845,6 @@ def _layouts_to_faces(layouts):
     return runs, sets
 
 
-RELAX_TABLE_JOKERS = False  # solve with table jokers optional first, then attach the unused ones
-# (exact, but measured neutral on bench_solver: the relaxed search is as large as the strict one)
 LP_BUDGET = 2500  # search states before the certified LP is asked (a hard position)
 
 
@@ -876,7 +860,7 @@ def _run(sweep: "_Sweep", model: "_Model", deadline):
         v = sweep.solve()
     except _Budget:
         lp = _lp_path(model, deadline)
-        if lp is not None and lp.proven and (not sweep.jt_optional or lp.layouts is not None):
+        if lp is not None and lp.proven:
             return _layouts_to_faces(lp.layouts)
         sweep.budget = None
         if lp is not None:
@@ -893,22 +877,6 @@ def _run(sweep: "_Sweep", model: "_Model", deadline):
 
 def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1) -> list[list[Card]] | None:
     model = _Model(table, hand, rules, weight)
-    if model.JT and RELAX_TABLE_JOKERS:
-        # Table jokers relaxed: solve with them optional (the objective never
-        # counts a table joker, so this is an upper bound), then attach the
-        # unused ones to melds with room. If they all fit, the relaxed optimum
-        # is met by a strict arrangement and is proven optimal.
-        sweep = _Sweep(model, deadline)
-        sweep.gran = gran
-        sweep.use_h = USE_H
-        sweep.jt_optional = True
-        found = _run(sweep, model, deadline)
-        if found is None:
-            return None  # the relaxation is infeasible, so is the strict problem
-        runs, sets = found
-        used = sum(it.count("J") for _s, _p, it in runs) + sum(nj for _r, _ss, nj in sets)
-        if used >= model.JT or _attach_jokers(runs, sets, model.JT - used, model):
-            return _materialise(runs, sets, table, hand, model)
     sweep = _Sweep(model, deadline)
     sweep.gran = gran
     # the relaxation and the asks from the top pay off when a table must be
@@ -918,54 +886,6 @@ def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1) -> list[li
     if found is None:
         return None
     return _materialise(*found, table, hand, model)
-
-
-def _attach_jokers(runs, sets, k: int, model: _Model) -> bool:
-    """Add ``k`` jokers to the melds (in faces, as :meth:`_Sweep.rebuild` gives
-    them) where they fit: a run's free end within the places, a set below its
-    largest size, within jokers per meld. True (and the melds changed) if all
-    ``k`` fit; False (nothing changed) otherwise. Each meld's room is
-    independent of the others', so filling them in turn finds room for ``k``
-    whenever there is any."""
-    rules = model.rules
-    K = rules.max_jokers
-    size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
-    plan = []  # (kind, index, jokers added)
-    left = k
-    for i, (_suit, start, items) in enumerate(runs):
-        if not left:
-            break
-        n = len(items)
-        room = min(13 - n, (model.hi - (start + n - 1)) + (start - model.lo))
-        if K is not None:
-            room = min(room, K - items.count("J"))
-        room = min(room, left)
-        if room > 0:
-            plan.append(("run", i, room))
-            left -= room
-    for i, (_rank, suits, nj) in enumerate(sets):
-        if not left:
-            break
-        room = size_max - len(suits) - nj
-        if K is not None:
-            room = min(room, K - nj)
-        room = min(room, left)
-        if room > 0:
-            plan.append(("set", i, room))
-            left -= room
-    if left:
-        return False
-    for kind, i, add in plan:
-        if kind == "set":
-            rank, suits, nj = sets[i]
-            sets[i] = (rank, suits, nj + add)
-            continue
-        suit, start, items = runs[i]
-        n = len(items)
-        up = min(add, model.hi - (start + n - 1))
-        down = add - up
-        runs[i] = (suit, start - down, ["J"] * down + list(items) + ["J"] * up)
-    return True
 
 
 def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:
@@ -1386,24 +1306,31 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     return out
 
 
-def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules: MeldRules) -> LayOffPlan:
+def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules: MeldRules, *, new_melds: bool = True) -> LayOffPlan:
     """The most hand cards that can go down where table melds keep their places:
     lay offs at run ends and into sets' missing suits (checked by
     ``lay_off_positional``), plus new melds from the rest of the hand. Exact:
     every combination of lay offs is tried with a bound, and the new melds of
-    what is left come from :func:`solve` with an empty table."""
+    what is left come from :func:`solve` with an empty table.
+
+    ``new_melds=False`` skips the new melds: for a hand known to hold none
+    (the greedy bot's cheap ``meldable`` test says so), the same search and
+    the same plan without a solver call at every leaf."""
     hand = list(hand)
+    face = lambda c: c[:2] if c.suit != JOKER_SUIT else "J"  # noqa: E731
     options = []
     for i, rd in enumerate(table_readings):
         opts = _addition_options(i, rd, hand, rules)
         if opts:
-            options.append((i, opts))
-    face = lambda c: c[:2] if c.suit != JOKER_SUIT else "J"  # noqa: E731
+            needs = [(Counter(face(c) for c in nats) + Counter("J" for _ in joks), nats, joks, res) for nats, joks, res in opts]
+            options.append((i, needs))
     hand_faces = Counter(face(c) for c in hand)
     best = [-1, None]
     new_cache: dict = {}
 
     def new_melds_for(left: Counter) -> tuple[int, list[list[Card]]]:
+        if not new_melds:
+            return 0, []
         key = tuple(sorted(left.items(), key=str))
         if key not in new_cache:
             cards = []
@@ -1427,8 +1354,7 @@ def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules
                 best[1] = (list(chosen), melds)
             return
         i, opts = options[k]
-        for naturals, jokers, res in opts:
-            need = Counter(face(c) for c in naturals) + Counter("J" for _ in jokers)
+        for need, naturals, jokers, res in opts:
             if any(left[f] < n for f, n in need.items()):
                 continue
             rec(k + 1, left - need, chosen + [(i, naturals, jokers, res)], laid + len(naturals) + len(jokers))
@@ -1438,7 +1364,7 @@ def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules
     plan = LayOffPlan()
     if best[1] is None:
         return plan
-    chosen, new_melds = best[1]
+    chosen, from_hand = best[1]
     spare = list(hand)
 
     def take(c: Card) -> Card:
@@ -1454,7 +1380,7 @@ def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules
         plan.lay_offs.append((i, nats, joks))
         plan.readings[i] = final
         plan.laid.extend(nats + [j for j, _ in joks])
-    for mm in new_melds:
+    for mm in from_hand:
         real = [take(c) for c in mm]
         assert read_meld(real, rules) is not None
         plan.new_melds.append(real)

@@ -41,21 +41,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, product
 
-from .cards import JOKER_SUIT
 from .melds import MeldRules
 
 SCALE = 1 << 24  # dyadic rounding of the duals
 MILP_TIME = 0.1  # seconds for HiGHS's integer search when the relaxation is fractional
-
-
-def available() -> bool:
-    try:
-        import numpy  # noqa: F401
-        import scipy.optimize  # noqa: F401
-        import scipy.sparse  # noqa: F401
-    except Exception:  # pragma: no cover - scipy missing
-        return False
-    return True
 
 
 def columns(a: Counter, J: int, rules: MeldRules):
@@ -145,7 +134,7 @@ def lp_solve(t: Counter, a: Counter, JT: int, J: int, w: dict, wj: int, rules: M
     ``wj`` of a hand joker. The value counts hand cards laid only."""
     import numpy as np
     from scipy.optimize import linprog
-    from scipy.sparse import csc_matrix
+    from scipy.sparse import csc_matrix, vstack
 
     cols = columns(a, J, rules)
     faces = sorted(f for f in a if a[f] > 0)
@@ -183,19 +172,14 @@ def lp_solve(t: Counter, a: Counter, JT: int, J: int, w: dict, wj: int, rules: M
     hi = [a[f] for f in faces] + ([J] if J else [])
     offset = sum(w.get(f, 0) * t.get(f, 0) for f in faces) + wj * JT
     cf = np.array(c, float)
-    opts = {"presolve": True}
-    if time_limit is not None:
-        opts["time_limit"] = max(0.01, time_limit)
     # the relaxation, as two one-sided blocks for linprog: A x <= hi, -A x <= -lo
-    from scipy.sparse import vstack
-
     res = linprog(
         -cf,
         A_ub=vstack([A, -A]).tocsc(),
         b_ub=np.array(hi + [-x for x in lo], float),
         bounds=list(zip([0] * ncol, ub)),
         method="highs",
-        options={"time_limit": opts["time_limit"]} if "time_limit" in opts else None,
+        options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
     )
     if res.status != 0:
         return None

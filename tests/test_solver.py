@@ -115,6 +115,14 @@ def positions(draw):
     return table, hand
 
 
+def small_case(pos, rules):
+    """(table, hand) for a brute-force check: at most 5 hand cards, and the
+    generated table kept only if it is valid as it stands (else no table)."""
+    table_try, hand = pos
+    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    return table, hand[:5]
+
+
 rules_strategy = st.builds(
     MeldRules,
     ace_low=st.booleans(),
@@ -128,10 +136,7 @@ rules_strategy = st.builds(
 @settings(max_examples=80)
 @given(positions(), rules_strategy)
 def test_optimum_equals_brute_force(pos, rules):
-    table_try, hand = pos
-    hand = hand[:5]
-    # make the table valid: keep the largest prefix of melds that partitions
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     expected = brute_force(table, hand, rules)
     sol = checked(table, hand, rules)
     assert sol.max_cards_laid == expected
@@ -141,9 +146,7 @@ def test_optimum_equals_brute_force(pos, rules):
 @given(positions())
 def test_wrap_search_equals_brute_force(pos):
     rules = MeldRules(wrap=True)
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     sol = checked(table, hand, rules)
     assert sol.max_cards_laid == brute_force(table, hand, rules)
 
@@ -151,9 +154,7 @@ def test_wrap_search_equals_brute_force(pos):
 @settings(max_examples=30)
 @given(positions(), st.sampled_from([DEFAULT, ACE_LOW]))
 def test_points_objective_is_best_points(pos, rules):
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
     sol = checked(table, hand, rules, objective="points", points=value)
     # brute force on points: every subset that can go down
@@ -329,9 +330,7 @@ def test_relaxation_bound_is_admissible(pos, rules):
     bound finds what the search without it finds."""
     import rami_core.solver as solver_mod
 
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     weight = lambda c: 100 + (25 if c.suit == JOKER_SUIT else min(c.rank, 10))  # noqa: E731
     sweep = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
     sweep.gran = 100
@@ -346,78 +345,32 @@ def test_relaxation_bound_is_admissible(pos, rules):
 # --------------------------------------------------------------------------- fast paths
 
 
-@pytest.fixture
-def relaxed_jokers(monkeypatch):
-    import rami_core.solver as solver_mod
-
-    monkeypatch.setattr(solver_mod, "RELAX_TABLE_JOKERS", True)
-    return solver_mod
-
-
-def test_unused_table_joker_is_attached(relaxed_jokers):
-    # with the table joker optional, the three fours need no joker: it is attached to the set
+def test_table_joker_goes_into_a_set_that_needs_none():
+    # the three fours need no joker, but the table joker must stay down: in the set
     t, h = two("4H 4D 4C JK", "")
     sol = checked(t, h, ACE_LOW)
     assert sol.max_cards_laid == 0 and sum(len(m) for m in sol.melds) == 4
 
 
-def test_unattachable_table_joker_falls_back_to_the_strict_search(relaxed_jokers):
-    # the ace completes A..K (13 cards, full): the relaxed answer leaves the joker
-    # with no room, and the strict search splits the run to place it
+def test_table_joker_is_placed_by_splitting_a_full_run():
+    # the ace completes A..K (13 cards, full): no room is left for the joker
+    # unless the run is split
     t, h = two("JK 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", "AS")
     sol = checked(t, h, ACE_LOW)
     assert sol.max_cards_laid == 1
 
 
-def test_relaxed_optimum_above_the_strict_one(relaxed_jokers, monkeypatch):
-    # relaxed: the four fours lay both hand cards and leave the joker out, with no
-    # room anywhere; strict: the joker must go down, so only one four is laid
-    calls = []
-    real = relaxed_jokers._attach_jokers
-    monkeypatch.setattr(relaxed_jokers, "_attach_jokers", lambda *a: calls.append(real(*a)) or calls[-1])
+def test_two_fours_and_a_table_joker_lay_one():
     t, h = two("4H 4D JK", "4C 4S")
     sol = checked(t, h, ACE_LOW)
-    assert calls == [False]
     assert sol.max_cards_laid == 1 == brute_force(t, h, ACE_LOW)
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(positions(), rules_strategy)
-def test_relaxed_table_jokers_equal_brute_force(relaxed_jokers, pos, rules):
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
-    sol = checked(table, hand, rules)
-    assert sol.max_cards_laid == brute_force(table, hand, rules)
-
-
-def test_attach_jokers_respects_room():
-    import rami_core.solver as solver_mod
-
-    model = solver_mod._Model([], [], MeldRules(ace_high=False, max_jokers=1), lambda c: 1)
-    runs = [(0, 1, ["N"] * 13)]
-    sets = [(4, [0, 1, 2], 0)]
-    assert solver_mod._attach_jokers(runs, sets, 1, model)
-    assert sets == [(4, [0, 1, 2], 1)]
-    runs, sets = [(0, 1, ["N"] * 13)], [(4, [0, 1, 2], 1)]
-    assert not solver_mod._attach_jokers(runs, sets, 1, model)  # one joker per meld at most
-    assert sets == [(4, [0, 1, 2], 1)]
-    runs, sets = [(0, 11, ["N", "N", "N"])], []
-    assert not solver_mod._attach_jokers(runs, sets, 2, model)  # one joker per meld at most
-    assert runs == [(0, 11, ["N", "N", "N"])]
-    free = solver_mod._Model([], [], MeldRules(ace_high=False), lambda c: 1)
-    runs, sets = [(0, 11, ["N", "N", "N"])], []
-    assert solver_mod._attach_jokers(runs, sets, 2, free)
-    assert runs == [(0, 9, ["J", "J", "N", "N", "N"])]  # 11-12-13 is at the top: down it goes
 
 
 @pytest.fixture
 def lp_at_once(monkeypatch):
     """The certified LP path asked at the first search state (not only on hard positions)."""
     import rami_core.solver as solver_mod
-    from rami_core import solver_lp
 
-    assert solver_lp.available()  # scipy is a dependency of rami
     monkeypatch.setattr(solver_mod, "LP_BUDGET", 1)
     return solver_mod
 
@@ -425,9 +378,7 @@ def lp_at_once(monkeypatch):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(positions(), rules_strategy)
 def test_lp_path_equals_brute_force(lp_at_once, pos, rules):
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     sol = checked(table, hand, rules)
     assert sol.max_cards_laid == brute_force(table, hand, rules)
 
@@ -435,9 +386,7 @@ def test_lp_path_equals_brute_force(lp_at_once, pos, rules):
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(positions(), st.sampled_from([DEFAULT, ACE_LOW]))
 def test_lp_path_points_objective(lp_at_once, pos, rules):
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
     sol = checked(table, hand, rules, objective="points", points=value)
     lp_at_once.USE_LP = False
@@ -477,10 +426,7 @@ def test_lp_certificate_is_an_upper_bound(pos, rules):
     from rami_core import solver_lp
     import rami_core.solver as solver_mod
 
-    assert solver_lp.available()  # scipy is a dependency of rami
-    table_try, hand = pos
-    hand = hand[:5]
-    table = table_try if brute_force(table_try, [], rules) == 0 else []
+    table, hand = small_case(pos, rules)
     if not table:
         return
     weight = lambda c: 1  # noqa: E731

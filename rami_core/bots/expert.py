@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 from .. import actions as A
 from ..cards import JOKER_SUIT, Card, build_deck
 from ..engine import may_lay_freely
-from ..melds import RUN, read_meld
 from ..profile import GameEnd
 from ..rules import Rules
 from ..solver import best_lay_offs, solve
@@ -53,13 +53,15 @@ def _in_melds(hand: Sequence[Card], mr) -> int:
     return sum(1 for c in hand if face(c) in can)
 
 
-def _deck_faces(decks: int, jokers: int) -> Counter:
-    return Counter(face(c) for c in build_deck(decks, jokers))
+@lru_cache(maxsize=None)
+def _deck_faces(decks: int, jokers: int) -> tuple[tuple[Card, int], ...]:
+    """Every face of the deck with its copies (asked at every discard)."""
+    return tuple(Counter(face(c) for c in build_deck(decks, jokers)).items())
 
 
 class ExpertPlanner(Planner):
     def __init__(self, rules: Rules):
-        super().__init__(rules, use_solver_rearrange=True, rearrange_objective="cards")
+        super().__init__(rules)
         self.taken_by_next: list[Card] = []  # faces the next seat took from the discard pile
 
     # ---- which cards the hand keeps
@@ -163,7 +165,7 @@ class ExpertPlanner(Planner):
         """Faces this seat has not seen (not in its hand, on the table or in the
         discard pile), with how many copies."""
         p = self.rules.profile
-        cnt = _deck_faces(p.deck.decks, p.deck.jokers)
+        cnt = Counter(dict(_deck_faces(p.deck.decks, p.deck.jokers)))
         for c in s.hands[seat]:
             cnt[face(c)] -= 1
         for m in s.table:

@@ -25,10 +25,10 @@ from typing import Iterable, Sequence
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card, card_points
 from ..engine import DISCARD, STOCK, may_lay_freely
-from ..melds import RUN, SET, AMBIGUOUS, Reading, lay_off_positional, read_meld
-from ..profile import JokerReplay, JokerSwap
+from ..melds import SET, AMBIGUOUS, lay_off_positional, read_meld
+from ..profile import JokerSwap
 from ..rules import Rules
-from ..solver import LayOffPlan, _addition_options, best_lay_offs, best_opening, solve
+from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
@@ -369,60 +369,6 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     return out
 
 
-def lay_offs_only(table_readings: Sequence[Reading], hand: Sequence[Card], mr) -> LayOffPlan:
-    """`best_lay_offs` for a hand that holds no meld (``meldable`` is empty, so
-    no part of it makes a new meld either): the same search over lay offs, in
-    the same order and with the same bound, so the same plan, without asking
-    the solver for new melds at every leaf."""
-    hand = list(hand)
-    options = []
-    for i, rd in enumerate(table_readings):
-        opts = _addition_options(i, rd, hand, mr)
-        if opts:
-            options.append((i, [(Counter(_face_key(c) for c in nats) + Counter("J" for _ in joks), nats, joks) for nats, joks, _res in opts]))
-    best: list = [-1, None]
-
-    def rec(k: int, left: Counter, chosen: list, laid: int) -> None:
-        if laid + sum(left.values()) <= best[0]:
-            return
-        if k == len(options):
-            if laid > best[0]:
-                best[0] = laid
-                best[1] = list(chosen)
-            return
-        i, opts = options[k]
-        for need, naturals, jokers in opts:
-            if any(left[f] < n for f, n in need.items()):
-                continue
-            rec(k + 1, left - need, chosen + [(i, naturals, jokers)], laid + len(naturals) + len(jokers))
-        rec(k + 1, left, chosen, laid)
-
-    rec(0, Counter(_face_key(c) for c in hand), [], 0)
-    plan = LayOffPlan()
-    if best[1] is None:
-        return plan
-    spare = list(hand)
-
-    def take(c: Card) -> Card:
-        x = next(x for x in spare if _face_key(x) == _face_key(c))
-        spare.remove(x)
-        return x
-
-    for i, naturals, jokers in best[1]:
-        nats = [take(c) for c in naturals]
-        joks = [(take(j), f) for j, f in jokers]
-        final = lay_off_positional(table_readings[i], nats, joks, mr)
-        assert isinstance(final, Reading), final
-        plan.lay_offs.append((i, nats, joks))
-        plan.readings[i] = final
-        plan.laid.extend(nats + [j for j, _ in joks])
-    return plan
-
-
-def _face_key(c: Card):
-    return c[:2] if c.suit != JOKER_SUIT else "J"
-
-
 def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """The most cards laid from `hand` where table melds keep their places:
     one lay off action (every meld at once) and one meld action."""
@@ -430,7 +376,7 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     if meldable(hand, rules.melds):
         plan = best_lay_offs(readings, list(hand), rules.melds)
     else:
-        plan = lay_offs_only(readings, hand, rules.melds)
+        plan = best_lay_offs(readings, list(hand), rules.melds, new_melds=False)
     acts: list[A.Action] = []
     items = []
     for idx, nats, joks in plan.lay_offs:
@@ -498,11 +444,6 @@ class Planner:
     change how lays are chosen and which card goes."""
 
     rules: Rules
-    # Where the whole table may be rebuilt, laying "as much as it may" means
-    # the solver's rebuild: without it even the random bot's one-card rebuilds
-    # outplay hand melds and lay offs. Greedy counts cards, expert points.
-    use_solver_rearrange: bool = True
-    rearrange_objective: str = "cards"
     _refused: bool = False
 
     # ---- what to lay from a state, one step
@@ -520,7 +461,11 @@ class Planner:
             return opening_actions(rules, s, seat, hand)
         out: list[list[A.Action]] = []
         if p.table.rearrange:
-            if self.use_solver_rearrange and s.table:
+            # Where the whole table may be rebuilt, laying "as much as it may"
+            # means the solver's rebuild (the most cards, then points): without
+            # it even the random bot's one-card rebuilds outplay hand melds and
+            # lay offs.
+            if s.table:
                 sol = self.rearrangement(s, hand)
                 if sol is not None:
                     out.append([sol(seat)])
@@ -543,13 +488,13 @@ class Planner:
             return False
         p = self.rules.profile
         if s.table and may_lay_freely(self.rules, s, seat) and (p.table.lay_off or p.table.rearrange):
-            if p.table.rearrange and self.use_solver_rearrange:
+            if p.table.rearrange:
                 return False
             return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(face(c) for c in hand))
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
-        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, objective=self.rearrange_objective, points=self.rules.profile, time_limit=REARRANGE_TIME)
+        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, points=self.rules.profile, time_limit=REARRANGE_TIME)
         if not sol.feasible or not sol.laid:
             return None
         melds = tuple(tuple(face(c) for c in m) for m in sol.melds)

@@ -15,10 +15,9 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
-from ..cards import JOKER_SUIT, Card
+from ..cards import JOKER_SUIT
 from ..engine import DISCARD, STOCK, may_lay_freely
 from ..melds import RUN, read_meld
-from ..profile import JokerSwap
 from ..rules import Rules
 from ..solver import solve
 from ..state import DRAW, OVER, GameState
@@ -38,7 +37,7 @@ class RandomBot:
 
     def planner(self, rules: Rules) -> Planner:
         if self._planner is None or self._planner.rules is not rules:
-            self._planner = Planner(rules, use_solver_rearrange=True)
+            self._planner = Planner(rules)
         return self._planner
 
     # ---- candidates
