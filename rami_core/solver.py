@@ -205,14 +205,16 @@ def _sets_completable(msum: tuple[int, ...], caps: tuple[int, ...], jl: int, rul
 
 
 @lru_cache(maxsize=None)
-def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None):
+def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None, first: bool = False):
     """Options for one suit at one place, weights aside (a pure function of the
     run summaries and the counts, shared by every solve): a tuple of
     (new R, m to sets, naturals used, jokers used, detail), most naturals first.
 
     R: sorted run summaries in progress; tmin: fewest naturals of the face to
     use here, a: most; jl: jokers left; room: places from here to the last one;
-    L, N, K: run_min, min_naturals, max_jokers (None: not tracked)."""
+    L, N, K: run_min, min_naturals, max_jokers (None: not tracked); first:
+    place 1 with the ace at both ends, where a run starts marked (ld 2) so
+    that it never reaches place 14: A..K..A would be fourteen cards."""
     groups = sorted(Counter(R).items())
     # per distinct code: list of (ends, cont_nat, cont_jok, resulting codes, nat, jok)
     per_code = []
@@ -225,9 +227,11 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
         # a continued run must still be able to reach run_min by the last place
         nat_viable = nat_code[0] + room - 1 >= L
         jok_viable = jok_ok and jok_code[0] + room - 1 >= L
+        if ld == 2 and room == 1:  # begun at the low ace: it cannot take the high one
+            nat_viable = jok_viable = False
         opts = []
         for e in range(0, k + 1):
-            if e and (not comp or ld):
+            if e and (not comp or ld == 1):
                 break
             for cn in range(0, k - e + 1):
                 cj = k - e - cn
@@ -252,10 +256,12 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
             return
         # new runs: started by a natural, or by a joker (then it must reach the last place)
         max_new_nat = a - nat if room >= L else 0
-        max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1)) else 0
+        # (a joker-led run from place 1 would have to reach place 14: never under `first`)
+        max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1) and not first) else 0
+        new_code = (1, min(1, N), 0, 2 if first else 0)
         for nn in range(0, max_new_nat + 1):
             for nj in range(0, max_new_jok + 1):
-                runs2 = runs + [(1, min(1, N), 0, 0)] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
+                runs2 = runs + [new_code] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
                 newR = tuple(sorted(runs2))
                 used_runs = nat + nn
                 lo_m = max(0, tmin - used_runs)
@@ -330,10 +336,12 @@ def _complete(code: tuple[int, int, int, int], L: int, N: int) -> bool:
 
 
 class _Sweep:
-    def __init__(self, m: _Model, deadline: float | None):
+    def __init__(self, m: _Model, deadline: float | None, max_states: int | None = None):
         self.m = m
         self.memo: dict = {}
         self.deadline = deadline
+        # a deterministic limit: SolverTimeout at this many states
+        self.max_states = max_states if max_states is not None else 1 << 62
         self.calls = 0
         self.suit_cache: dict = {}
         self.gran = 1
@@ -357,19 +365,19 @@ class _Sweep:
 
     # ---- per-suit options at one place
 
-    def suit_options(self, R: tuple, t: int, tmin: int, a: int, w: int, jl: int, room: int, high_left: int):
+    def suit_options(self, R: tuple, t: int, tmin: int, a: int, w: int, jl: int, room: int, high_left: int, first: bool = False):
         """Options for one suit at one place.
 
         R: sorted run summaries in progress; t: table cards of the face (for the
         weight), tmin: fewest naturals of the face to use here, a: most; w: weight
         of a hand card; jl: jokers left; room: places from here to the last one.
         Returns a list of (new R, m to sets, naturals used, jokers used, weight, detail)."""
-        key = (R, t, tmin, a, w, jl, room)
+        key = (R, t, tmin, a, w, jl, room, first)
         hit = self.suit_cache.get(key)
         if hit is not None:
             return hit
         m = self.m
-        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K)
+        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K, first)
         out = [(o[0], o[1], o[2], o[3], (o[2] - t) * w if o[2] > t else 0, o[4]) for o in base]
         self.suit_cache[key] = out
         return out
@@ -416,7 +424,7 @@ class _Sweep:
             t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
         cap = self.caps[pi][s]
         best_ = NEG
-        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1, 0):
+        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1, 0, m.both and p == 1):
             if opt[1] > cap:
                 continue
             sub = self.hval(s, pi + 1, opt[0], j - opt[3])
@@ -468,6 +476,8 @@ class _Sweep:
         self.calls += 1
         if self.calls == self.budget:
             raise _Budget
+        if self.calls >= self.max_states:
+            raise SolverTimeout
         if self.deadline is not None and not (self.calls & 1023) and time.perf_counter() > self.deadline:
             raise SolverTimeout
         m = self.m
@@ -534,7 +544,7 @@ class _Sweep:
             t, a = res[si]
             tmin = t
         room = m.hi - p + 1
-        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room, 0):
+        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room, 0, m.both and p == 1):
             newR, mm, u, jused, weight, _detail = opt
             if m.both and p == 1:
                 res2 = res[:si] + ((max(0, t - u), a - u),) + res[si + 1:]
@@ -665,7 +675,7 @@ class _Sweep:
                     newbook.setdefault((min(ln + 1, m.L), nt, jk + 1 if m.K is not None else 0, ld), []).append(run)
             assert not any(book.values())
             for _ in range(nn):
-                newbook.setdefault((1, min(1, m.N), 0, 0), []).append([p, ["N"]])
+                newbook.setdefault((1, min(1, m.N), 0, 2 if (m.both and p == 1) else 0), []).append([p, ["N"]])
             for _ in range(nj):
                 newbook.setdefault((1, 0, 1 if m.K is not None else 0, 1), []).append([p, ["J"]])
             open_runs[si] = newbook
@@ -690,6 +700,7 @@ def solve(
     objective: str = "cards",
     points=None,
     time_limit: float | None = None,
+    max_states: int | None = None,
 ) -> Solution:
     """The arrangement of the whole table that lays the most hand cards.
 
@@ -698,8 +709,11 @@ def solve(
     hand cards laid (ties: the most points), ``"points"`` the points laid (ties:
     the most cards); ``points`` is a card value function, a Profile (scoring
     values and joker penalty) or None (2-10 face, courts 10, ace 11, joker 25).
-    The result is a proven optimum unless ``time_limit`` (seconds) cut the
-    search, in which case ``optimal`` is False and nothing is laid."""
+    The result is a proven optimum unless a limit cut the search, in which
+    case ``optimal`` is False and nothing is laid. ``time_limit`` (seconds)
+    suits a person waiting; ``max_states`` (search states, with HiGHS held to
+    a node count) gives the same answer on any machine under any load, which
+    seeded simulations need."""
     if objective not in ("cards", "points"):
         raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
     given_melds: list[list[Card]] | None = None
@@ -723,9 +737,9 @@ def solve(
     live = _live_hand(table, hand, rules)
     try:
         if rules.wrap:
-            found = _search_solve(table, live, rules, weight, deadline)
+            found = _search_solve(table, live, rules, weight, deadline, max_states)
         else:
-            found = _sweep_solve(table, live, rules, weight, deadline, big if objective == "cards" else len(hand) + 1)
+            found = _sweep_solve(table, live, rules, weight, deadline, big if objective == "cards" else len(hand) + 1, max_states)
     except SolverTimeout:
         return fallback(False, True)
     if found is None:
@@ -875,9 +889,9 @@ def _run(sweep: "_Sweep", model: "_Model", deadline):
     return sweep.rebuild()
 
 
-def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1) -> list[list[Card]] | None:
+def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1, max_states: int | None = None) -> list[list[Card]] | None:
     model = _Model(table, hand, rules, weight)
-    sweep = _Sweep(model, deadline)
+    sweep = _Sweep(model, deadline, max_states)
     sweep.gran = gran
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
@@ -956,7 +970,7 @@ def _candidate_melds(avail: Counter, jokers: int, rules: MeldRules) -> list[tupl
     return [mm for mm in out if all(Counter(mm[0])[f] <= avail.get(f, 0) for f in set(mm[0]))]
 
 
-def _search_solve(table, hand, rules, weight, deadline) -> list[list[Card]] | None:
+def _search_solve(table, hand, rules, weight, deadline, max_states: int | None = None) -> list[list[Card]] | None:
     """Exact memoised search over melds: cover every table card, then lay the
     best subset of the hand. Used where the sweep does not apply (wrap)."""
     t = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
@@ -983,6 +997,8 @@ def _search_solve(table, hand, rules, weight, deadline) -> list[list[Card]] | No
         if key in memo:
             return memo[key]
         calls[0] += 1
+        if max_states is not None and calls[0] >= max_states:
+            raise SolverTimeout
         if deadline is not None and not (calls[0] & 255) and time.perf_counter() > deadline:
             raise SolverTimeout
         tj_left = max(0, jl - (J - JT))

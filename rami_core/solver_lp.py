@@ -44,7 +44,9 @@ from itertools import combinations, product
 from .melds import MeldRules
 
 SCALE = 1 << 24  # dyadic rounding of the duals
-MILP_TIME = 0.1  # seconds for HiGHS's integer search when the relaxation is fractional
+MILP_NODES = 200  # branch-and-bound nodes for HiGHS's integer search when the relaxation is
+# fractional: a count, not seconds, so that the arrangement proposed (and so the
+# optimum returned among equals) does not depend on the machine's load
 
 
 def columns(a: Counter, J: int, rules: MeldRules):
@@ -209,7 +211,7 @@ def lp_solve(t: Counter, a: Counter, JT: int, J: int, w: dict, wj: int, rules: M
             constraints=LinearConstraint(A, np.array(lo, float), np.array(hi, float)),
             integrality=np.ones(ncol),
             bounds=Bounds(np.zeros(ncol), np.array(ub, float)),
-            options={"mip_rel_gap": 0.0, "time_limit": MILP_TIME if time_limit is None else max(0.005, min(MILP_TIME, time_limit))},
+            options={"mip_rel_gap": 0.0, "node_limit": MILP_NODES, **({} if time_limit is None else {"time_limit": max(0.005, time_limit)})},
         )
         if r2.x is None:
             return LPResult(None, None, False, bound)

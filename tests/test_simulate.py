@@ -95,3 +95,27 @@ def test_ray_backend_gives_the_same_results():
     remote = simulate(cfg, workers=2, backend="ray")
     assert remote["timing"]["backend"] == "ray"
     assert _strip_timing(local) == _strip_timing(remote)
+
+
+@pytest.mark.parametrize("bots", [("greedy", "random"), ("expert", "greedy")])
+def test_a_seeded_voleur_game_does_not_depend_on_the_clock(monkeypatch, bots):
+    """Voleur bots rebuild the table with the exact solver every turn; their
+    limits are counts (search states, HiGHS nodes), so a machine a thousand
+    times slower, or under load, plays the same game. Here every reading of
+    the clock jumps a minute: any seconds-based limit would cut every search."""
+    import time as _time
+
+    from rami_core import solver
+
+    cfg = SimConfig(load_profile("voleur"), 2, bots, 1, seed=11, round_cap=1, turn_cap=200)
+    normal = run_games(cfg)
+    now = [_time.perf_counter()]
+
+    def crawling() -> float:
+        now[0] += 60.0
+        return now[0]
+
+    monkeypatch.setattr(solver.time, "perf_counter", crawling)
+    slow = run_games(cfg)
+    assert slow == normal
+    assert normal[0]["rounds"] and normal[0]["refused"] == 0

@@ -243,6 +243,36 @@ def test_larger_two_deck_position():
     assert sol.max_cards_laid == 11
 
 
+def test_no_run_holds_the_ace_at_both_ends():
+    """With the ace low and high, A-2-...-K-A would be fourteen cards: the
+    sweep once built it from two table runs (a voleur game found it)."""
+    both = MeldRules(ace_low=True, ace_high=True)
+    t, h = two("AC 2C 3C QH QD QC 10C JC JK KC AC 5C 6C 7C 8C 9C JK 5H 6H 7H 8H 7H 7D 7C", "3S")
+    sol = checked(t, h, both)
+    assert sol.max_cards_laid == 0
+    assert all(len(m) <= 13 for m in sol.melds)
+    t, h = two("", "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC")
+    sol = checked(t, h, both)
+    assert sol.max_cards_laid == 14 and len(sol.melds) == 2
+
+
+def test_state_limit_cuts_the_search_and_lays_nothing():
+    """A count limit, unlike seconds, gives the same answer under any load:
+    too few states and the answer is 'not proven, nothing laid'; enough and
+    it is the optimum."""
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
+    )
+    cut = solve(t, h, DEFAULT, max_states=5)
+    assert not cut.optimal and cut.feasible and cut.laid == [] and cut.max_cards_laid == 0
+    assert Counter(c for m in cut.melds for c in m) == Counter(t)
+    full = solve(t, h, DEFAULT, max_states=10**7)
+    assert full.optimal and full.max_cards_laid == 11
+    wrap = MeldRules(wrap=True)
+    assert not solve(t, h, wrap, max_states=3).optimal
+
+
 # --------------------------------------------------------------------------- openings
 
 

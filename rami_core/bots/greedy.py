@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Iterable, Sequence
+from typing import ClassVar, Iterable, Sequence
 
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card, card_points
@@ -33,7 +33,11 @@ from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
 
-REARRANGE_TIME = 0.05  # seconds the solver may spend on a whole-table rearrangement
+# Search states the solver may spend on a whole-table rearrangement: a count,
+# not seconds, so that a seeded game plays the same on any machine under any
+# load. Below the solver's LP_BUDGET: greedy never pays for the LP path, and a
+# rebuild too hard for this falls back on hand melds and lay offs.
+REARRANGE_STATES = 2000
 MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one hand card)
 
 
@@ -445,6 +449,7 @@ class Planner:
 
     rules: Rules
     _refused: bool = False
+    rearrange_states: ClassVar[int | None] = REARRANGE_STATES
 
     # ---- what to lay from a state, one step
 
@@ -494,7 +499,7 @@ class Planner:
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
-        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, points=self.rules.profile, time_limit=REARRANGE_TIME)
+        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, points=self.rules.profile, max_states=self.rearrange_states)
         if not sol.feasible or not sol.laid:
             return None
         melds = tuple(tuple(face(c) for c in m) for m in sol.melds)

@@ -23,7 +23,7 @@ from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
-from .greedy import REARRANGE_TIME, Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
+from .greedy import REARRANGE_STATES, Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
 
 MAX_LAYOFF_CANDIDATES = 40
 
@@ -74,7 +74,7 @@ class RandomBot:
             # the solver finds a way: a real rearrangement, but not the best
             # lay of the whole hand (that is the expert's skill).
             one = self.rng.choice(hand)
-            sol = solve([list(m.cards) for m in s.table], [one], mr, time_limit=REARRANGE_TIME)
+            sol = solve([list(m.cards) for m in s.table], [one], mr, max_states=REARRANGE_STATES)
             if sol.feasible and sol.laid:
                 out.append(A.Rearrange(seat, tuple(tuple(face(c) for c in m) for m in sol.melds)))
             table = [tuple(face(c) for c in m.cards) for m in s.table]
