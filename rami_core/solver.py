@@ -60,6 +60,8 @@ started where they could not reach run_min before the last place.
 
 With the ace at both ends, a physical ace is used once: at place 1 the solver
 decides per suit how many aces stay for place 14 (they travel in the state).
+A run begun at place 1 carries a mark that forbids place 14: A..K..A would
+be fourteen cards, which no rule allows.
 
 Wrapping runs (K-A-2) break the linear sweep; under ``rules.wrap`` the solver
 uses an exact memoised search over melds instead (:func:`_search_solve`),
