@@ -5,8 +5,12 @@ What it does beyond greedy:
 * Voleur (a table that may be rearranged): every turn it asks
   ``solver.solve(table, hand)`` for the whole new table that lays the most
   hand cards (ties: the most penalty points), and plays it as one
-  ``rearrange``. (Laying the most points first lost to greedy: the round is
-  a race to an empty hand.)
+  ``rearrange``. Greedy asks the same question but gives up after 2,000
+  search states (falling back on hand melds and lay offs); the expert allows
+  15 times as many, which takes in the solver's certified LP path: the hard
+  rebuilds, where a player lays what the other cannot see, are where voleur
+  is won. (Laying the most points first lost to greedy: the round is a race
+  to an empty hand.)
 * Discards: it arranges its hand with the solver (with lay offs onto the
   table where it may lay off) and discards only from the cards left out; among
   those it picks the one that leaves the most cards in melds and the most
@@ -44,6 +48,7 @@ from ..views import SeatView
 from .base import register_bot
 from .greedy import PlanningBot, Planner, face, fits_table, meldable, usefulness, value, without
 
+EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (greedy: 2,000)
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
 
 
@@ -60,6 +65,7 @@ def _deck_faces(decks: int, jokers: int) -> tuple[tuple[Card, int], ...]:
 
 
 class ExpertPlanner(Planner):
+    rearrange_states = EXPERT_REARRANGE_STATES
     def __init__(self, rules: Rules):
         super().__init__(rules)
         self.taken_by_next: list[Card] = []  # faces the next seat took from the discard pile
