@@ -225,3 +225,31 @@ def test_random_rearrangements_lay_one_card_each():
                     checked += 1
         game.apply(bots[seat].choose(game.view(seat), game.rules))
     assert checked >= 5, checked
+
+
+def test_expert_rebuilds_where_greedy_gives_up():
+    """A voleur position from a seeded game: the rebuild that lays 7 of 13
+    hand cards needs more search than greedy's 2,000 states, so greedy falls
+    back on hand melds and lay offs while the expert plays the proven best."""
+    from types import SimpleNamespace
+
+    from rami_core.bots.expert import ExpertPlanner
+    from rami_core.bots.greedy import Planner
+    from rami_core.cards import parse_cards
+    from rami_core.melds import read_meld
+    from rami_core.rules import Rules
+
+    table = ["2S 3S 4S", "10S JS QS KS", "JH QH KH AH", "QC KC AC", "7S 7D 7C", "9H 9D JK", "10S 10H 10C", "JH JD JC", "2D 3D 4D"]
+    hand = parse_cards("7S 8S 3H 3H 4H 8H 3D KD 2C 4C 4C 6C 9C")
+    rules = Rules.build(load_profile("voleur"), 2)
+    s = SimpleNamespace(table=[SimpleNamespace(cards=parse_cards(m)) for m in table])
+    assert Planner(rules).rearrangement(s, hand) is None
+    play = ExpertPlanner(rules).rearrangement(s, hand)
+    assert play is not None
+    melds = play(0).melds
+    assert all(read_meld(list(m), rules.melds) is not None for m in melds)
+    down = Counter(c for m in melds for c in m)
+    tab = Counter(c for m in s.table for c in m.cards)
+    assert not tab - down  # every table card stays down
+    laid = down - tab
+    assert sum(laid.values()) == 7 and not laid - Counter(hand)
