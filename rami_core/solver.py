@@ -207,16 +207,19 @@ def _sets_completable(msum: tuple[int, ...], caps: tuple[int, ...], jl: int, rul
 
 
 @lru_cache(maxsize=None)
-def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None, first: bool = False):
+def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None):
     """Options for one suit at one place, weights aside (a pure function of the
     run summaries and the counts, shared by every solve): a tuple of
     (new R, m to sets, naturals used, jokers used, detail), most naturals first.
 
     R: sorted run summaries in progress; tmin: fewest naturals of the face to
     use here, a: most; jl: jokers left; room: places from here to the last one;
-    L, N, K: run_min, min_naturals, max_jokers (None: not tracked); first:
-    place 1 with the ace at both ends, where a run starts marked (ld 2) so
-    that it never reaches place 14: A..K..A would be fourteen cards."""
+    L, N, K: run_min, min_naturals, max_jokers (None: not tracked).
+
+    Fourteen places from here can only be place 1 with the ace at both ends:
+    a run started there is marked (ld 2) and never reaches place 14, where
+    one place is left (A..K..A would be fourteen cards)."""
+    first = room == 14
     groups = sorted(Counter(R).items())
     # per distinct code: list of (ends, cont_nat, cont_jok, resulting codes, nat, jok)
     per_code = []
@@ -367,19 +370,19 @@ class _Sweep:
 
     # ---- per-suit options at one place
 
-    def suit_options(self, R: tuple, t: int, tmin: int, a: int, w: int, jl: int, room: int, high_left: int, first: bool = False):
+    def suit_options(self, R: tuple, t: int, tmin: int, a: int, w: int, jl: int, room: int):
         """Options for one suit at one place.
 
         R: sorted run summaries in progress; t: table cards of the face (for the
         weight), tmin: fewest naturals of the face to use here, a: most; w: weight
         of a hand card; jl: jokers left; room: places from here to the last one.
         Returns a list of (new R, m to sets, naturals used, jokers used, weight, detail)."""
-        key = (R, t, tmin, a, w, jl, room, first)
+        key = (R, t, tmin, a, w, jl, room)
         hit = self.suit_cache.get(key)
         if hit is not None:
             return hit
         m = self.m
-        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K, first)
+        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K)
         out = [(o[0], o[1], o[2], o[3], (o[2] - t) * w if o[2] > t else 0, o[4]) for o in base]
         self.suit_cache[key] = out
         return out
@@ -426,7 +429,7 @@ class _Sweep:
             t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
         cap = self.caps[pi][s]
         best_ = NEG
-        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1, 0, m.both and p == 1):
+        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1):
             if opt[1] > cap:
                 continue
             sub = self.hval(s, pi + 1, opt[0], j - opt[3])
@@ -519,7 +522,7 @@ class _Sweep:
                 pre, post = runs[:si], runs[si + 1:]
                 opts = (
                     (opt, (pre + (opt[0],) + post, tuple(sorted(msum + (opt[1],), reverse=True)) if opt[1] else msum, jl - opt[3], res))
-                    for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1, 0)
+                    for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1)
                 )
             best_ = self.best
             for opt, nxt in opts:
@@ -546,7 +549,7 @@ class _Sweep:
             t, a = res[si]
             tmin = t
         room = m.hi - p + 1
-        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room, 0, m.both and p == 1):
+        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room):
             newR, mm, u, jused, weight, _detail = opt
             if m.both and p == 1:
                 res2 = res[:si] + ((max(0, t - u), a - u),) + res[si + 1:]
@@ -677,7 +680,7 @@ class _Sweep:
                     newbook.setdefault((min(ln + 1, m.L), nt, jk + 1 if m.K is not None else 0, ld), []).append(run)
             assert not any(book.values())
             for _ in range(nn):
-                newbook.setdefault((1, min(1, m.N), 0, 2 if (m.both and p == 1) else 0), []).append([p, ["N"]])
+                newbook.setdefault((1, min(1, m.N), 0, 2 if m.hi - p + 1 == 14 else 0), []).append([p, ["N"]])
             for _ in range(nj):
                 newbook.setdefault((1, 0, 1 if m.K is not None else 0, 1), []).append([p, ["J"]])
             open_runs[si] = newbook

@@ -66,6 +66,7 @@ def _deck_faces(decks: int, jokers: int) -> tuple[tuple[Card, int], ...]:
 
 class ExpertPlanner(Planner):
     rearrange_states = EXPERT_REARRANGE_STATES
+
     def __init__(self, rules: Rules):
         super().__init__(rules)
         self.taken_by_next: list[Card] = []  # faces the next seat took from the discard pile
