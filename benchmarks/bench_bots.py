@@ -37,8 +37,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args(argv)
     console = Console()
-    table = Table(title=f"Bot tournament: {args.games} two-player games per preset and pairing, seats alternating")
-    for col in ("preset", "pairing", "wins", "games", "win rate", "95% Wilson", "excludes 50%", "draws/capped", "refused", "timeouts", "seconds"):
+    table = Table(
+        title=f"Bot tournament: {args.games} two-player games per preset and pairing, seats alternating"
+    )
+    for col in (
+        "preset",
+        "pairing",
+        "wins",
+        "games",
+        "win rate",
+        "95% Wilson",
+        "excludes 50%",
+        "draws/capped",
+        "refused",
+        "timeouts",
+        "seconds",
+    ):
         table.add_column(col, justify="right" if col not in ("preset", "pairing") else "left")
     rows = []
     for preset in args.presets.split(","):
@@ -46,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         for pairing in args.pairings.split(","):
             a, b = pairing.split("-")
             t0 = time.perf_counter()
-            res = simulate(SimConfig(profile, 2, (a, b), args.games, seed=args.seed, turn_cap=args.turn_cap), workers=args.workers)
+            res = simulate(
+                SimConfig(profile, 2, (a, b), args.games, seed=args.seed, turn_cap=args.turn_cap),
+                workers=args.workers,
+            )
             wins = res["bots_stats"][a]["wins"]
             lo, hi = wilson(wins, args.games)
             undecided = res["ties"] + res["unfinished_games"]
@@ -64,8 +81,19 @@ def main(argv: list[str] | None = None) -> int:
                 "seconds": round(time.perf_counter() - t0, 1),
             }
             rows.append(row)
-            table.add_row(preset, row["pairing"], str(wins), str(args.games), f"{row['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]",
-                          "yes" if row["excludes_50"] else "NO", str(undecided), str(row["refused"]), str(row["timeouts"]), str(row["seconds"]))
+            table.add_row(
+                preset,
+                row["pairing"],
+                str(wins),
+                str(args.games),
+                f"{row['win_rate']:.3f}",
+                f"[{lo:.3f}, {hi:.3f}]",
+                "yes" if row["excludes_50"] else "NO",
+                str(undecided),
+                str(row["refused"]),
+                str(row["timeouts"]),
+                str(row["seconds"]),
+            )
             print(json.dumps(row), file=sys.stderr, flush=True)
     console.print(table)
     if args.json:

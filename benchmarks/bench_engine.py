@@ -127,7 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         table.add_row(name, unit, f"{rate:.1f}", str(n), f"{rate / ref:.2f}" if ref else "-")
     Console().print(table)
     if spiel is None or rl is None:
-        print("missing peers (pip install 'rami[bench]'):", ", ".join(x for x, v in (("open_spiel", spiel), ("rlcard", rl)) if v is None), file=sys.stderr)
+        print(
+            "missing peers (pip install 'rami[bench]'):",
+            ", ".join(x for x, v in (("open_spiel", spiel), ("rlcard", rl)) if v is None),
+            file=sys.stderr,
+        )
     return 0
 
 

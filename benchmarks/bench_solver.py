@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rami_core.cards import JOKER_SUIT, Card, build_deck  # noqa: E402
-from rami_core.melds import MeldRules, read_meld  # noqa: E402
-from rami_core.solver import check_solution, solve  # noqa: E402
+from rami_core.cards import JOKER_SUIT, Card, build_deck
+from rami_core.melds import MeldRules, read_meld
+from rami_core.solver import check_solution, solve
 
 ACE_LOW = MeldRules(ace_low=True, ace_high=False)
 
@@ -78,7 +78,7 @@ def random_position(rng: random.Random, *, ace_high: bool = False):
             i = 1 if len(cards) == 3 else rng.randrange(1, len(cards) - 1)
             if faces[0][0] == faces[1][0]:
                 i = rng.randrange(len(cards))
-            cand = cards[:i] + [joker_cards[-1]] + cards[i + 1:]
+            cand = cards[:i] + [joker_cards[-1]] + cards[i + 1 :]
             if read_meld(cand, rules) is not None:
                 back = cards[i]
                 copies[back[:2]].append(back)
@@ -132,7 +132,7 @@ def removable_joker(melds, rules) -> bool:
     for mm in melds:
         if any(c.suit == JOKER_SUIT for c in mm):
             for i, c in enumerate(mm):
-                if c.suit == JOKER_SUIT and read_meld(mm[:i] + mm[i + 1:], rules) is not None:
+                if c.suit == JOKER_SUIT and read_meld(mm[:i] + mm[i + 1 :], rules) is not None:
                     return True
     return False
 
@@ -172,7 +172,12 @@ def print_table(title, header, rows):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=150, help="random positions to generate (default 150, about 2-3 minutes)")
+    ap.add_argument(
+        "--positions",
+        type=int,
+        default=150,
+        help="random positions to generate (default 150, about 2-3 minutes)",
+    )
     ap.add_argument("--seed", type=int, default=2015)
     ap.add_argument("--no-peer", action="store_true", help="time rami only")
     args = ap.parse_args(argv)
@@ -221,9 +226,13 @@ def main(argv=None):
             else:
                 disagreements.append((k, f"rami {sol.max_cards_laid} vs peer {n_peer}", None))
 
-    print(f"positions generated: {len(positions)}; rules coincide (ace low, no removable table joker): {qualifying}")
-    print(f"rami timing over all {len(positions)} positions: median {fmt_ms(statistics.median(rami_all))} ms, "
-          f"p95 {fmt_ms(pct(rami_all, 0.95))} ms, max {fmt_ms(max(rami_all))} ms")
+    print(
+        f"positions generated: {len(positions)}; rules coincide (ace low, no removable table joker): {qualifying}"
+    )
+    print(
+        f"rami timing over all {len(positions)} positions: median {fmt_ms(statistics.median(rami_all))} ms, "
+        f"p95 {fmt_ms(pct(rami_all, 0.95))} ms, max {fmt_ms(max(rami_all))} ms"
+    )
     if peer:
         out = []
         for name, (a, b) in rows.items():
@@ -232,15 +241,39 @@ def main(argv=None):
             ma, mb = statistics.median(a), statistics.median(b)
             pa, pb = pct(a, 0.95), pct(b, 0.95)
             out.append(
-                [name, len(a), fmt_ms(ma), fmt_ms(mb), f"{ma / mb:.3f}", fmt_ms(pa), fmt_ms(pb), f"{pa / pb:.3f}", fmt_ms(max(a)), fmt_ms(max(b))]
+                [
+                    name,
+                    len(a),
+                    fmt_ms(ma),
+                    fmt_ms(mb),
+                    f"{ma / mb:.3f}",
+                    fmt_ms(pa),
+                    fmt_ms(pb),
+                    f"{pa / pb:.3f}",
+                    fmt_ms(max(a)),
+                    fmt_ms(max(b)),
+                ]
             )
         print_table(
             "rami exact solver vs rummikub-solver (ms, same run)",
-            ["positions", "n", "rami med", "peer med", "ratio", "rami p95", "peer p95", "ratio", "rami max", "peer max"],
+            [
+                "positions",
+                "n",
+                "rami med",
+                "peer med",
+                "ratio",
+                "rami p95",
+                "peer p95",
+                "ratio",
+                "rami max",
+                "peer max",
+            ],
             out,
         )
-        print(f"optima agree on {qualifying - len([d for d in disagreements if 'vs peer' in d[1]]) - rule_diffs} of {qualifying}; "
-              f"rules differences (rami lays a joker where rummikub-solver forbids a removable one): {rule_diffs}")
+        print(
+            f"optima agree on {qualifying - len([d for d in disagreements if 'vs peer' in d[1]]) - rule_diffs} of {qualifying}; "
+            f"rules differences (rami lays a joker where rummikub-solver forbids a removable one): {rule_diffs}"
+        )
     if disagreements:
         print("DISAGREEMENTS:")
         for d in disagreements:

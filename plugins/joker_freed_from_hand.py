@@ -65,7 +65,10 @@ class Plugin:
             nat = _naturals(old.cards)
             successor = max(
                 new_table,
-                key=lambda m: (sum((nat & _naturals(m.cards)).values()), any(c.suit == JOKER_SUIT for c in m.cards)),
+                key=lambda m: (
+                    sum((nat & _naturals(m.cards)).values()),
+                    any(c.suit == JOKER_SUIT for c in m.cards),
+                ),
                 default=None,
             )
             if successor is not None and not nat & _naturals(successor.cards):
@@ -73,7 +76,12 @@ class Plugin:
             if any(Counter(c[:2] for c in m.cards) == Counter(c[:2] for c in old.cards) for m in new_table):
                 continue  # the meld is still there as it was (perhaps written in another order)
             kept = _joker_stands(successor) if successor is not None else Counter()
-            if successor is not None and successor.reading.kind == SET and old.reading.kind == SET and successor.reading.rank == old.reading.rank:
+            if (
+                successor is not None
+                and successor.reading.kind == SET
+                and old.reading.kind == SET
+                and successor.reading.rank == old.reading.rank
+            ):
                 # A set's jokers stay while the set keeps as many jokers.
                 still = sum(kept.values())
                 freed = []

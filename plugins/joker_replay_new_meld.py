@@ -50,7 +50,9 @@ class Plugin:
         replayed = [c for c in given if c in pending]
         if not replayed:
             return None
-        message = "the joker you took back must go into a new meld, not be laid off on a meld already on the table"
+        message = (
+            "the joker you took back must go into a new meld, not be laid off on a meld already on the table"
+        )
         if isinstance(action, LayOff):
             return Refusal("lay_off", message)
         if isinstance(action, Rearrange):

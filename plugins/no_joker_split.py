@@ -60,7 +60,11 @@ class Plugin:
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
         if not isinstance(action, Rearrange):
             return None
-        with_joker = [(i, _faces(m.cards)) for i, m in enumerate(old_table) if any(c.suit == JOKER_SUIT for c in m.cards)]
+        with_joker = [
+            (i, _faces(m.cards))
+            for i, m in enumerate(old_table)
+            if any(c.suit == JOKER_SUIT for c in m.cards)
+        ]
         if not with_joker:
             return None
         rooms = [_faces(m.cards) for m in new_table]
@@ -71,5 +75,8 @@ class Plugin:
         for i, faces in with_joker:
             if not any(not faces - room for room in rooms):
                 shown = " ".join(format_card(c) for c in old_table[i].cards)
-                return Refusal("split", f"meld {i} ({shown}) holds a joker: it may not be split, all its cards must stay together in one meld")
+                return Refusal(
+                    "split",
+                    f"meld {i} ({shown}) holds a joker: it may not be split, all its cards must stay together in one meld",
+                )
         return Refusal("split", "melds holding a joker may not be split: each must stay together in one meld")

@@ -47,7 +47,9 @@ class Plugin:
             else:
                 fits = read_meld(list(meld.cards) + [card], rules.melds) is not None
             if fits:
-                return Refusal("discard_forbidden", f"{card} could be laid off on meld {i}: it may not be discarded")
+                return Refusal(
+                    "discard_forbidden", f"{card} could be laid off on meld {i}: it may not be discarded"
+                )
         return None
 
 

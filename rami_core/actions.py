@@ -108,7 +108,9 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
-        raise ActionFormatError(f"a step needs exactly one action among {', '.join(ACTION_KEYS)}; got {sorted(step)}")
+        raise ActionFormatError(
+            f"a step needs exactly one action among {', '.join(ACTION_KEYS)}; got {sorted(step)}"
+        )
     key = keys[0]
     if "player" not in step:
         raise ActionFormatError(f"{key}: a step needs `player`")
@@ -138,7 +140,9 @@ def action_from_dict(step: dict[str, Any]) -> Action:
             return LayOff(player, tuple(items))
         if key == "swap":
             if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
-                raise ActionFormatError(f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}")
+                raise ActionFormatError(
+                    f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}"
+                )
             cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
             return Swap(player, cards, _int(v["meld"], "swap.meld"))
         if key == "discard":

@@ -10,7 +10,8 @@ identical cards apart.
 from __future__ import annotations
 
 import random
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"

@@ -70,7 +70,9 @@ class RamiGroup(click.Group):
             report_problems(exc)
             ctx.exit(1)
         except InternalError as exc:
-            _err_console().print(f"internal error (a bug in rami, please report it): {exc}", style="red", markup=False)
+            _err_console().print(
+                f"internal error (a bug in rami, please report it): {exc}", style="red", markup=False
+            )
             ctx.exit(3)
 
 
@@ -135,7 +137,9 @@ def show(variant_or_file: str, overrides: tuple[str, ...]) -> None:
 
     profile = load_profile(variant_or_file, overrides)
     click.echo(
-        yaml.safe_dump(profile.model_dump(mode="json"), sort_keys=False, allow_unicode=True, default_flow_style=False),
+        yaml.safe_dump(
+            profile.model_dump(mode="json"), sort_keys=False, allow_unicode=True, default_flow_style=False
+        ),
         nl=False,
     )
 

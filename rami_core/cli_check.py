@@ -15,7 +15,9 @@ from .scenario import Result, run_file, scenario_files
 
 @click.command("check")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout; the summary goes to stderr.")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document on stdout; the summary goes to stderr."
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     """Run the scenarios in PATHS (files, or folders searched for *.yaml)."""

@@ -27,19 +27,97 @@ def _bot_list(value: str | None) -> list[str]:
 
 
 @click.command("play")
-@click.option("--variant", "-v", "variant", default=None, metavar="V", help="A preset (rami variants lists them), or a house-rule file. Default: voleur.")
-@click.option("--rules", "rules_file", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="A house-rule file to play.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY.PATH=VALUE", help="Override a setting (value read as YAML). Repeatable.")
-@click.option("--players", "-n", type=int, default=None, help="Number of players (default: 2, or as many bots as listed).")
-@click.option("--bots", default=None, metavar="LIST", help="Bots, comma-separated (e.g. expert or greedy,random); they take the last seats. Default: expert. As many bots as players: watch a bot game.")
+@click.option(
+    "--variant",
+    "-v",
+    "variant",
+    default=None,
+    metavar="V",
+    help="A preset (rami variants lists them), or a house-rule file. Default: voleur.",
+)
+@click.option(
+    "--rules",
+    "rules_file",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="A house-rule file to play.",
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY.PATH=VALUE",
+    help="Override a setting (value read as YAML). Repeatable.",
+)
+@click.option(
+    "--players",
+    "-n",
+    type=int,
+    default=None,
+    help="Number of players (default: 2, or as many bots as listed).",
+)
+@click.option(
+    "--bots",
+    default=None,
+    metavar="LIST",
+    help="Bots, comma-separated (e.g. expert or greedy,random); they take the last seats. Default: expert. As many bots as players: watch a bot game.",
+)
 @click.option("--seed", type=int, default=None, help="Deal seed (default: random).")
-@click.option("--hotseat", is_flag=True, help="People take turns at one screen: every seat without a bot is a person; each hand stays hidden until its player is ready.")
-@click.option("--save", "save_path", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="Save the game to FILE after every move (resume it with --resume).")
-@click.option("--resume", "resume_path", default=None, metavar="FILE", type=click.Path(dir_okay=False), help="Continue a saved game.")
-@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True, help="Language of the game (fr writes V/D/R for the court cards).")
-@click.option("--ascii", "ascii_only", is_flag=True, help="Letters S H D C instead of the suit symbols (automatic where the terminal cannot show them).")
-@click.option("--delay", type=float, default=None, help="Seconds between a bot's moves on a terminal (default 0.6; 0 when the output is not a terminal).")
-def play(variant, rules_file, overrides, players, bots, seed, hotseat, save_path, resume_path, lang, ascii_only, delay):
+@click.option(
+    "--hotseat",
+    is_flag=True,
+    help="People take turns at one screen: every seat without a bot is a person; each hand stays hidden until its player is ready.",
+)
+@click.option(
+    "--save",
+    "save_path",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Save the game to FILE after every move (resume it with --resume).",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Continue a saved game.",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "fr"]),
+    default="en",
+    show_default=True,
+    help="Language of the game (fr writes V/D/R for the court cards).",
+)
+@click.option(
+    "--ascii",
+    "ascii_only",
+    is_flag=True,
+    help="Letters S H D C instead of the suit symbols (automatic where the terminal cannot show them).",
+)
+@click.option(
+    "--delay",
+    type=float,
+    default=None,
+    help="Seconds between a bot's moves on a terminal (default 0.6; 0 when the output is not a terminal).",
+)
+def play(
+    variant,
+    rules_file,
+    overrides,
+    players,
+    bots,
+    seed,
+    hotseat,
+    save_path,
+    resume_path,
+    lang,
+    ascii_only,
+    delay,
+):
     """Play a game in the terminal: against bots, or between people at one screen.
 
     With no options: voleur against one expert bot. Type ? during the game for
@@ -70,7 +148,9 @@ def play(variant, rules_file, overrides, players, bots, seed, hotseat, save_path
         raise click.UsageError("give --variant or --rules, not both")
     bot_names = _bot_list(bots)
     # The default opponent: the expert, or the strongest bot installed.
-    default_bot = next((b for b in ("expert", "greedy", "random") if b in BOTS), None) or next(iter(BOTS), "expert")
+    default_bot = next((b for b in ("expert", "greedy", "random") if b in BOTS), None) or next(
+        iter(BOTS), "expert"
+    )
     for name in bot_names:
         if name not in BOTS:
             raise click.BadParameter(msg("no_bot", name=name, bots=", ".join(BOTS)), param_hint="--bots")
@@ -98,7 +178,10 @@ def play(variant, rules_file, overrides, players, bots, seed, hotseat, save_path
         n = players if players is not None else max(2, profile.players.min, len(bot_names))
         if not profile.allows_players(n):
             counts = profile.players.counts or list(range(profile.players.min, profile.players.max + 1))
-            raise click.BadParameter(f"{profile.name} is played by {', '.join(map(str, counts))} players, not {n}", param_hint="--players")
+            raise click.BadParameter(
+                f"{profile.name} is played by {', '.join(map(str, counts))} players, not {n}",
+                param_hint="--players",
+            )
         if len(bot_names) > n:
             raise click.BadParameter(f"{len(bot_names)} bots for {n} players", param_hint="--bots")
         if not hotseat and len(bot_names) < n and not bot_names:
@@ -118,12 +201,15 @@ def play(variant, rules_file, overrides, players, bots, seed, hotseat, save_path
         else:
             if kind not in BOTS:
                 raise click.BadParameter(msg("no_bot", name=kind, bots=", ".join(BOTS)), param_hint="--bots")
-            seats.append(Seat(False, msg("bot_name", bot=kind, n=i + 1), kind, make_bot(kind, seat_seed * 16 + i)))
+            seats.append(
+                Seat(False, msg("bot_name", bot=kind, n=i + 1), kind, make_bot(kind, seat_seed * 16 + i))
+            )
     if delay is None:
         delay = 0.6 if out_tty else 0.0
     term = Terminal(console, interactive=interactive, delay=delay if out_tty else 0.0)
-    session = Session(game, seats, term, msg, style, save_path=save_path, clock=interactive,
-                      tell_from_start=not resume_path)
+    session = Session(
+        game, seats, term, msg, style, save_path=save_path, clock=interactive, tell_from_start=not resume_path
+    )
     if resume_path:
         session.say("resumed", "green", path=resume_path)
     try:

@@ -8,7 +8,6 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .actions import NextRound, action_to_dict
 from .events import Event
 from .savegame import SaveError, load
 
@@ -42,7 +41,9 @@ def describe(e: Event) -> str:
     if k == "stock_rebuilt":
         return f"the stock is rebuilt from the discard pile ({d['stock_size']} cards)"
     if k == "round_over":
-        how = {"out": f"seat {d['winner']} goes out" + (" (rami sec)" if d.get("rami_sec") else "")}.get(d["how"], f"the stock is empty ({d['how']})")
+        how = {"out": f"seat {d['winner']} goes out" + (" (rami sec)" if d.get("rami_sec") else "")}.get(
+            d["how"], f"the stock is empty ({d['how']})"
+        )
         return f"round over: {how}; penalties {d['penalties']}, scores {d['scores']}"
     if k == "game_over":
         return f"game over: winner {d['winner']}, scores {d['scores']}"
@@ -51,17 +52,23 @@ def describe(e: Event) -> str:
 
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--seat", type=int, default=None, help="Tell the game as this seat saw it (others' stock draws hidden).")
+@click.option(
+    "--seat", type=int, default=None, help="Tell the game as this seat saw it (others' stock draws hidden)."
+)
 def replay(file: str, seat: int | None) -> None:
     """Replay a saved game, check it matches its snapshot, and print it turn by turn."""
     out = Console(highlight=False, soft_wrap=True)
     try:
         game = load(file)
     except SaveError as e:
-        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(f"[red]cannot replay:[/] {escape(str(e))}")
+        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(
+            f"[red]cannot replay:[/] {escape(str(e))}"
+        )
         sys.exit(1)
     p = game.profile
-    out.print(f"[bold]{escape(p.name)}[/] - {game.rules.players} players, seed {game.state.seed}, {len(game.log)} log entries")
+    out.print(
+        f"[bold]{escape(p.name)}[/] - {game.rules.players} players, seed {game.state.seed}, {len(game.log)} log entries"
+    )
     for e in game.events:
         shown = e if seat is None else e.for_seat(seat)
         line = describe(shown)

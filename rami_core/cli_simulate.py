@@ -32,8 +32,12 @@ def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         with Progress(
-            TextColumn(f"{label or config.profile.name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=Console(file=sys.stderr), transient=True,
+            TextColumn(f"{label or config.profile.name}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=sys.stderr),
+            transient=True,
         ) as bar:
             task = bar.add_task("games", total=config.games)
             return run_simulation(config, workers, backend, progress=lambda k: bar.advance(task, k))
@@ -48,18 +52,29 @@ def _fmt(x) -> str:
 
 def _print_summary(res: dict) -> None:
     console = Console()
-    t = Table(title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}")
+    t = Table(
+        title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
+    )
     t.add_column("bot")
     for col in ("games", "wins", "win rate", "95% CI"):
         t.add_column(col, justify="right")
     for bot, st in res["bots_stats"].items():
-        t.add_row(bot, str(st["games"]), str(st["wins"]), _fmt(st["win_rate"]), f"[{_fmt(st['ci95'][0])}, {_fmt(st['ci95'][1])}]")
+        t.add_row(
+            bot,
+            str(st["games"]),
+            str(st["wins"]),
+            _fmt(st["win_rate"]),
+            f"[{_fmt(st['ci95'][0])}, {_fmt(st['ci95'][1])}]",
+        )
     console.print(t)
     s = Table(show_header=True)
     s.add_column("statistic")
     s.add_column("value", justify="right")
     rows = [
-        ("wins per seat" + (" (side)" if len(res["wins_per_seat"]) != res["players"] else ""), " ".join(str(int(w)) for w in res["wins_per_seat"])),
+        (
+            "wins per seat" + (" (side)" if len(res["wins_per_seat"]) != res["players"] else ""),
+            " ".join(str(int(w)) for w in res["wins_per_seat"]),
+        ),
         ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
         ("rounds per game", _fmt(res["rounds_per_game"])),
         ("turns per round", _fmt(res["turns_per_round"])),
@@ -67,7 +82,10 @@ def _print_summary(res: dict) -> None:
         ("rounds stopped at the turn cap", str(res["turn_capped_rounds"])),
         ("turn of first opening", _fmt(res["first_opening_turn"])),
         ("average penalty (per seat and round)", _fmt(res["average_penalty"])),
-        ("refused actions / timeouts / bot errors", f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}"),
+        (
+            "refused actions / timeouts / bot errors",
+            f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}",
+        ),
         ("games per second", _fmt(res["timing"]["games_per_second"])),
     ]
     for k, v in rows:
@@ -81,7 +99,13 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     for col in ("statistic", "A", "B", "B - A", "95% CI"):
         t.add_column(col, justify="left" if col == "statistic" else "right")
     for key, m in cmp["metrics"].items():
-        t.add_row(key.replace("_", " "), _fmt(m["a"]), _fmt(m["b"]), _fmt(m["diff"]), f"[{_fmt(m['ci95'][0])}, {_fmt(m['ci95'][1])}]")
+        t.add_row(
+            key.replace("_", " "),
+            _fmt(m["a"]),
+            _fmt(m["b"]),
+            _fmt(m["diff"]),
+            f"[{_fmt(m['ci95'][0])}, {_fmt(m['ci95'][1])}]",
+        )
     for bot, w in cmp["win_rates"].items():
         wa, wb = w["a"] or {}, w["b"] or {}
         t.add_row(
@@ -96,19 +120,72 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
 
 @click.command()
 @click.option("--variant", "variant", default=None, help="Preset name or profile file (default rami51).")
-@click.option("--rules", "rules_file", default=None, type=click.Path(exists=True, dir_okay=False), help="A house-rule profile file.")
+@click.option(
+    "--rules",
+    "rules_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A house-rule profile file.",
+)
 @_set_option
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1))
 @click.option("--players", default=2, show_default=True, type=click.IntRange(1, 8))
-@click.option("--bots", "bots", default="greedy", show_default=True, help="Comma-separated bots, one per seat or one for all: random, greedy, expert.")
+@click.option(
+    "--bots",
+    "bots",
+    default="greedy",
+    show_default=True,
+    help="Comma-separated bots, one per seat or one for all: random, greedy, expert.",
+)
 @click.option("--seed", default=0, show_default=True, type=int, help="Game i is dealt from seed + i.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1), help="Processes (or Ray CPUs).")
-@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True, help="ray: Ray tasks on a local Ray instance (pip install 'rami[ray]').")
-@click.option("--turn-cap", default=TURN_CAP, show_default=True, type=click.IntRange(1), help="Turns after which a round is stopped (counted).")
-@click.option("--round-cap", default=ROUND_CAP, show_default=True, type=click.IntRange(1), help="Rounds after which a game is stopped (counted).")
-@click.option("--compare", "compare_files", nargs=2, default=None, metavar="A.yaml B.yaml", help="Play the same deals under two profiles and report the differences.")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1), help="Processes (or Ray CPUs)."
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="ray: Ray tasks on a local Ray instance (pip install 'rami[ray]').",
+)
+@click.option(
+    "--turn-cap",
+    default=TURN_CAP,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Turns after which a round is stopped (counted).",
+)
+@click.option(
+    "--round-cap",
+    default=ROUND_CAP,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Rounds after which a game is stopped (counted).",
+)
+@click.option(
+    "--compare",
+    "compare_files",
+    nargs=2,
+    default=None,
+    metavar="A.yaml B.yaml",
+    help="Play the same deals under two profiles and report the differences.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
-def simulate_cmd(variant, rules_file, overrides, games, players, bots, seed, workers, backend, turn_cap, round_cap, compare_files, as_json):
+def simulate_cmd(
+    variant,
+    rules_file,
+    overrides,
+    games,
+    players,
+    bots,
+    seed,
+    workers,
+    backend,
+    turn_cap,
+    round_cap,
+    compare_files,
+    as_json,
+):
     """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
     from rami_core.bots import BOTS
 
@@ -118,7 +195,9 @@ def simulate_cmd(variant, rules_file, overrides, games, players, bots, seed, wor
         if n not in known:
             raise click.BadParameter(f"no bot named {n!r}; bots: {', '.join(known)}", param_hint="--bots")
     if len(names) not in (1, players):
-        raise click.BadParameter(f"{len(names)} bots for {players} players: give one per seat, or one for all", param_hint="--bots")
+        raise click.BadParameter(
+            f"{len(names)} bots for {players} players: give one per seat, or one for all", param_hint="--bots"
+        )
 
     def config(profile) -> SimConfig:
         if not profile.allows_players(players):

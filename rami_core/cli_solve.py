@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from .cards import CardError, Card, format_card, parse_cards
+from .cards import Card, CardError, format_card, parse_cards
 from .melds import MeldRules
 from .solver import check_solution, solve
 
@@ -34,7 +34,9 @@ def _with_copies(table: list[Card], hand: list[Card]) -> tuple[list[Card], list[
     return [tag(c) for c in table], [tag(c) for c in hand]
 
 
-def _solve_one(table: list[Card], hand: list[Card], rules: MeldRules, objective: str, profile) -> dict[str, Any]:
+def _solve_one(
+    table: list[Card], hand: list[Card], rules: MeldRules, objective: str, profile
+) -> dict[str, Any]:
     table, hand = _with_copies(table, hand)
     start = time.perf_counter()
     sol = solve(table, hand, rules, objective=objective, points=profile)
@@ -53,13 +55,24 @@ def _solve_one(table: list[Card], hand: list[Card], rules: MeldRules, objective:
 
 @click.command("solve")
 @click.option("--variant", default=None, help="A preset name (default: voleur).")
-@click.option("--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file.")
+@click.option(
+    "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
+)
 @click.option("--table", default="", help="The table's cards, e.g. '8S 8H 8D 8C'.")
 @click.option("--hand", default="", help="The hand's cards, e.g. '6H 7H'.")
-@click.option("--objective", type=click.Choice(["cards", "points"]), default="cards", show_default=True,
-              help="Lay the most cards, or the most penalty points.")
-@click.option("--batch", type=click.File("r"), default=None,
-              help='A JSON-lines file, one position a line: {"id", "table": [...], "hand": [...]}.')
+@click.option(
+    "--objective",
+    type=click.Choice(["cards", "points"]),
+    default="cards",
+    show_default=True,
+    help="Lay the most cards, or the most penalty points.",
+)
+@click.option(
+    "--batch",
+    type=click.File("r"),
+    default=None,
+    help='A JSON-lines file, one position a line: {"id", "table": [...], "hand": [...]}.',
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def solve_cmd(variant, rules_file, table, hand, objective, batch, as_json) -> None:
     """The arrangement of the whole table that lays the most hand cards (a proven optimum)."""
@@ -93,6 +106,10 @@ def solve_cmd(variant, rules_file, table, hand, objective, batch, as_json) -> No
             failed += 1
             continue
         result = _solve_one(t, h, rules, objective, profile)
-        click.echo(json.dumps({"id": ident, **{k: result[k] for k in ("max_cards_laid", "laid", "melds", "seconds")}}))
+        click.echo(
+            json.dumps(
+                {"id": ident, **{k: result[k] for k in ("max_cards_laid", "laid", "melds", "seconds")}}
+            )
+        )
     if failed:
         sys.exit(1)

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from . import actions as A
 from .cards import JOKER_SUIT, Card, build_deck, format_card, shuffled
 from .errors import RuleError
+from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
 from .opening import opening_problem
 from .profile import EmptyStock, FirstPlayer, JokerReplay, JokerSwap, Profile, SetSwap, SwapWho
 from .rules import Rules
 from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
-from .events import Event, events_for, round_dealt
 from .state import DRAW, LAY, OVER, GameState, TableMeld
 from .views import SeatView, view
 
@@ -42,7 +42,15 @@ class Game:
     and the events they caused. Games share nothing: each has its own rules
     object and plugin manager, so any number can run in one process."""
 
-    def __init__(self, profile: Profile, players: int, state: GameState, plugins: Sequence[object] = (), *, rules: Rules | None = None):
+    def __init__(
+        self,
+        profile: Profile,
+        players: int,
+        state: GameState,
+        plugins: Sequence[object] = (),
+        *,
+        rules: Rules | None = None,
+    ):
         self.profile = profile
         self.rules = rules if rules is not None else Rules.build(profile, players, plugins)
         self.state = state
@@ -54,7 +62,7 @@ class Game:
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> "Game":
+    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> Game:
         """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
@@ -79,7 +87,9 @@ class Game:
         if not replay and self.profile.deal.rotate:
             first = (first + 1) % self.rules.players
         round_no = s.round_no if replay else s.round_no + 1
-        new = deal(self.rules, s.seed, round_no, first, list(s.scores), attempt=s.reshuffles + 1 if replay else 0)
+        new = deal(
+            self.rules, s.seed, round_no, first, list(s.scores), attempt=s.reshuffles + 1 if replay else 0
+        )
         self._emit([round_dealt(new)], before_commit=True)
         self.state = new
         self._turn_start = new.copy()
@@ -124,7 +134,12 @@ class Game:
         else:
             new, undone = play_on(self.rules, self.state, action), False
         # An undone turn is told from its start: the default draw and discard follow the undo.
-        events = events_for(action, self._turn_start if undone else self.state, new, discard_enabled=self.profile.discard.enabled)
+        events = events_for(
+            action,
+            self._turn_start if undone else self.state,
+            new,
+            discard_enabled=self.profile.discard.enabled,
+        )
         if undone:
             events[0] = Event(events[0].kind, events[0].seat, {"undone": True})
         # Plugins observe before the state is committed: one that fails leaves the game as it was.
@@ -199,7 +214,9 @@ class Game:
 # ------------------------------------------------------------------ dealing
 
 
-def deal(rules: Rules, seed: int | None, round_no: int, first: int, scores: list[int], attempt: int = 0) -> GameState:
+def deal(
+    rules: Rules, seed: int | None, round_no: int, first: int, scores: list[int], attempt: int = 0
+) -> GameState:
     p = rules.profile
     n = rules.players
     stock = shuffled(build_deck(p.deck.decks, p.deck.jokers), rng_for(seed, "deal", round_no, attempt))
@@ -260,7 +277,10 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
                 break
         else:
             need = sum(1 for f in faces if f[:2] == target)
-            raise RuleError("card_not_in_hand", f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""))
+            raise RuleError(
+                "card_not_in_hand",
+                f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
+            )
     return taken
 
 
@@ -289,7 +309,9 @@ def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
         raise RuleError("must_keep_discard", "keep one card: the round ends with a discard")
 
 
-def _table_acceptable(rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], given: Sequence[Card]) -> None:
+def _table_acceptable(
+    rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], given: Sequence[Card]
+) -> None:
     """House rules about the table a lay leaves behind (rami_table_acceptable)."""
     rules.hooks.refuse_if(
         "rami_table_acceptable",
@@ -303,7 +325,9 @@ def _table_acceptable(rules: Rules, s: GameState, a: A.Action, old_table: list[T
     )
 
 
-def _finish_lay(rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], placed: Sequence[Card]) -> None:
+def _finish_lay(
+    rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], placed: Sequence[Card]
+) -> None:
     """The end every lay shares: a card kept to discard, the house rules on
     the new table, then the bookkeeping (and going out)."""
     _check_keep_discard(rules, s.hands[a.player])
@@ -370,7 +394,11 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
     hand.append(s.stock.pop())
     s.drew_from = STOCK
     s.phase = LAY
-    if not s.stock and p.draw.empty_stock in (EmptyStock.end_all_pay, EmptyStock.end_nobody_pays, EmptyStock.replay):
+    if not s.stock and p.draw.empty_stock in (
+        EmptyStock.end_all_pay,
+        EmptyStock.end_nobody_pays,
+        EmptyStock.replay,
+    ):
         s.stock_exhausted = True
 
 
@@ -383,7 +411,13 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     p = rules.profile
     seat = a.player
     free = may_lay_freely(rules, s, seat)
-    if free and s.opened[seat] and not p.table.new_melds and not p.opening.all_at_once and not s.opened_this_turn:
+    if (
+        free
+        and s.opened[seat]
+        and not p.table.new_melds
+        and not p.opening.all_at_once
+        and not s.opened_this_turn
+    ):
         raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
     hand = s.hands[seat]
     flat = [c for m in a.melds for c in m]
@@ -406,12 +440,19 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     going_out = len(hand) == (1 if p.discard.keep_last else 0)
     if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
         partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
-        problem = opening_problem(rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner)
+        problem = opening_problem(
+            rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner
+        )
         if problem:
             raise RuleError("opening_requirement", problem)
         if not s.opened[seat]:
             rules.hooks.refuse_if(
-                "rami_opening_met", rules=rules, state=s, seat=seat, readings=list(readings), going_out=going_out
+                "rami_opening_met",
+                rules=rules,
+                state=s,
+                seat=seat,
+                readings=list(readings),
+                going_out=going_out,
             )
             s.opened[seat] = True
             s.opened_this_turn = True
@@ -433,12 +474,16 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     placed = _take_from_hand(hand, [it.card for it in a.items])
     for it in a.items:
         if not 0 <= it.to < len(s.table):
-            raise RuleError("no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})")
+            raise RuleError(
+                "no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})"
+            )
     _require_opened(rules, s, seat, "lay off")
     if not p.table.lay_off and not p.table.rearrange:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
         # even by a seat marked opened or covered by a partner (DESIGN reading 10).
-        raise RuleError("not_opened", "nothing is laid off in this variant: go out by laying all but one card at once")
+        raise RuleError(
+            "not_opened", "nothing is laid off in this variant: go out by laying all but one card at once"
+        )
     old_table = list(s.table)
     by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
     for c, it in zip(placed, a.items):
@@ -447,7 +492,11 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
         old = s.table[idx]
         if rules.profile.positional_jokers:
             nat = [c for c, _ in items if c.suit != JOKER_SUIT]
-            jok = [(c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None) for c, it in items if c.suit == JOKER_SUIT]
+            jok = [
+                (c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None)
+                for c, it in items
+                if c.suit == JOKER_SUIT
+            ]
             res = lay_off_positional(old.reading, nat, jok, rules.melds)
             if isinstance(res, str):
                 raise RuleError("invalid_meld", f"meld {idx}: {res}")
@@ -466,7 +515,11 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     p = rules.profile
     seat = a.player
     if p.jokers.swap != JokerSwap.to_hand:
-        how = "jokers move only when the table is rearranged" if p.jokers.swap == JokerSwap.on_table else "a laid joker stays where it is"
+        how = (
+            "jokers move only when the table is rearranged"
+            if p.jokers.swap == JokerSwap.on_table
+            else "a laid joker stays where it is"
+        )
         raise RuleError("joker_swap_forbidden", f"no joker swap in this variant: {how}")
     hand = s.hands[seat]
     given = _take_from_hand(hand, list(a.cards))
@@ -504,11 +557,17 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     added = new_faces - old_faces
     lost = old_faces - new_faces
     hand = s.hands[seat]
-    from_hand = _take_from_hand(hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)])
+    from_hand = _take_from_hand(
+        hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)]
+    )
     _require_opened(rules, s, seat, "rearrange the table")
     if lost:
-        names = ", ".join(format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k))
-        raise RuleError("table_invalid", f"the new table loses {names}: every table card must stay on the table")
+        names = ", ".join(
+            format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k)
+        )
+        raise RuleError(
+            "table_invalid", f"the new table loses {names}: every table card must stay on the table"
+        )
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in old_cards + from_hand:
         pool.setdefault(c[:2], []).append(c)
@@ -517,7 +576,10 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         cards = [pool[c[:2]].pop(0) for c in m]
         r = read_meld(cards, rules.melds) if cards else None
         if r is None:
-            raise RuleError("table_invalid", f"new meld {i}: " + (why_invalid(cards, rules.melds) if cards else "empty meld"))
+            raise RuleError(
+                "table_invalid",
+                f"new meld {i}: " + (why_invalid(cards, rules.melds) if cards else "empty meld"),
+            )
         readings.append(r)
     if not from_hand:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
@@ -545,7 +607,10 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
     if _owes_taken_discard(rules, s):
-        raise RuleError("discard_not_laid", f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn")
+        raise RuleError(
+            "discard_not_laid",
+            f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn",
+        )
 
 
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
@@ -557,7 +622,10 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
     hand = s.hands[a.player]
     (card,) = _take_from_hand(hand, [a.card])
     if s.jokers_to_replay and card in s.jokers_to_replay:
-        raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn, not on the discard pile")
+        raise RuleError(
+            "joker_not_reused",
+            "the joker you took must go back on the table this turn, not on the discard pile",
+        )
     if rules.profile.draw.taken_discard_must_be_laid and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
     _turn_may_end(rules, s)
@@ -622,4 +690,4 @@ _HANDLERS = {
     A.EndTurn: _end_turn,
 }
 
-__all__ = ["Game", "deal", "play_on", "rng_for", "may_lay_freely", "check_game_over"]
+__all__ = ["Game", "check_game_over", "deal", "may_lay_freely", "play_on", "rng_for"]

@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 # The contract's error codes, in DESIGN.md's table order: where several apply,
 # the first one here wins.

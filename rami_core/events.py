@@ -38,7 +38,7 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     private: dict[str, Any] = field(default_factory=dict)  # seen only by `seat`
 
-    def for_seat(self, seat: int | None) -> "Event":
+    def for_seat(self, seat: int | None) -> Event:
         """The event as `seat` sees it (None: a spectator, who sees no private part)."""
         if seat is not None and seat == self.seat:
             return self
@@ -54,7 +54,9 @@ def _cards(cards) -> list[str]:
     return [card_code(c).split("/")[0] for c in cards]
 
 
-def events_for(action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool) -> list[Event]:
+def events_for(
+    action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool
+) -> list[Event]:
     """What an accepted action changed, in order."""
     seat = getattr(action, "player", None)
     out: list[Event] = []
@@ -67,7 +69,15 @@ def events_for(action: A.Action, before: GameState, after: GameState, *, discard
     drew = isinstance(action, A.Draw) or (timeout and before.phase == "draw")
     discarded = isinstance(action, A.Discard) or (timeout and discard_enabled and not round_ended_by_draw)
     if drew:
-        source = action.source if isinstance(action, A.Draw) else ("stock" if len(after.stock) < len(before.stock) or after.reshuffles != before.reshuffles else "discard")
+        source = (
+            action.source
+            if isinstance(action, A.Draw)
+            else (
+                "stock"
+                if len(after.stock) < len(before.stock) or after.reshuffles != before.reshuffles
+                else "discard"
+            )
+        )
         data: dict[str, Any] = {"source": source}
         private: dict[str, Any] = {}
         card = None
@@ -86,9 +96,13 @@ def events_for(action: A.Action, before: GameState, after: GameState, *, discard
     if isinstance(action, A.Meld):
         if not before.opened[seat] and after.opened[seat]:
             out.append(Event(OPENED, seat))
-        out.append(Event(LAID, seat, {"melds": [_cards(m.cards) for m in after.table[len(before.table):]]}))
+        out.append(Event(LAID, seat, {"melds": [_cards(m.cards) for m in after.table[len(before.table) :]]}))
     elif isinstance(action, A.LayOff):
-        out.append(Event(LAID_OFF, seat, {"cards": [{"card": _cards([i.card])[0], "to": i.to} for i in action.items]}))
+        out.append(
+            Event(
+                LAID_OFF, seat, {"cards": [{"card": _cards([i.card])[0], "to": i.to} for i in action.items]}
+            )
+        )
     elif isinstance(action, A.Swap):
         out.append(Event(SWAPPED, seat, {"given": _cards(action.cards), "meld": action.meld}))
     elif isinstance(action, A.Rearrange):

@@ -20,15 +20,16 @@ import importlib
 import os
 import pkgutil
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Iterable
+from typing import Any
 
 import pluggy
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from . import hookspecs
-from .errors import InternalError, Problem, ProfileError, RamiError, RuleError, ERROR_CODES
+from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
 from .hookspecs import Refusal
 
 ENTRY_POINT_GROUP = "rami"
@@ -88,14 +89,23 @@ def plugin_class(name: str) -> type:
     if name not in found:
         near = difflib.get_close_matches(name, list(found), n=1)
         raise ProfileError(
-            Problem("<profile>", None, None, f"plugins.{name}", f"no plugin named {name!r} is bundled or installed", near[0] if near else None)
+            Problem(
+                "<profile>",
+                None,
+                None,
+                f"plugins.{name}",
+                f"no plugin named {name!r} is bundled or installed",
+                near[0] if near else None,
+            )
         )
     obj = found[name]
     if not isinstance(obj, type):
         try:
             obj = obj.load()
         except Exception as e:  # an installed package that fails to import
-            raise ProfileError(f"plugins.{name}: the plugin failed to load: {type(e).__name__}: {e}") from None
+            raise ProfileError(
+                f"plugins.{name}: the plugin failed to load: {type(e).__name__}: {e}"
+            ) from None
     return obj
 
 
@@ -204,7 +214,9 @@ class PluginHost:
         elif isinstance(v, str):
             code, message = "refused", v
         else:
-            raise PluginError(d.plugin, hook, InternalError(f"returned {v!r}; expected None, a Refusal or a reason string"))
+            raise PluginError(
+                d.plugin, hook, InternalError(f"returned {v!r}; expected None, a Refusal or a reason string")
+            )
         if code not in ERROR_CODES:
             code = f"{d.plugin}.{code}"
         raise RuleError(code, message)

@@ -136,7 +136,7 @@ _SCALARS = yaml.constructor.SafeConstructor()
 
 
 def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
 
 class _Builder:
@@ -218,7 +218,9 @@ def load_yaml_text(text: str, label: str = "<string>") -> YamlDoc:
     document past the limits (nesting, aliases, expanded size).
     """
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise ProfileError(Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused"))
+        raise ProfileError(
+            Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+        )
     loader = None
     try:
         loader = _Composer(text)
@@ -256,7 +258,9 @@ def load_yaml_file(path: str | os.PathLike[str], label: str | None = None) -> Ya
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise ProfileError(Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused"))
+            raise ProfileError(
+                Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+            )
         with path.open("rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
@@ -266,7 +270,9 @@ def load_yaml_file(path: str | os.PathLike[str], label: str | None = None) -> Ya
     except OSError as exc:
         raise ProfileError(Problem(label, None, None, "", f"cannot be read: {exc.strerror or exc}")) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise ProfileError(Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused"))
+        raise ProfileError(
+            Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+        )
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -356,7 +362,7 @@ class _Layer:
     data: dict
     locations: dict[KeyPath, Loc]
 
-    def over(self, child: "_Layer") -> "_Layer":
+    def over(self, child: _Layer) -> _Layer:
         """``child`` deep-merged over this layer, locations following the values."""
         replaced = {p for p in child.locations if p and not isinstance(_get(child.data, p), dict)}
         locations = {
@@ -376,7 +382,13 @@ def _as_mapping(doc: YamlDoc) -> dict:
         loc = doc.locations.get((), Loc(doc.file))
         kind = "a list" if isinstance(doc.data, list) else f"the value {doc.data!r}"
         raise ProfileError(
-            Problem(doc.file, loc.line, loc.column, "", f"a profile is a mapping of settings (key: value), not {kind}")
+            Problem(
+                doc.file,
+                loc.line,
+                loc.column,
+                "",
+                f"a profile is a mapping of settings (key: value), not {kind}",
+            )
         )
     return doc.data
 
@@ -397,19 +409,31 @@ class _Resolver:
         at = locations.pop(("extends",), Loc(doc.file))
         if not isinstance(parent_ref, str) or not parent_ref.strip():
             raise ProfileError(
-                Problem(at.file, at.line, at.column, "extends", "must be a preset name or a path relative to this file")
+                Problem(
+                    at.file,
+                    at.line,
+                    at.column,
+                    "extends",
+                    "must be a preset name or a path relative to this file",
+                )
             )
         parent_ref = parent_ref.strip()
         parent = self._target(parent_ref, path.parent, at)
         for seen, shown in layer_chain:
             if seen == parent:
-                names = [s for _, s in layer_chain[[p for p, _ in layer_chain].index(seen):]] + [shown]
+                names = [s for _, s in layer_chain[[p for p, _ in layer_chain].index(seen) :]] + [shown]
                 raise ProfileError(
                     Problem(at.file, at.line, at.column, "extends", "cycle: " + " -> ".join(names))
                 )
         if len(layer_chain) >= MAX_EXTENDS:
             raise ProfileError(
-                Problem(at.file, at.line, at.column, "extends", f"more than {MAX_EXTENDS} files in the extends chain")
+                Problem(
+                    at.file,
+                    at.line,
+                    at.column,
+                    "extends",
+                    f"more than {MAX_EXTENDS} files in the extends chain",
+                )
             )
         merged = self.file(parent, layer_chain).over(_Layer(data, locations))
         merged.locations[()] = doc.locations.get((), Loc(doc.file))
@@ -453,7 +477,9 @@ def _override_layer(text: str) -> _Layer:
     except ProfileError as exc:
         dotted = _dotted(path)
         raise ProfileError(
-            Problem(label, None, None, ".".join(x for x in (dotted, p.key_path) if x), p.message, p.suggestion)
+            Problem(
+                label, None, None, ".".join(x for x in (dotted, p.key_path) if x), p.message, p.suggestion
+            )
             for p in exc.problems
         ) from None
     data: Any = value
@@ -466,7 +492,9 @@ def _override_layer(text: str) -> _Layer:
         stack: list[tuple[KeyPath, Any]] = [(path, value)]
         while stack:
             prefix, item = stack.pop()
-            children = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+            children = (
+                item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+            )
             for k, v in children:
                 locations[prefix + (k,)] = loc
                 stack.append((prefix + (k,), v))
@@ -480,7 +508,9 @@ def _mapping_layer(rules: Mapping[str, Any], label: str) -> _Layer:
     stack: list[tuple[KeyPath, Any]] = [((), dict(rules))]
     while stack:
         prefix, item = stack.pop()
-        children = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        children = (
+            item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        )
         for k, v in children:
             locations[prefix + (k,)] = loc
             stack.append((prefix + (k,), v))
@@ -562,7 +592,7 @@ def load_profile(
     return profile
 
 
-def _check_plugins(profile: Profile, layer: "_Layer", shown: str) -> None:
+def _check_plugins(profile: Profile, layer: _Layer, shown: str) -> None:
     """Unknown plugins and bad plugin settings are profile errors, located like any other."""
     from .hooks import check_plugins
 
@@ -595,9 +625,9 @@ def _ordered(problems: list[Problem]) -> list[Problem]:
 def _data_prefix(data: Any, path: KeyPath) -> KeyPath:
     """The longest prefix of ``path`` that exists in ``data``."""
     for i, key in enumerate(path):
-        if isinstance(data, dict) and key in data:
-            data = data[key]
-        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+        if (isinstance(data, dict) and key in data) or (
+            isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data)
+        ):
             data = data[key]
         else:
             return path[:i]
@@ -619,7 +649,9 @@ def _merge_union_errors(errors: list[Mapping[str, Any]], data: Any) -> list[Mapp
             out.append(dict(err))
             continue
         msg = str(err.get("msg", ""))
-        what = msg.removeprefix("Input should be ").split(",")[0] if msg.startswith("Input should be ") else msg
+        what = (
+            msg.removeprefix("Input should be ").split(",")[0] if msg.startswith("Input should be ") else msg
+        )
         if inside in merged:
             if what not in merged[inside]["_whats"]:
                 merged[inside]["_whats"].append(what)

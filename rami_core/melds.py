@@ -11,9 +11,9 @@ the rank of place p being ((p - 1) mod 13) + 1.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable, Sequence
 
 from .cards import JOKER_SUIT, Card
 
@@ -41,7 +41,7 @@ class MeldRules:
     min_naturals: int = 1
 
     @classmethod
-    def from_profile(cls, profile) -> "MeldRules":
+    def from_profile(cls, profile) -> MeldRules:
         ace = profile.melds.ace.value
         return cls(
             run_min=profile.melds.run_min,
@@ -162,7 +162,11 @@ def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None
         if not rules.window_ok(lo, hi):
             continue
         if all(c.suit == JOKER_SUIT or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
-            if not rules.wrap and any(c.rank == 1 and lo + i not in rules.places_of(1) for i, c in enumerate(cards) if c.suit != JOKER_SUIT):
+            if not rules.wrap and any(
+                c.rank == 1 and lo + i not in rules.places_of(1)
+                for i, c in enumerate(cards)
+                if c.suit != JOKER_SUIT
+            ):
                 continue
             stands = tuple((rank_at(lo + i), suit) for i in range(n))
             return Reading(RUN, tuple(cards), stands, start=lo if lo <= 13 else lo - 13, suit=suit)
@@ -258,7 +262,7 @@ def why_invalid(cards: Sequence[Card], rules: MeldRules) -> str:
         return f"[{text}] holds {len(jok)} jokers, at most {rules.max_jokers} allowed"
     same_suit = len({c.suit for c in nat}) == 1
     same_rank = len({c.rank for c in nat}) == 1
-    if same_rank and not same_suit or (same_rank and len(nat) == 1):
+    if (same_rank and not same_suit) or (same_rank and len(nat) == 1):
         if len(cards) < rules.set_min:
             return f"[{text}] is too short for a set (at least {rules.set_min} cards)"
         if len(cards) > rules.set_max:
@@ -310,9 +314,13 @@ def lay_off_positional(
     return _lay_off_run(reading, naturals, jokers, rules)
 
 
-def _lay_off_set(reading: Reading, naturals: Sequence[Card], jokers: Sequence[Card], rules: MeldRules) -> Reading | str:
+def _lay_off_set(
+    reading: Reading, naturals: Sequence[Card], jokers: Sequence[Card], rules: MeldRules
+) -> Reading | str:
     held = {s for (_r, s) in reading.stands[: len(reading.cards) - reading.jokers]}
-    fixed_joker_suits = {s for c, (_r, s) in zip(reading.cards, reading.stands) if c.suit == JOKER_SUIT and s != AMBIGUOUS}
+    fixed_joker_suits = {
+        s for c, (_r, s) in zip(reading.cards, reading.stands) if c.suit == JOKER_SUIT and s != AMBIGUOUS
+    }
     for c in naturals:
         if c.rank != reading.rank:
             return f"{c} is not of the set's rank"
@@ -322,7 +330,9 @@ def _lay_off_set(reading: Reading, naturals: Sequence[Card], jokers: Sequence[Ca
             return f"the set already holds that suit ({c})"
     new = read_set(list(reading.cards) + list(naturals) + list(jokers), rules)
     if new is None:
-        return "the set would no longer be valid: " + why_invalid(list(reading.cards) + list(naturals) + list(jokers), rules)
+        return "the set would no longer be valid: " + why_invalid(
+            list(reading.cards) + list(naturals) + list(jokers), rules
+        )
     return new
 
 
@@ -369,7 +379,7 @@ def _lay_off_run(
     named = [j for j, face in jokers if face is not None]
     for choice in product(*nat_options, *as_places):
         nat_choice = choice[: len(naturals)]
-        as_choice = choice[len(naturals):]
+        as_choice = choice[len(naturals) :]
         taken = list(nat_choice) + list(as_choice)
         if len(set(taken)) != len(taken):
             continue
@@ -424,7 +434,9 @@ def face_text(face: tuple[int, int]) -> str:
     return format_card(Card(face[0], face[1] if face[1] >= 0 else 0, 0))
 
 
-def swap_positional(reading: Reading, given: Sequence[Card], rules: MeldRules, set_any: bool = False) -> tuple[Reading, Card] | str:
+def swap_positional(
+    reading: Reading, given: Sequence[Card], rules: MeldRules, set_any: bool = False
+) -> tuple[Reading, Card] | str:
     """Give natural cards for one joker of a meld whose jokers keep their
     places. Returns (new reading, freed joker) or a reason for
     `joker_swap_forbidden` (DESIGN.md reading 6)."""
@@ -440,7 +452,9 @@ def swap_positional(reading: Reading, given: Sequence[Card], rules: MeldRules, s
             if card.suit == JOKER_SUIT and face == c.face:
                 cards = list(reading.cards)
                 cards[i] = c
-                return Reading(RUN, tuple(cards), reading.stands, start=reading.start, suit=reading.suit), card
+                return Reading(
+                    RUN, tuple(cards), reading.stands, start=reading.start, suit=reading.suit
+                ), card
         return f"no joker in that run stands for {c}"
     # A set.
     jokers = [c for c in reading.cards if c.suit == JOKER_SUIT]
@@ -452,7 +466,11 @@ def swap_positional(reading: Reading, given: Sequence[Card], rules: MeldRules, s
         return "the cards given repeat a suit of the set"
     if len(given) == 1:
         c = given[0]
-        fixed = [face for card, face in zip(reading.cards, reading.stands) if card.suit == JOKER_SUIT and face[1] != AMBIGUOUS]
+        fixed = [
+            face
+            for card, face in zip(reading.cards, reading.stands)
+            if card.suit == JOKER_SUIT and face[1] != AMBIGUOUS
+        ]
         if c.face in fixed or set_any:
             new = read_set(nat + [c] + jokers[1:], rules)
             if new is not None:

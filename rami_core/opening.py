@@ -7,7 +7,7 @@ engine (refusing an opening), the solver (finding the best one) and the bots
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import Card
 from .melds import RUN, SET, Reading
@@ -28,7 +28,9 @@ def opening_problem(
     card to discard (or nothing where no discard ends the round)."""
     op = rules.profile.opening
     if partner_opened:
-        if rules.profile.teams.partner_opening == PartnerOpening.pure_run and not any(r.pure for r in readings):
+        if rules.profile.teams.partner_opening == PartnerOpening.pure_run and not any(
+            r.pure for r in readings
+        ):
             return "your partner has opened; your first lay needs a run without a joker"
         if not op.all_at_once:
             return None
@@ -52,7 +54,9 @@ def opening_problem(
                 face = taken_discard.face
                 copies = sum(1 for r in readings for c in r.cards if c.face == face)
                 ok = any(
-                    r.kind == RUN and (op.jokers or r.jokers == 0) and (copies > 1 or all(c.face != face for c in r.cards))
+                    r.kind == RUN
+                    and (op.jokers or r.jokers == 0)
+                    and (copies > 1 or all(c.face != face for c in r.cards))
                     for r in readings
                 )
                 if not ok:

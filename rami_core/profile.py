@@ -104,12 +104,15 @@ class Players(Strict):
     min: int = Field(2, ge=1, le=8, description="Fewest players the variant is played with.")
     max: int = Field(4, ge=1, le=8, description="Most players the variant is played with.")
     counts: list[int] | None = Field(
-        None, description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams)."
+        None,
+        description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams).",
     )
 
 
 class Deck(Strict):
-    decks: int = Field(2, ge=1, le=4, description="Number of 52-card decks shuffled together; identical cards stay distinct.")
+    decks: int = Field(
+        2, ge=1, le=4, description="Number of 52-card decks shuffled together; identical cards stay distinct."
+    )
     jokers: int = Field(2, ge=0, le=8, description="Number of jokers added to the decks.")
 
 
@@ -120,17 +123,21 @@ class Deal(Strict):
         description="Hand size by player count, overriding hand_size for the counts listed (classic: 2: 10, 3: 7 ...).",
     )
     dealer_extra_card: bool = Field(
-        False, description="The first player receives one more card and starts by laying or discarding, without drawing."
+        False,
+        description="The first player receives one more card and starts by laying or discarding, without drawing.",
     )
     upcard: bool = Field(False, description="One card is turned up from the stock to start the discard pile.")
     first_player: FirstPlayer = Field(
-        FirstPlayer.random, description="Who plays first in the first round: drawn at random (seeded) or seat 0."
+        FirstPlayer.random,
+        description="Who plays first in the first round: drawn at random (seeded) or seat 0.",
     )
     rotate: bool = Field(True, description="The first player moves one seat to the left each new round.")
 
 
 class Draw(Strict):
-    from_discard: bool = Field(True, description="A player may draw the top card of the discard pile instead of the stock.")
+    from_discard: bool = Field(
+        True, description="A player may draw the top card of the discard pile instead of the stock."
+    )
     discard_before_opening: bool = Field(
         True, description="A player who has not opened may draw from the discard pile."
     )
@@ -149,7 +156,9 @@ class Draw(Strict):
 
 
 class Discard(Strict):
-    enabled: bool = Field(True, description="Each turn ends by discarding one card; false: there is no discard pile at all.")
+    enabled: bool = Field(
+        True, description="Each turn ends by discarding one card; false: there is no discard pile at all."
+    )
     keep_last: bool = Field(
         True,
         description="Going out must end with a discard: laying the last card of the hand is refused.",
@@ -168,7 +177,10 @@ class Melds(Strict):
 
 
 class Opening(Strict):
-    required: bool = Field(True, description="A player must open before laying off, rearranging or swapping; false: everybody counts as opened.")
+    required: bool = Field(
+        True,
+        description="A player must open before laying off, rearranging or swapping; false: everybody counts as opened.",
+    )
     pure_run: bool = Field(False, description="The opening must contain a run with no joker.")
     points: int = Field(0, ge=0, le=500, description="Points the opening melds must reach (0: no threshold).")
     jokers: bool = Field(True, description="Jokers may be used in the opening.")
@@ -200,7 +212,9 @@ class Table(Strict):
 
 
 class Jokers(Strict):
-    max_per_meld: int | None = Field(None, ge=0, le=8, description="Most jokers in one meld (null: no limit).")
+    max_per_meld: int | None = Field(
+        None, ge=0, le=8, description="Most jokers in one meld (null: no limit)."
+    )
     min_naturals: int = Field(1, ge=1, le=8, description="Fewest natural (non-joker) cards in a meld.")
     penalty: int = Field(25, ge=0, le=500, description="What a joker left in hand costs.")
     swap: JokerSwap = Field(
@@ -208,44 +222,76 @@ class Jokers(Strict):
         description="never: a laid joker stays where it is; on_table: it moves between melds when the table is rearranged but never returns to a hand; to_hand: giving the card it stands for takes it into the hand.",
     )
     replay: JokerReplay = Field(
-        JokerReplay.same_turn, description="A joker taken into the hand must go back on the table the same turn, or may be kept."
+        JokerReplay.same_turn,
+        description="A joker taken into the hand must go back on the table the same turn, or may be kept.",
     )
     set_swap: SetSwap = Field(
         SetSwap.fourth_card,
         description="fourth_card: a joker in a set is freed only when the set becomes four natural cards (both missing cards from a three-card set); any: one card frees it.",
     )
-    who: SwapWho = Field(SwapWho.opened, description="Who may swap a joker: only a player who has opened, or anyone.")
+    who: SwapWho = Field(
+        SwapWho.opened, description="Who may swap a joker: only a player who has opened, or anyone."
+    )
 
 
 class Scoring(Strict):
-    penalty: Penalty = Field(Penalty.hand, description="hand: each loser pays the points left in hand; fixed: each loser pays fixed_penalty.")
+    penalty: Penalty = Field(
+        Penalty.hand,
+        description="hand: each loser pays the points left in hand; fixed: each loser pays fixed_penalty.",
+    )
     fixed_penalty: int = Field(100, ge=0, le=10000, description="What each loser pays under penalty: fixed.")
-    ace_points: int = Field(11, ge=0, le=100, description="An ace's value (in hand, and in a meld except at the bottom of a run).")
-    ace_low_points: int = Field(1, ge=0, le=100, description="An ace's opening value at the bottom of a run (A-2-3).")
+    ace_points: int = Field(
+        11, ge=0, le=100, description="An ace's value (in hand, and in a meld except at the bottom of a run)."
+    )
+    ace_low_points: int = Field(
+        1, ge=0, le=100, description="An ace's opening value at the bottom of a run (A-2-3)."
+    )
     court_points: int = Field(10, ge=0, le=100, description="Value of J, Q and K.")
-    positive: bool = Field(False, description="The winner scores what the others hold and the highest total wins.")
-    rami_sec: RamiSec = Field(RamiSec.none, description="Going out in the turn of one's first lay: losers pay double, a bonus, or nothing special.")
-    rami_sec_bonus: int = Field(10, ge=0, le=1000, description="With rami_sec: bonus, what each loser pays on top (or the winner scores, when positive).")
+    positive: bool = Field(
+        False, description="The winner scores what the others hold and the highest total wins."
+    )
+    rami_sec: RamiSec = Field(
+        RamiSec.none,
+        description="Going out in the turn of one's first lay: losers pay double, a bonus, or nothing special.",
+    )
+    rami_sec_bonus: int = Field(
+        10,
+        ge=0,
+        le=1000,
+        description="With rami_sec: bonus, what each loser pays on top (or the winner scores, when positive).",
+    )
 
 
 class Game(Strict):
-    end: GameEnd = Field(GameEnd.target, description="target: a score reaching the target ends the game; single_round; rounds: a fixed number.")
+    end: GameEnd = Field(
+        GameEnd.target,
+        description="target: a score reaching the target ends the game; single_round; rounds: a fixed number.",
+    )
     target: int = Field(100, ge=1, le=100000, description="The score that ends the game.")
-    team_target: int | None = Field(None, ge=1, le=100000, description="The target in a team game (null: same as target).")
+    team_target: int | None = Field(
+        None, ge=1, le=100000, description="The target in a team game (null: same as target)."
+    )
     target_outcome: TargetOutcome = Field(
         TargetOutcome.lowest_wins,
         description="lowest_wins: the game ends and the lowest score wins; reacher_loses: the side reaching the target loses (lowest of the others wins).",
     )
     rounds: int = Field(1, ge=1, le=1000, description="Rounds in a game under end: rounds.")
-    end_on_empty_stock: bool = Field(False, description="The game ends when the stock is empty at the end of a turn.")
+    end_on_empty_stock: bool = Field(
+        False, description="The game ends when the stock is empty at the end of a turn."
+    )
 
 
 class Teams(Strict):
-    enabled: bool = Field(False, description="At four players, partners facing (seats 0 and 2 against 1 and 3) share one score.")
-    partner_opening: PartnerOpening = Field(
-        PartnerOpening.free, description="Once a partner has opened: the other's first lay is free, or needs a pure run."
+    enabled: bool = Field(
+        False, description="At four players, partners facing (seats 0 and 2 against 1 and 3) share one score."
     )
-    opponents_pay_only: bool = Field(True, description="Only the winner's opposing side pays; the partner pays nothing.")
+    partner_opening: PartnerOpening = Field(
+        PartnerOpening.free,
+        description="Once a partner has opened: the other's first lay is free, or needs a pure run.",
+    )
+    opponents_pay_only: bool = Field(
+        True, description="Only the winner's opposing side pays; the partner pays nothing."
+    )
 
 
 class Turn(Strict):
@@ -284,7 +330,7 @@ class Profile(Strict):
     # ------------------------------------------------------------ cross-field
 
     @model_validator(mode="after")
-    def _coherent(self) -> "Profile":
+    def _coherent(self) -> Profile:
         problems: list[str] = []
         if self.players.min > self.players.max:
             problems.append(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
@@ -294,7 +340,11 @@ class Profile(Strict):
             problems.append("players.counts names a count outside players.min..max")
         deck_size = 52 * self.deck.decks + self.deck.jokers
         for n in range(self.players.min, self.players.max + 1):
-            need = self.hand_size(n) * n + (1 if self.deal.dealer_extra_card else 0) + (1 if self.deal.upcard else 0)
+            need = (
+                self.hand_size(n) * n
+                + (1 if self.deal.dealer_extra_card else 0)
+                + (1 if self.deal.upcard else 0)
+            )
             if need > deck_size:
                 problems.append(
                     f"at {n} players the deal needs {need} cards but the deck holds {deck_size} "
@@ -306,24 +356,38 @@ class Profile(Strict):
                 problems.append(f"deal.hand_size_by_players names {n} players, outside players.min..max")
         if not self.discard.enabled:
             if self.draw.from_discard:
-                problems.append("draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from")
+                problems.append(
+                    "draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from"
+                )
             if self.deal.upcard:
-                problems.append("deal.upcard is true but discard.enabled is false: there is no discard pile to start")
+                problems.append(
+                    "deal.upcard is true but discard.enabled is false: there is no discard pile to start"
+                )
             if self.discard.keep_last:
-                problems.append("discard.keep_last is true but discard.enabled is false: there is no discard to go out with")
+                problems.append(
+                    "discard.keep_last is true but discard.enabled is false: there is no discard to go out with"
+                )
             if self.draw.empty_stock in (EmptyStock.reshuffle, EmptyStock.turn_over):
                 problems.append(
                     f"draw.empty_stock is {self.draw.empty_stock.value} but discard.enabled is false: there is no pile to rebuild the stock from"
                 )
             if self.deal.dealer_extra_card:
-                problems.append("deal.dealer_extra_card needs a discard: the first player starts by discarding")
-        if not self.draw.from_discard and (self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening):
+                problems.append(
+                    "deal.dealer_extra_card needs a discard: the first player starts by discarding"
+                )
+        if not self.draw.from_discard and (
+            self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening
+        ):
             if self.draw.taken_discard_must_be_laid:
                 problems.append("draw.taken_discard_must_be_laid is true but draw.from_discard is false")
         if self.melds.set_min > self.melds.set_max:
-            problems.append(f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})")
+            problems.append(
+                f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})"
+            )
         if self.melds.set_distinct_suits and self.melds.set_max > 4:
-            problems.append("melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits")
+            problems.append(
+                "melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits"
+            )
         if self.melds.wrap and self.melds.ace != AceRule.both:
             problems.append("melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)")
         if self.jokers.max_per_meld is not None and self.jokers.max_per_meld > 0 and self.deck.jokers == 0:
@@ -331,13 +395,23 @@ class Profile(Strict):
         if self.opening.go_out_run_without_taken_discard and not self.opening.go_out_below_points:
             problems.append("opening.go_out_run_without_taken_discard needs opening.go_out_below_points")
         if self.opening.all_at_once and self.table.rearrange:
-            problems.append("opening.all_at_once and table.rearrange contradict: nothing stays on the table to rearrange before going out")
-        if not self.opening.required and (self.opening.pure_run or self.opening.points or self.opening.run_and_set):
-            problems.append("opening.required is false but an opening condition (pure_run, points or run_and_set) is set")
+            problems.append(
+                "opening.all_at_once and table.rearrange contradict: nothing stays on the table to rearrange before going out"
+            )
+        if not self.opening.required and (
+            self.opening.pure_run or self.opening.points or self.opening.run_and_set
+        ):
+            problems.append(
+                "opening.required is false but an opening condition (pure_run, points or run_and_set) is set"
+            )
         if self.table.rearrange and self.jokers.swap == JokerSwap.never:
-            problems.append("table.rearrange is true but jokers.swap is never: a rearranged table must be free to move its jokers (use on_table)")
+            problems.append(
+                "table.rearrange is true but jokers.swap is never: a rearranged table must be free to move its jokers (use on_table)"
+            )
         if self.jokers.swap == JokerSwap.on_table and not self.table.rearrange:
-            problems.append("jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging")
+            problems.append(
+                "jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging"
+            )
         if self.teams.enabled and self.players.max < 4:
             problems.append("teams.enabled is true but players.max is below 4: teams play at four")
         if self.game.end == GameEnd.single_round and self.game.end_on_empty_stock:
@@ -351,7 +425,9 @@ class Profile(Strict):
     @property
     def active_plugins(self) -> dict[str, dict[str, Any]]:
         """The plugins switched on, with their settings."""
-        return {k: (v if isinstance(v, dict) else {}) for k, v in self.plugins.items() if v not in (False, None)}
+        return {
+            k: (v if isinstance(v, dict) else {}) for k, v in self.plugins.items() if v not in (False, None)
+        }
 
     def allows_players(self, players: int) -> bool:
         if not self.players.min <= players <= self.players.max:

@@ -6,8 +6,9 @@ attributes instead of walking the profile on every action.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .cards import Card, card_points
 from .melds import MeldRules, Reading, meld_points
@@ -23,7 +24,7 @@ class Rules:
     hooks: Any = field(default=None, compare=False, repr=False)  # hooks.PluginHost of this game
 
     @classmethod
-    def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> "Rules":
+    def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> Rules:
         """`plugins`: plugin objects passed in by the caller (the CLI's --plugin or
         the API), on top of those the profile names."""
         from .hooks import PluginHost

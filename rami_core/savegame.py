@@ -73,7 +73,9 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
         raise SaveError(f"not a saved game: format is {data.get('format')!r}, expected {SAVE_FORMAT!r}")
     version = data.get("version")
     if version != SAVE_VERSION:
-        raise SaveError(f"saved game format version {version!r} is not supported (this rami reads version {SAVE_VERSION})")
+        raise SaveError(
+            f"saved game format version {version!r} is not supported (this rami reads version {SAVE_VERSION})"
+        )
     missing = [k for k in ("profile", "players", "seed", "log", "snapshot") if k not in data]
     if missing:
         raise SaveError(f"saved game is missing {', '.join(missing)}")
@@ -86,7 +88,9 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     except ValidationError as e:
         err = e.errors(include_url=False)[0]
         where = ".".join(map(str, err["loc"]))
-        raise SaveError(f"saved game's profile is invalid: {where + ': ' if where else ''}{err['msg']}") from None
+        raise SaveError(
+            f"saved game's profile is invalid: {where + ': ' if where else ''}{err['msg']}"
+        ) from None
     players, seed = data["players"], data["seed"]
     if isinstance(players, bool) or not isinstance(players, int) or not profile.allows_players(players):
         raise SaveError(f"saved game has a bad player count: {players!r}")
@@ -107,8 +111,10 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
         except (ActionFormatError, CardError) as e:
             raise SaveError(f"saved game's action {i} is unreadable: {e}") from None
         except RuleError as e:
-            raise SaveError(f"saved game's action {i} ({entry}) is refused on replay: {e.code}: {e.message}") from None
-        except (TypeError, AttributeError) as e:
+            raise SaveError(
+                f"saved game's action {i} ({entry}) is refused on replay: {e.code}: {e.message}"
+            ) from None
+        except (TypeError, AttributeError):
             raise SaveError(f"saved game's action {i} is malformed: {entry!r}") from None
     try:
         snapshot = GameState.from_dict(data["snapshot"]).to_json()
@@ -153,4 +159,4 @@ def seat_record(game: Game, seat: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["SaveError", "save", "load", "to_save", "from_save", "seat_record", "NextRound"]
+__all__ = ["NextRound", "SaveError", "from_save", "load", "save", "seat_record", "to_save"]

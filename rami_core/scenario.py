@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 
@@ -22,7 +23,7 @@ from .engine import Game
 from .errors import ProfileError, RuleError
 from .melds import read_meld, why_invalid
 from .profile import Profile
-from .state import DRAW, LAY, OVER, PHASES, GameState, TableMeld
+from .state import DRAW, LAY, OVER, GameState, TableMeld
 
 EXPECT_KEYS = (
     "error",
@@ -213,7 +214,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         copies[key] += 1
         return c
 
-    hands = [[physical(c, f"hands[{i}]") for c in _card_list(h, f"hands[{i}]")] for i, h in enumerate(hands_in)]
+    hands = [
+        [physical(c, f"hands[{i}]") for c in _card_list(h, f"hands[{i}]")] for i, h in enumerate(hands_in)
+    ]
     stock_top_first = [physical(c, "stock") for c in _card_list(setup.get("stock"), "stock")]
     discard = [physical(c, "discard") for c in _card_list(setup.get("discard"), "discard")]
     if discard and not profile.discard.enabled:
@@ -231,7 +234,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
             if set(m) - {"cards", "owner"}:
                 raise SetupInvalid(f"table[{i}]: a meld is a card list or {{cards, owner}}")
             owner = m.get("owner")
-            if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < n):
+            if owner is not None and (
+                isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < n
+            ):
                 raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
@@ -252,7 +257,11 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     teams = profile.teams_at(n)
     sides = 2 if teams else n
     scores = setup.get("scores", [0] * sides)
-    if not isinstance(scores, list) or len(scores) != sides or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores):
+    if (
+        not isinstance(scores, list)
+        or len(scores) != sides
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
+    ):
         raise SetupInvalid(f"scores: one whole number per {'team' if teams else 'seat'} ({sides})")
     turn = setup.get("turn", 0)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:

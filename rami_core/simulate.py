@@ -19,9 +19,10 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from . import actions as A
 from .engine import Game
@@ -32,6 +33,7 @@ from .state import OVER
 TURN_CAP = 600
 ROUND_CAP = 100
 STEP_CAP = 60  # actions one turn may take before the driver runs the clock out
+
 
 def kind_of(a: A.Action) -> str:
     """draw_stock / draw_discard / meld / ... (as the statistics name them)."""
@@ -52,7 +54,9 @@ class SimConfig:
     def seat_bots(self, game_index: int) -> list[str]:
         names = list(self.bots) if len(self.bots) > 1 else list(self.bots) * self.players
         if len(names) != self.players:
-            raise ValueError(f"{len(names)} bots for {self.players} seats: give one bot per seat, or one for all")
+            raise ValueError(
+                f"{len(names)} bots for {self.players} seats: give one bot per seat, or one for all"
+            )
         if self.rotate:
             k = game_index % self.players
             names = names[-k:] + names[:-k] if k else names
@@ -118,7 +122,15 @@ def play_game(config: SimConfig, index: int) -> dict[str, Any]:
                 steps = 0
         st = game.state
         if capped_round:
-            rounds.append({"turns": turns, "end": "turn_cap", "penalties": None, "first_open": first_open, "winner": None})
+            rounds.append(
+                {
+                    "turns": turns,
+                    "end": "turn_cap",
+                    "penalties": None,
+                    "first_open": first_open,
+                    "winner": None,
+                }
+            )
             break
         rounds.append(
             {
@@ -179,10 +191,18 @@ def run_games(
 
         started = not ray.is_initialized()
         if started:
-            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False, configure_logging=False)
+            ray.init(
+                num_cpus=max(1, workers),
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
         try:
             remote = ray.remote(play_chunk)
-            pending = {remote.remote(config, c): c for c in _chunks(n, max(1, min(8, n // (4 * max(1, workers)) or 1)))}
+            pending = {
+                remote.remote(config, c): c
+                for c in _chunks(n, max(1, min(8, n // (4 * max(1, workers)) or 1)))
+            }
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
                 for ref in done:
@@ -316,7 +336,9 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
     }
 
 
-def simulate(config: SimConfig, workers: int = 1, backend: str = "local", progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+def simulate(
+    config: SimConfig, workers: int = 1, backend: str = "local", progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """Play the games and summarise them; `timing` holds the only fields that
     depend on the machine and the workers."""
     t0 = time.perf_counter()
@@ -344,7 +366,10 @@ def per_game_metrics(g: dict[str, Any]) -> dict[str, float | None]:
     return {
         "rounds_per_game": float(len(rounds)),
         "turns_per_round": sum(r["turns"] for r in rounds) / len(rounds) if rounds else None,
-        "empty_stock_share": sum(1 for r in scored if (r["end"] or "").startswith("empty_stock")) / len(scored) if scored else None,
+        "empty_stock_share": sum(1 for r in scored if (r["end"] or "").startswith("empty_stock"))
+        / len(scored)
+        if scored
+        else None,
         "first_opening_turn": sum(opens) / len(opens) if opens else None,
         "average_penalty": sum(pens) / len(pens) if pens else None,
     }
@@ -378,4 +403,4 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["SimConfig", "play_game", "run_games", "simulate", "summarize", "compare", "wilson", "mean_ci"]
+__all__ = ["SimConfig", "compare", "mean_ci", "play_game", "run_games", "simulate", "summarize", "wilson"]

@@ -73,22 +73,22 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
-from typing import Callable, Iterable, Sequence
 
 from .cards import JOKER_SUIT, Card, card_points
 from .melds import RUN, SET, MeldRules, Reading, lay_off_positional, meld_points, read_meld, read_set
 
 __all__ = [
-    "Solution",
     "LayOffPlan",
+    "Solution",
     "SolverTimeout",
-    "solve",
-    "best_opening",
     "best_lay_offs",
+    "best_opening",
     "check_solution",
+    "solve",
 ]
 
 NEG = -(10**18)
@@ -147,7 +147,7 @@ def _points_function(points) -> Callable[[Card], int]:
 # --------------------------------------------------------------------------- sets at one rank
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_groups(mvec: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple | None:
     """Partition naturals of one rank (``mvec``: count per suit, or a 1-tuple of
     the total where suits need not differ) and exactly ``jokers`` jokers into
@@ -161,7 +161,7 @@ def _set_groups(mvec: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple |
     if distinct:
         others = [k for k in range(i + 1, len(mvec)) if mvec[k]]
         subsets: Iterable[tuple[int, ...]] = (
-            (i,) + combo for r in range(0, len(others) + 1) for combo in combinations(others, r)
+            (i,) + combo for r in range(len(others) + 1) for combo in combinations(others, r)
         )
     else:
         subsets = ((i,) * n for n in range(1, min(mvec[i], size_max) + 1))
@@ -169,7 +169,7 @@ def _set_groups(mvec: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple |
         nat = len(sub)
         if nat < rules.min_naturals:
             continue
-        for j in range(0, min(jokers, jmax) + 1):
+        for j in range(min(jokers, jmax) + 1):
             size = nat + j
             if not rules.set_min <= size <= size_max:
                 continue
@@ -182,7 +182,7 @@ def _set_groups(mvec: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple |
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_joker_options(msum: tuple[int, ...], jl: int, rules: MeldRules) -> tuple[int, ...]:
     """Joker counts j <= jl with which the sorted per-suit counts ``msum`` split into sets."""
     if rules.set_distinct_suits:
@@ -192,7 +192,7 @@ def _set_joker_options(msum: tuple[int, ...], jl: int, rules: MeldRules) -> tupl
     return tuple(j for j in range(jl + 1) if _set_groups(vec, j, rules) is not None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sets_completable(msum: tuple[int, ...], caps: tuple[int, ...], jl: int, rules: MeldRules) -> bool:
     """Whether the suits still to decide at a place (at most ``caps`` cards each)
     can send cards to sets so that, with ``msum`` already sent, the place's sets
@@ -206,7 +206,7 @@ def _sets_completable(msum: tuple[int, ...], caps: tuple[int, ...], jl: int, rul
     return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None):
     """Options for one suit at one place, weights aside (a pure function of the
     run summaries and the counts, shared by every solve): a tuple of
@@ -235,10 +235,10 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
         if ld == 2 and room == 1:  # begun at the low ace: it cannot take the high one
             nat_viable = jok_viable = False
         opts = []
-        for e in range(0, k + 1):
+        for e in range(k + 1):
             if e and (not comp or ld == 1):
                 break
-            for cn in range(0, k - e + 1):
+            for cn in range(k - e + 1):
                 cj = k - e - cn
                 if cn and not nat_viable:
                     continue
@@ -257,15 +257,21 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
         if i < len(per_code):
             code, nat_code, jok_code, opts = per_code[i]
             for e, cn, cj in opts:
-                rec(i + 1, runs + [nat_code] * cn + [jok_code] * cj, nat + cn, jok + cj, detail + [(code, e, cn, cj)])
+                rec(
+                    i + 1,
+                    runs + [nat_code] * cn + [jok_code] * cj,
+                    nat + cn,
+                    jok + cj,
+                    detail + [(code, e, cn, cj)],
+                )
             return
         # new runs: started by a natural, or by a joker (then it must reach the last place)
         max_new_nat = a - nat if room >= L else 0
         # (a joker-led run from place 1 would have to reach place 14: never under `first`)
         max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1) and not first) else 0
         new_code = (1, min(1, N), 0, 2 if first else 0)
-        for nn in range(0, max_new_nat + 1):
-            for nj in range(0, max_new_jok + 1):
+        for nn in range(max_new_nat + 1):
+            for nj in range(max_new_jok + 1):
                 runs2 = runs + [new_code] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
                 newR = tuple(sorted(runs2))
                 used_runs = nat + nn
@@ -280,7 +286,7 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _set_cap(a_s: int, others: tuple[int, ...], jokers: int, rules: MeldRules) -> int:
     """Most cards of one suit (``a_s`` of them) that the sets of one rank can hold
     when the other suits offer ``others`` cards and ``jokers`` jokers, all free."""
@@ -304,7 +310,9 @@ def _set_cap(a_s: int, others: tuple[int, ...], jokers: int, rules: MeldRules) -
 class _Model:
     """Everything fixed for one solve: places, face counts, rule constants."""
 
-    def __init__(self, table: Sequence[Card], hand: Sequence[Card], rules: MeldRules, weight: Callable[[Card], int]):
+    def __init__(
+        self, table: Sequence[Card], hand: Sequence[Card], rules: MeldRules, weight: Callable[[Card], int]
+    ):
         self.rules = rules
         self.L = max(1, rules.run_min)
         self.N = max(1, rules.min_naturals)
@@ -519,9 +527,17 @@ class _Sweep:
             if special:
                 opts = self._options(pi, si, runs, msum, jl, res)
             else:
-                pre, post = runs[:si], runs[si + 1:]
+                pre, post = runs[:si], runs[si + 1 :]
                 opts = (
-                    (opt, (pre + (opt[0],) + post, tuple(sorted(msum + (opt[1],), reverse=True)) if opt[1] else msum, jl - opt[3], res))
+                    (
+                        opt,
+                        (
+                            pre + (opt[0],) + post,
+                            tuple(sorted(msum + (opt[1],), reverse=True)) if opt[1] else msum,
+                            jl - opt[3],
+                            res,
+                        ),
+                    )
                     for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1)
                 )
             best_ = self.best
@@ -552,13 +568,13 @@ class _Sweep:
         for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room):
             newR, mm, u, jused, weight, _detail = opt
             if m.both and p == 1:
-                res2 = res[:si] + ((max(0, t - u), a - u),) + res[si + 1:]
+                res2 = res[:si] + ((max(0, t - u), a - u),) + res[si + 1 :]
             elif m.both and p == 14:
-                res2 = res[:si] + ((0, 0),) + res[si + 1:]
+                res2 = res[:si] + ((0, 0),) + res[si + 1 :]
             else:
                 res2 = res
             ms = tuple(sorted(msum + (mm,), reverse=True)) if mm else msum
-            yield opt, (runs[:si] + (newR,) + runs[si + 1:], ms, jl - jused, res2)
+            yield opt, (runs[:si] + (newR,) + runs[si + 1 :], ms, jl - jused, res2)
 
     def solve(self) -> int:
         m = self.m
@@ -642,7 +658,7 @@ class _Sweep:
                     # suits need not differ: hand out this rank's naturals in order
                     suits_pool = [s for s in range(4) for _ in range(mvec[s])]
                     for sub, nj in groups:
-                        take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub):]
+                        take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
                         sets_out.append((rank, take, nj))
                 jl -= j
                 msum = ()
@@ -677,7 +693,9 @@ class _Sweep:
                 for _ in range(cj):
                     run = lst.pop()
                     run[1].append("J")
-                    newbook.setdefault((min(ln + 1, m.L), nt, jk + 1 if m.K is not None else 0, ld), []).append(run)
+                    newbook.setdefault(
+                        (min(ln + 1, m.L), nt, jk + 1 if m.K is not None else 0, ld), []
+                    ).append(run)
             assert not any(book.values())
             for _ in range(nn):
                 newbook.setdefault((1, min(1, m.N), 0, 2 if m.hi - p + 1 == 14 else 0), []).append([p, ["N"]])
@@ -737,14 +755,24 @@ def solve(
 
     def fallback(optimal: bool, feasible: bool) -> Solution:
         melds = given_melds if given_melds is not None else ([table] if table else [])
-        return Solution(melds=[list(mm) for mm in melds], laid=[], max_cards_laid=0, optimal=optimal, feasible=feasible)
+        return Solution(
+            melds=[list(mm) for mm in melds], laid=[], max_cards_laid=0, optimal=optimal, feasible=feasible
+        )
 
     live = _live_hand(table, hand, rules)
     try:
         if rules.wrap:
             found = _search_solve(table, live, rules, weight, deadline, max_states)
         else:
-            found = _sweep_solve(table, live, rules, weight, deadline, big if objective == "cards" else len(hand) + 1, max_states)
+            found = _sweep_solve(
+                table,
+                live,
+                rules,
+                weight,
+                deadline,
+                big if objective == "cards" else len(hand) + 1,
+                max_states,
+            )
     except SolverTimeout:
         return fallback(False, True)
     if found is None:
@@ -783,7 +811,11 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
             # a set at this rank
             if rules.set_distinct_suits:
                 others = sum(1 for x in range(4) if x != s and avail.get((r, x)))
-                if others >= 1 and others + 1 + min(jmax, 4) >= rules.set_min and rules.min_naturals <= others + 1:
+                if (
+                    others >= 1
+                    and others + 1 + min(jmax, 4) >= rules.set_min
+                    and rules.min_naturals <= others + 1
+                ):
                     return True
                 if others + 1 + jmax >= rules.set_min and 1 + others >= rules.min_naturals:
                     return True
@@ -819,7 +851,9 @@ def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:
     return out
 
 
-def check_solution(table: Sequence[Card], hand: Sequence[Card], sol: Solution, rules: MeldRules) -> str | None:
+def check_solution(
+    table: Sequence[Card], hand: Sequence[Card], sol: Solution, rules: MeldRules
+) -> str | None:
     """None if the solution is sound: every meld valid by read_meld, every table
     card kept, the laid cards from the hand; else a reason."""
     for mm in sol.melds:
@@ -842,7 +876,7 @@ def check_solution(table: Sequence[Card], hand: Sequence[Card], sol: Solution, r
 USE_LP = True  # the certified linear-programming path (needs scipy); False: the search alone
 
 
-def _lp_path(model: "_Model", deadline):
+def _lp_path(model: _Model, deadline):
     """HiGHS's arrangement with its exact certificate (rami_core.solver_lp), or None."""
     if not USE_LP or not model.t:
         return None
@@ -871,7 +905,7 @@ class _Budget(Exception):
     """The search used its state budget (the memo stays valid)."""
 
 
-def _run(sweep: "_Sweep", model: "_Model", deadline):
+def _run(sweep: _Sweep, model: _Model, deadline):
     """Solve one sweep; past its state budget, ask the certified LP. Returns
     (faces runs, sets) of an optimal arrangement, or None if none exists."""
     sweep.budget = LP_BUDGET if (USE_LP and model.t) else None
@@ -896,7 +930,9 @@ def _run(sweep: "_Sweep", model: "_Model", deadline):
     return sweep.rebuild()
 
 
-def _sweep_solve(table, hand, rules, weight, deadline, gran: int = 1, max_states: int | None = None) -> list[list[Card]] | None:
+def _sweep_solve(
+    table, hand, rules, weight, deadline, gran: int = 1, max_states: int | None = None
+) -> list[list[Card]] | None:
     model = _Model(table, hand, rules, weight)
     sweep = _Sweep(model, deadline, max_states)
     sweep.gran = gran
@@ -966,18 +1002,26 @@ def _candidate_melds(avail: Counter, jokers: int, rules: MeldRules) -> list[tupl
     # sets
     size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
     for r in range(1, 14):
-        faces = [(r, s) for s in range(4) for _ in range(avail.get((r, s), 0) if not rules.set_distinct_suits else min(1, avail.get((r, s), 0)))]
+        faces = [
+            (r, s)
+            for s in range(4)
+            for _ in range(
+                avail.get((r, s), 0) if not rules.set_distinct_suits else min(1, avail.get((r, s), 0))
+            )
+        ]
         for n in range(1, min(len(faces), size_max) + 1):
             for combo in set(combinations(faces, n)):
                 if n < rules.min_naturals:
                     continue
-                for j in range(0, jmax + 1):
+                for j in range(jmax + 1):
                     if rules.set_min <= n + j <= size_max:
                         out.add((tuple(sorted(combo)), j))
     return [mm for mm in out if all(Counter(mm[0])[f] <= avail.get(f, 0) for f in set(mm[0]))]
 
 
-def _search_solve(table, hand, rules, weight, deadline, max_states: int | None = None) -> list[list[Card]] | None:
+def _search_solve(
+    table, hand, rules, weight, deadline, max_states: int | None = None
+) -> list[list[Card]] | None:
     """Exact memoised search over melds: cover every table card, then lay the
     best subset of the hand. Used where the sweep does not apply (wrap)."""
     t = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
@@ -1147,7 +1191,9 @@ def _meld_candidates_with_points(hand: Sequence[Card], rules: MeldRules, allow_j
         # every piece of L places holds N naturals when jmax <= L - N: then every
         # run of 2L places or more splits
         longest = 2 * L - 1 if SPLIT_LONG_RUNS and jmax <= L - N else hi_b - lo_b + 1
-        windows = [(lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)]
+        windows = [
+            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+        ]
     for s in range(4):
         for lo, n in windows:
             places = [lo + i for i in range(n)]
@@ -1175,7 +1221,7 @@ def _meld_candidates_with_points(hand: Sequence[Card], rules: MeldRules, allow_j
             faces = [c for s in range(4) for c in by_face.get((r, s), [])]
         for n in range(max(1, rules.min_naturals), min(len(faces), size_max) + 1):
             for combo in combinations(faces, n):
-                for j in range(0, jmax + 1):
+                for j in range(jmax + 1):
                     if rules.set_min <= n + j <= size_max:
                         consider(list(combo) + jok[:j])
     return list(out.values())
@@ -1194,7 +1240,9 @@ def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
     return False
 
 
-def best_opening(hand: Sequence[Card], rules: MeldRules, opening, *, score: dict | None = None) -> list[list[Card]] | None:
+def best_opening(
+    hand: Sequence[Card], rules: MeldRules, opening, *, score: dict | None = None
+) -> list[list[Card]] | None:
     """The opening (melds from the hand only) that meets the opening settings and
     lays the most cards (ties: the most points), or None if there is none.
 
@@ -1235,23 +1283,48 @@ def best_opening(hand: Sequence[Card], rules: MeldRules, opening, *, score: dict
     best: list = [(-1, -1), None]
     total_cards = sum(pool.values())
 
-    def rec(left: Counter, chosen: list, ncards: int, pts: int, pure: bool, has_run: bool, has_set: bool, remaining: int):
+    def rec(
+        left: Counter,
+        chosen: list,
+        ncards: int,
+        pts: int,
+        pure: bool,
+        has_run: bool,
+        has_set: bool,
+        remaining: int,
+    ):
         if ncards + remaining < best[0][0]:
             return
-        ok = pts >= need_points and (pure or not need_pure) and ((has_run and has_set) or not need_run_set) and chosen
+        ok = (
+            pts >= need_points
+            and (pure or not need_pure)
+            and ((has_run and has_set) or not need_run_set)
+            and chosen
+        )
         if ok and (ncards, pts) > best[0]:
             best[0] = (ncards, pts)
             best[1] = list(chosen)
         first = next((f for f in faces_sorted if left[f]), None)
         if first is None:
             return
-        for fneed, reading, p, cards in by_first.get(first, []) + [it for f in faces_sorted if f > first and left[f] for it in []]:
+        for fneed, reading, p, cards in by_first.get(first, []) + [
+            it for f in faces_sorted if f > first and left[f] for it in []
+        ]:
             if all(left[f] >= k for f, k in fneed.items()):
                 for f, k in fneed.items():
                     left[f] -= k
                 n = sum(fneed.values())
                 chosen.append(cards)
-                rec(left, chosen, ncards + n, pts + p, pure or reading.pure, has_run or reading.kind == RUN, has_set or reading.kind == SET, remaining - n)
+                rec(
+                    left,
+                    chosen,
+                    ncards + n,
+                    pts + p,
+                    pure or reading.pure,
+                    has_run or reading.kind == RUN,
+                    has_set or reading.kind == SET,
+                    remaining - n,
+                )
                 chosen.pop()
                 for f, k in fneed.items():
                     left[f] += k
@@ -1289,10 +1362,14 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     if reading.kind == SET:
         held = {s for (_r, s) in reading.stands}
         room = (min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max) - len(reading.cards)
-        cands = [by_face[(reading.rank, s)] for s in range(4) if (reading.rank, s) in by_face and (s not in held or not rules.set_distinct_suits)]
-        for n in range(0, min(room, len(cands)) + 1):
+        cands = [
+            by_face[(reading.rank, s)]
+            for s in range(4)
+            if (reading.rank, s) in by_face and (s not in held or not rules.set_distinct_suits)
+        ]
+        for n in range(min(room, len(cands)) + 1):
             for combo in combinations(cands, n):
-                for j in range(0, min(room - n, len(jok)) + 1):
+                for j in range(min(room - n, len(jok)) + 1):
                     if n + j == 0:
                         continue
                     res = lay_off_positional(reading, list(combo), [(x, None) for x in jok[:j]], rules)
@@ -1303,8 +1380,8 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     lo, hi, suit = reading.start, reading.end, reading.suit
     lo_lim = rules.low_bound if not rules.wrap else lo - (13 - len(reading.cards))
     hi_lim = rules.high_bound if not rules.wrap else hi + (13 - len(reading.cards))
-    for d in range(0, lo - lo_lim + 1):
-        for u in range(0, hi_lim - hi + 1):
+    for d in range(lo - lo_lim + 1):
+        for u in range(hi_lim - hi + 1):
             if d + u == 0 or d + u + len(reading.cards) > (13 if rules.wrap else 14):
                 continue
             places = list(range(lo - d, lo)) + list(range(hi + 1, hi + u + 1))
@@ -1314,7 +1391,7 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
             if missing > len(jok):
                 continue
             # naturals where present; optionally jokers in their place
-            for k in range(0, min(len(present), len(jok) - missing) + 1):
+            for k in range(min(len(present), len(jok) - missing) + 1):
                 for drop in combinations(present, k):
                     js = list(jok)
                     naturals, jokers = [], []
@@ -1329,7 +1406,9 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     return out
 
 
-def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules: MeldRules, *, new_melds: bool = True) -> LayOffPlan:
+def best_lay_offs(
+    table_readings: Sequence[Reading], hand: Sequence[Card], rules: MeldRules, *, new_melds: bool = True
+) -> LayOffPlan:
     """The most hand cards that can go down where table melds keep their places:
     lay offs at run ends and into sets' missing suits (checked by
     ``lay_off_positional``), plus new melds from the rest of the hand. Exact:
@@ -1345,7 +1424,10 @@ def best_lay_offs(table_readings: Sequence[Reading], hand: Sequence[Card], rules
     for i, rd in enumerate(table_readings):
         opts = _addition_options(i, rd, hand, rules)
         if opts:
-            needs = [(Counter(face(c) for c in nats) + Counter("J" for _ in joks), nats, joks, res) for nats, joks, res in opts]
+            needs = [
+                (Counter(face(c) for c in nats) + Counter("J" for _ in joks), nats, joks, res)
+                for nats, joks, res in opts
+            ]
             options.append((i, needs))
     hand_faces = Counter(face(c) for c in hand)
     best = [-1, None]

@@ -73,7 +73,7 @@ def columns(a: Counter, J: int, rules: MeldRules):
                 if len(missing) > jm:
                     continue
                 present = [i for i in range(n) if have[i]]
-                for extra in range(0, jm - len(missing) + 1):
+                for extra in range(jm - len(missing) + 1):
                     for drop in combinations(present, extra):
                         jset = set(missing) | set(drop)
                         nat = n - len(jset)
@@ -112,7 +112,7 @@ def columns(a: Counter, J: int, rules: MeldRules):
             jcap = min(jm, size_max - nat)
             if rules.set_distinct_suits:
                 jcap = min(jcap, 4 - nat)
-            for j in range(0, jcap + 1):
+            for j in range(jcap + 1):
                 if not rules.set_min <= nat + j <= size_max:
                     continue
                 faces = tuple(sorted((r, s) for s in suits))
@@ -130,7 +130,16 @@ class LPResult:
         self.bound = bound  # exact integer upper bound from the certificate
 
 
-def lp_solve(t: Counter, a: Counter, JT: int, J: int, w: dict, wj: int, rules: MeldRules, time_limit: float | None = None):
+def lp_solve(
+    t: Counter,
+    a: Counter,
+    JT: int,
+    J: int,
+    w: dict,
+    wj: int,
+    rules: MeldRules,
+    time_limit: float | None = None,
+):
     """The arrangement by HiGHS and its certificate, or None if HiGHS finds none
     (then the caller searches exactly). ``w``: weight of a hand card per face,
     ``wj`` of a hand joker. The value counts hand cards laid only."""
@@ -211,7 +220,11 @@ def lp_solve(t: Counter, a: Counter, JT: int, J: int, w: dict, wj: int, rules: M
             constraints=LinearConstraint(A, np.array(lo, float), np.array(hi, float)),
             integrality=np.ones(ncol),
             bounds=Bounds(np.zeros(ncol), np.array(ub, float)),
-            options={"mip_rel_gap": 0.0, "node_limit": MILP_NODES, **({} if time_limit is None else {"time_limit": max(0.005, time_limit)})},
+            options={
+                "mip_rel_gap": 0.0,
+                "node_limit": MILP_NODES,
+                **({} if time_limit is None else {"time_limit": max(0.005, time_limit)}),
+            },
         )
         if r2.x is None:
             return LPResult(None, None, False, bound)

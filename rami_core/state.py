@@ -74,7 +74,7 @@ class GameState:
     def round_over(self) -> bool:
         return self.phase == OVER
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """A copy sharing only immutable parts (cards, table melds): the turn
         machine's working copy, so it is written out field by field for speed."""
         new = GameState.__new__(GameState)
@@ -106,7 +106,7 @@ class GameState:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameState":
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
         names = {f.name for f in fields(cls)}
         unknown = set(data) - names
         if unknown:
@@ -128,11 +128,20 @@ class GameState:
         return cls(**kw)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         return cls.from_dict(json.loads(text))
 
 
-_LIST_FIELDS = ("stock", "discard", "table", "opened", "laid_before", "scores", "jokers_to_replay", "penalties")
+_LIST_FIELDS = (
+    "stock",
+    "discard",
+    "table",
+    "opened",
+    "laid_before",
+    "scores",
+    "jokers_to_replay",
+    "penalties",
+)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -88,7 +88,9 @@ class SeatView:
             "opened_this_turn": self.opened_this_turn,
             "winner": self.winner,
             "penalties": list(self.penalties),
-            "revealed_hands": [cards(h) for h in self.revealed_hands] if self.revealed_hands is not None else None,
+            "revealed_hands": [cards(h) for h in self.revealed_hands]
+            if self.revealed_hands is not None
+            else None,
             "game_over": self.game_over,
             "game_winner": self.game_winner,
         }

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Callable, Iterable, Iterator
 
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
@@ -29,7 +29,9 @@ from rami_core.melds import AMBIGUOUS, RUN, SET, MeldRules, rank_at, read_meld
 from rami_core.profile import JokerSwap
 from rami_core.state import DRAW, LAY, OVER
 
-TURN_CAP = 400  # turns per round before the playout gives the round up (a reshuffled stock can go on for ever)
+TURN_CAP = (
+    400  # turns per round before the playout gives the round up (a reshuffled stock can go on for ever)
+)
 LAY_STEPS_PER_TURN = 6  # accepted lay actions per turn before the bot only tries to end its turn
 
 # Action kinds as counted in the reports.
@@ -95,7 +97,7 @@ class Tally:
     stuck_states: list = field(default_factory=list)  # the states where it was stuck (JSON)
     round_ends: Counter = field(default_factory=Counter)  # how rounds ended (out, empty_stock ...)
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         self.accepted.update(other.accepted)
         self.refused.update(other.refused)
         self.codes.update(other.codes)
@@ -112,7 +114,9 @@ class Tally:
 # --------------------------------------------------------------------------- meld search
 
 
-def hand_melds(cards: Iterable[Card], mr: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2) -> list[list[Card]]:
+def hand_melds(
+    cards: Iterable[Card], mr: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2
+) -> list[list[Card]]:
     """Runs and sets (as faces, runs in place order with jokers at their
     places) that the given cards can make, with and without jokers."""
     counts = Counter(face(c) for c in cards)
@@ -171,7 +175,9 @@ def take(meld: list[Card], avail: Counter) -> None:
         avail[f] -= 1
 
 
-def covers(hand: list[Card], melds: list[list[Card]], leftover: int, limit: int = 400) -> Iterator[list[list[Card]]]:
+def covers(
+    hand: list[Card], melds: list[list[Card]], leftover: int, limit: int = 400
+) -> Iterator[list[list[Card]]]:
     """Ways to lay the whole hand but `leftover` cards (at most) as melds."""
     avail = Counter(face(c) for c in hand)
     order = sorted(avail, key=lambda f: (f.suit == JOKER_SUIT, f.suit, f.rank))
@@ -260,7 +266,11 @@ class RandomBot:
         choice = self.rng.randrange(4)
         if choice == 0:
             act: A.Action = self.rng.choice(
-                [A.Draw(other, "stock"), A.EndTurn(other), A.Meld(other, ((face(hand[0]),),)) if hand else A.EndTurn(other)]
+                [
+                    A.Draw(other, "stock"),
+                    A.EndTurn(other),
+                    A.Meld(other, ((face(hand[0]),),)) if hand else A.EndTurn(other),
+                ]
             )
             return Attempt(act, "not_your_turn", "wrong_seat")
         if choice == 1:
@@ -401,7 +411,12 @@ class RandomBot:
                     if r.kind == RUN:
                         ends = [p for p in (r.start - 1, r.end + 1) if mr.low_bound <= p <= mr.high_bound]
                         for p in ends:
-                            out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i, Card(rank_at(p), r.suit, 0)),)), note="joker_as"))
+                            out.append(
+                                Attempt(
+                                    A.LayOff(seat, (A.LayOffItem(f, i, Card(rank_at(p), r.suit, 0)),)),
+                                    note="joker_as",
+                                )
+                            )
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
                     elif len(r.cards) < mr.set_max:
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
@@ -422,7 +437,13 @@ class RandomBot:
             as_ = self.rng.choice(ALL_FACES[:-1]) if c == JOKER and self.rng.random() < 0.5 else None
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(c, i, as_),)), note="random"))
         if self.rng.random() < 0.02:
-            out.append(Attempt(A.LayOff(seat, (A.LayOffItem(face(hand[0]), len(s.table) + 1),)), "no_such_meld", "bad_index"))
+            out.append(
+                Attempt(
+                    A.LayOff(seat, (A.LayOffItem(face(hand[0]), len(s.table) + 1),)),
+                    "no_such_meld",
+                    "bad_index",
+                )
+            )
         return out
 
     def swap_attempts(self, game: Game) -> list[Attempt]:
@@ -449,7 +470,12 @@ class RandomBot:
                     f = next(f for f in missing if held[f])
                     out.append(Attempt(A.Swap(seat, (f,), i), note="one_for_set"))
         if s.table and hand and self.rng.random() < self.bad:
-            out.append(Attempt(A.Swap(seat, (face(self.rng.choice(hand)),), self.rng.randrange(len(s.table))), note="random"))
+            out.append(
+                Attempt(
+                    A.Swap(seat, (face(self.rng.choice(hand)),), self.rng.randrange(len(s.table))),
+                    note="random",
+                )
+            )
         return out
 
     def rearrange_attempts(self, game: Game) -> list[Attempt]:
@@ -474,7 +500,12 @@ class RandomBot:
         for i in order:
             r = s.table[i].reading
             if r.kind == RUN:
-                fit = [f for f in faces if f == JOKER or (f.suit == r.suit and any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)))]
+                fit = [
+                    f
+                    for f in faces
+                    if f == JOKER
+                    or (f.suit == r.suit and any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)))
+                ]
             else:
                 fit = [f for f in faces if f == JOKER or f.rank == r.rank]
             if not fit:
@@ -523,8 +554,18 @@ class RandomBot:
             if donor == JOKER:
                 near = faces
             else:
-                near = [f for f in faces if f == JOKER or f.rank == donor.rank or (f.suit == donor.suit and abs(f.rank - donor.rank) <= 2)]
-            news = [m for m in hand_melds(near + [donor], mr, limit_jokers=1) if donor in m and m.count(donor) <= near.count(donor) + 1]
+                near = [
+                    f
+                    for f in faces
+                    if f == JOKER
+                    or f.rank == donor.rank
+                    or (f.suit == donor.suit and abs(f.rank - donor.rank) <= 2)
+                ]
+            news = [
+                m
+                for m in hand_melds(near + [donor], mr, limit_jokers=1)
+                if donor in m and m.count(donor) <= near.count(donor) + 1
+            ]
             if news:
                 emit(table[:i] + [rest] + table[i + 1 :] + [rng.choice(news)], "take")
                 break
@@ -613,7 +654,9 @@ class EngineCrash(AssertionError):
 PASSES = 4  # passes over the bot's candidates before the clock is made to run out
 
 
-def step(game: Game, bot: RandomBot, lay_steps: int, tally: Tally | None = None, observe: Observer | None = None) -> Attempt | None:
+def step(
+    game: Game, bot: RandomBot, lay_steps: int, tally: Tally | None = None, observe: Observer | None = None
+) -> Attempt | None:
     """One step of the seat to play: try candidates until one is accepted
     (several passes, the later ones trying everything); if none is, a
     timeout. Returns the accepted attempt, or None if even the timeout was
@@ -654,7 +697,9 @@ def step(game: Game, bot: RandomBot, lay_steps: int, tally: Tally | None = None,
     return att if attempt(att) else None
 
 
-def play_round(game: Game, bot: RandomBot, tally: Tally, observe: Observer | None = None, turn_cap: int = TURN_CAP) -> bool:
+def play_round(
+    game: Game, bot: RandomBot, tally: Tally, observe: Observer | None = None, turn_cap: int = TURN_CAP
+) -> bool:
     """Play the current round to its end, or to `turn_cap` turns. Returns
     True when the round ended."""
     tally.rounds += 1
@@ -734,12 +779,12 @@ def play_prefix(game: Game, rng: random.Random, steps: int) -> None:
 
 __all__ = [
     "ALL_FACES",
-    "Attempt",
     "ERROR_CODES",
     "KINDS",
+    "TURN_CAP",
+    "Attempt",
     "RandomBot",
     "Tally",
-    "TURN_CAP",
     "covers",
     "face",
     "hand_melds",

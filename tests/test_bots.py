@@ -53,7 +53,9 @@ def test_every_bot_action_is_legal_and_games_end(preset):
 
 def test_bots_at_four_players_in_teams():
     profile = load_profile("rami71")
-    cfg = SimConfig(profile, 4, ("expert", "greedy", "random", "greedy"), 2, seed=5, turn_cap=200, round_cap=2)
+    cfg = SimConfig(
+        profile, 4, ("expert", "greedy", "random", "greedy"), 2, seed=5, turn_cap=200, round_cap=2
+    )
     res = summarize(cfg, run_games(cfg), teams=True)
     assert res["refused"] == 0 and res["bot_errors"] == 0 and res["timeouts"] == 0
 
@@ -114,14 +116,18 @@ def test_opening_precheck_never_skips_an_opening(preset):
         if rng.random() < 0.5:  # few ranks and suits
             ranks = rng.sample(range(1, 14), rng.randint(3, 7))
             suits = rng.sample(range(4), rng.randint(1, 4))
-            pool = [Card(r, s, k) for r in ranks for s in suits for k in (0, 1)] + [Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)]
+            pool = [Card(r, s, k) for r in ranks for s in suits for k in (0, 1)] + [
+                Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)
+            ]
             hand = rng.sample(pool, min(len(pool), rng.randint(6, 13)))
         else:  # a planted run and set (either may miss a card), then random cards
             lo, su = rng.randint(1, 10), rng.randrange(4)
             hand = [Card((lo + i - 1) % 13 + 1, su, 0) for i in range(rng.randint(2, 5))]
             r = rng.randint(1, 13)
             hand += [Card(r, x, 1) for x in rng.sample(range(4), rng.randint(2, 4))]
-            deck = [Card(r, s, k) for r in range(1, 14) for s in range(4) for k in (0, 1)] + [Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)]
+            deck = [Card(r, s, k) for r in range(1, 14) for s in range(4) for k in (0, 1)] + [
+                Card(JOKER.rank, JOKER.suit, k) for k in (0, 1)
+            ]
             deck = [c for c in deck if c not in hand]
             hand += rng.sample(deck, rng.randint(0, 13 - len(hand)))
         for spec in specs:
@@ -131,7 +137,9 @@ def test_opening_precheck_never_skips_an_opening(preset):
             seen["skip" if not reach else "ask"] += 1
             if not reach:
                 assert found is None, (hand, spec, found)
-            low = SimpleNamespace(points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers)
+            low = SimpleNamespace(
+                points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
+            )
             whole = best_opening(hand, rules.melds, low, score=score_args(rules))
             if whole and sum(len(m) for m in whole) == len(hand):
                 seen["go_out"] += 1
@@ -201,10 +209,11 @@ def test_random_rearrangements_lay_one_card_each():
     """The random bot's rebuilds are a probe, not a player: each lays exactly
     one hand card (the solver's rebuild for one random card, or a card added
     to a meld), never the best lay of the whole hand."""
+    import random
+
     from rami_core import actions as A
     from rami_core.bots.base import state_from_view
     from rami_core.bots.random_bot import RandomBot
-    import random
 
     game = Game.new(load_profile("voleur"), 2, seed=4)
     bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
@@ -239,7 +248,17 @@ def test_expert_rebuilds_where_greedy_gives_up():
     from rami_core.melds import read_meld
     from rami_core.rules import Rules
 
-    table = ["2S 3S 4S", "10S JS QS KS", "JH QH KH AH", "QC KC AC", "7S 7D 7C", "9H 9D JK", "10S 10H 10C", "JH JD JC", "2D 3D 4D"]
+    table = [
+        "2S 3S 4S",
+        "10S JS QS KS",
+        "JH QH KH AH",
+        "QC KC AC",
+        "7S 7D 7C",
+        "9H 9D JK",
+        "10S 10H 10C",
+        "JH JD JC",
+        "2D 3D 4D",
+    ]
     hand = parse_cards("7S 8S 3H 3H 4H 8H 3D KD 2C 4C 4C 6C 9C")
     rules = Rules.build(load_profile("voleur"), 2)
     s = SimpleNamespace(table=[SimpleNamespace(cards=parse_cards(m)) for m in table])

@@ -20,7 +20,21 @@ from rami_core.cards import (
     take_face,
 )
 
-RANK_LETTERS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10", 11: "J", 12: "Q", 13: "K"}
+RANK_LETTERS = {
+    1: "A",
+    2: "2",
+    3: "3",
+    4: "4",
+    5: "5",
+    6: "6",
+    7: "7",
+    8: "8",
+    9: "9",
+    10: "10",
+    11: "J",
+    12: "Q",
+    13: "K",
+}
 FRENCH_COURTS = {11: "V", 12: "D", 13: "R"}
 SUIT_LETTERS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
@@ -146,7 +160,16 @@ def test_canonical_output(text, canonical):
 
 @pytest.mark.parametrize(
     "card, french",
-    [("QS", "D♠"), ("JH", "V♥"), ("KC", "R♣"), ("KD", "R♦"), ("10D", "10♦"), ("AC", "A♣"), ("2S", "2♠"), ("JK", "JK")],
+    [
+        ("QS", "D♠"),
+        ("JH", "V♥"),
+        ("KC", "R♣"),
+        ("KD", "R♦"),
+        ("10D", "10♦"),
+        ("AC", "A♣"),
+        ("2S", "2♠"),
+        ("JK", "JK"),
+    ],
 )
 def test_french_display(card, french):
     assert format_card(parse_card(card), lang="fr") == french

@@ -23,7 +23,7 @@ PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def run(*args: str) -> "click.testing.Result":
+def run(*args: str) -> click.testing.Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
@@ -64,7 +64,9 @@ def test_show_round_trips_through_validate(name, tmp_path):
     checked = run("validate", str(path))
     assert checked.exit_code == 0, checked.output
     assert checked.stdout == f"ok {path}\n"
-    assert Profile.model_validate(data) == Profile.model_validate(yaml.safe_load(run("show", str(path)).stdout))
+    assert Profile.model_validate(data) == Profile.model_validate(
+        yaml.safe_load(run("show", str(path)).stdout)
+    )
 
 
 def test_show_file_with_set(tmp_path, monkeypatch):
@@ -189,10 +191,14 @@ def test_rami_on_path_runs_from_another_folder(tmp_path):
     assert set(PRESETS) <= {line.split()[0] for line in result.stdout.splitlines()}
 
     (tmp_path / "bad.yaml").write_text("draw:\n  empty_stock: reshufle\n", encoding="utf-8")
-    result = subprocess.run([exe, "validate", "bad.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [exe, "validate", "bad.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 1
     assert result.stderr.startswith("bad.yaml:2: draw.empty_stock: 'reshufle' is not one of")
     assert "Traceback" not in result.stderr
 
-    result = subprocess.run([exe, "show", "rami51", "--set", "nope"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [exe, "show", "rami51", "--set", "nope"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 2

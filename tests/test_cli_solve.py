@@ -24,8 +24,10 @@ def test_borrowing_the_fourth_card_of_a_carre():
 def test_batch_writes_one_line_per_position(tmp_path):
     f = tmp_path / "b.jsonl"
     f.write_text(
-        json.dumps({"id": "cut", "table": ["3C", "4C", "5C", "6C", "7C"], "hand": ["5C"]}) + "\n"
-        + json.dumps({"id": 7, "table": ["9D", "10D", "JD", "QD"], "hand": ["QS", "QH", "2H"]}) + "\n"
+        json.dumps({"id": "cut", "table": ["3C", "4C", "5C", "6C", "7C"], "hand": ["5C"]})
+        + "\n"
+        + json.dumps({"id": 7, "table": ["9D", "10D", "JD", "QD"], "hand": ["QS", "QH", "2H"]})
+        + "\n"
     )
     r = run("--batch", str(f))
     assert r.exit_code == 0, r.output

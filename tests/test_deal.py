@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from playout import RandomBot, Tally, play_round
+
 from rami_core import actions as A
 from rami_core.cards import build_deck, format_card
 from rami_core.engine import Game

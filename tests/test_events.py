@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from playout import RandomBot, Tally, play_round
+
 from rami_core import actions as A
 from rami_core.cards import Card, parse_card
 from rami_core.engine import Game
 from rami_core.errors import RuleError
-from rami_core.hookspecs import hookimpl
 from rami_core.hooks import PluginError
+from rami_core.hookspecs import hookimpl
 from rami_core.loader import load_profile
 from rami_core.scenario import build_setup
 from rami_core.state import OVER
@@ -133,8 +133,13 @@ def test_opening_meld_lay_off_discard_and_turn_end():
         {"kind": "laid", "seat": 0, "melds": [["9H", "10H", "JH", "QH"], ["KS", "KH", "KC"]]},
     ]
     ev = new_events(g, A.Discard(0, C("2C")))
-    assert ev == [{"kind": "discarded", "seat": 0, "card": "2C"}, {"kind": "turn_ended", "seat": 0, "next": 1}]
-    assert new_events(g, A.Draw(1, "stock")) == [{"kind": "drawn", "seat": 1, "source": "stock", "card": "4C"}]
+    assert ev == [
+        {"kind": "discarded", "seat": 0, "card": "2C"},
+        {"kind": "turn_ended", "seat": 0, "next": 1},
+    ]
+    assert new_events(g, A.Draw(1, "stock")) == [
+        {"kind": "drawn", "seat": 1, "source": "stock", "card": "4C"}
+    ]
     assert g.events[-1].for_seat(0).to_dict() == {"kind": "drawn", "seat": 1, "source": "stock"}
 
 
@@ -150,7 +155,9 @@ def test_later_meld_has_no_opened_event():
         },
     )
     new_events(g, A.Draw(0, "stock"))
-    assert new_events(g, A.Meld(0, (cs("5D", "6D", "7D"),))) == [{"kind": "laid", "seat": 0, "melds": [["5D", "6D", "7D"]]}]
+    assert new_events(g, A.Meld(0, (cs("5D", "6D", "7D"),))) == [
+        {"kind": "laid", "seat": 0, "melds": [["5D", "6D", "7D"]]}
+    ]
 
 
 def test_lay_off_event():
@@ -166,7 +173,9 @@ def test_lay_off_event():
     )
     new_events(g, A.Draw(0, "stock"))
     ev = new_events(g, A.LayOff(0, (A.LayOffItem(C("8S"), 0), A.LayOffItem(C("QS"), 0))))
-    assert ev == [{"kind": "laid_off", "seat": 0, "cards": [{"card": "8S", "to": 0}, {"card": "QS", "to": 0}]}]
+    assert ev == [
+        {"kind": "laid_off", "seat": 0, "cards": [{"card": "8S", "to": 0}, {"card": "QS", "to": 0}]}
+    ]
     assert [c[:2] for c in g.state.table[0].cards] == [C(x)[:2] for x in ("8S", "9S", "10S", "JS", "QS")]
 
 
@@ -192,13 +201,24 @@ def test_rearrange_event_in_voleur():
         {
             "hands": [["5S", "9D", "KC"], ["2H", "7D", "8C"]],
             "stock": ["QH", "4H"],
-            "table": [{"cards": ["2S", "3S", "4S", "5S", "6S", "7S"], "owner": 1}, {"cards": ["3S", "4S", "JK"], "owner": 1}],
+            "table": [
+                {"cards": ["2S", "3S", "4S", "5S", "6S", "7S"], "owner": 1},
+                {"cards": ["3S", "4S", "JK"], "owner": 1},
+            ],
             "opened": [True, True],
         },
     )
     new_events(g, A.Draw(0, "stock"))
-    ev = new_events(g, A.Rearrange(0, (cs("2S", "3S", "4S"), cs("5S", "6S", "7S"), cs("3S", "4S", "5S", "JK"))))
-    assert ev == [{"kind": "rearranged", "seat": 0, "table": [["2S", "3S", "4S"], ["5S", "6S", "7S"], ["3S", "4S", "5S", "JK"]]}]
+    ev = new_events(
+        g, A.Rearrange(0, (cs("2S", "3S", "4S"), cs("5S", "6S", "7S"), cs("3S", "4S", "5S", "JK")))
+    )
+    assert ev == [
+        {
+            "kind": "rearranged",
+            "seat": 0,
+            "table": [["2S", "3S", "4S"], ["5S", "6S", "7S"], ["3S", "4S", "5S", "JK"]],
+        }
+    ]
     assert new_events(g, A.EndTurn(0)) == [{"kind": "turn_ended", "seat": 0, "next": 1}]
 
 
@@ -279,13 +299,13 @@ def test_random_games_produce_every_kind_and_consistent_events():
         mark = [len(g.events)]
 
         def check(game, att, err):
-            fresh = [e.kind for e in game.events[mark[0]:]]
+            fresh = [e.kind for e in game.events[mark[0] :]]
             mark[0] = len(game.events)
             if err is not None:
                 assert fresh == [], f"a refused {att.kind} produced {fresh}"
                 return
             assert fresh and fresh[0] in FIRST[type(att.action)], (att.action, fresh)
-            assert all(e.seat in (att.action.player, None) for e in game.events[-len(fresh):])
+            assert all(e.seat in (att.action.player, None) for e in game.events[-len(fresh) :])
             if game.state.phase == OVER:
                 assert "round_over" in fresh
             else:
@@ -340,7 +360,9 @@ def test_subscribe_gives_each_seat_its_private_stream():
                     assert e.private == {} and "card" not in e.to_dict()
     # Each seat sees its own stock draws.
     for seat in (0, 1, 2):
-        own = [e for e in streams[seat] if e.kind == "drawn" and e.seat == seat and e.data["source"] == "stock"]
+        own = [
+            e for e in streams[seat] if e.kind == "drawn" and e.seat == seat and e.data["source"] == "stock"
+        ]
         assert own and all("card" in e.private for e in own[:-1])
 
 

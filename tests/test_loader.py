@@ -341,7 +341,10 @@ def test_set_later_wins(tmp_path):
         ("opening.points", "--set opening.points: expected key.path=value, e.g. opening.points=71"),
         ("opening..points=3", "--set opening..points=3: expected key.path=value, e.g. opening.points=71"),
         ("extends=rami51", "--set extends=rami51: extends: cannot be set from the command line"),
-        ("name=!!python/name:os.system", "--set name=!!python/name:os.system: name: unsupported YAML tag '!!python/name:os.system'"),
+        (
+            "name=!!python/name:os.system",
+            "--set name=!!python/name:os.system: name: unsupported YAML tag '!!python/name:os.system'",
+        ),
     ],
 )
 def test_set_errors(tmp_path, override, expected):
@@ -353,7 +356,9 @@ def test_set_errors(tmp_path, override, expected):
 
 @given(st.integers(min_value=0, max_value=500))
 def test_set_opening_points_property(points):
-    profile = load_profile(Path(__file__).parent / "golden" / "parts" / "valid.yaml", [f"opening.points={points}"])
+    profile = load_profile(
+        Path(__file__).parent / "golden" / "parts" / "valid.yaml", [f"opening.points={points}"]
+    )
     assert profile.opening.points == points
 
 

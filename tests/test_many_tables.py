@@ -8,14 +8,14 @@ played alone: no table reads or writes anything another table can see.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pytest
-
 from playout import play_prefix
+
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
 from rami_core.engine import Game
@@ -72,10 +72,16 @@ class Table:
     overrides: tuple[str, ...] = ()
     plugins: Callable[[], list] = list
 
-    def start(self) -> "Running":
-        name = ROOT / "variants" / "house" / "rami51_atlas.yaml" if self.profile == "rami51_atlas" else self.profile
+    def start(self) -> Running:
+        name = (
+            ROOT / "variants" / "house" / "rami51_atlas.yaml"
+            if self.profile == "rami51_atlas"
+            else self.profile
+        )
         plugins = self.plugins()
-        game = Game.new(load_profile(name, list(self.overrides)), self.players, seed=self.seed, plugins=plugins)
+        game = Game.new(
+            load_profile(name, list(self.overrides)), self.players, seed=self.seed, plugins=plugins
+        )
         return Running(game, random.Random(f"table:{self.seed}"), plugins)
 
 
@@ -120,7 +126,13 @@ TABLES = [
     Table("rami51_atlas", 4, 105, plugins=lambda: [Spy(), ClockFine()]),
     Table("kaluki", 2, 106),
     Table("simple", 2, 107, ("game.target=100000",), plugins=lambda: [CardCount()]),
-    Table("rami51", 2, 108, ("deal.dealer_extra_card=true", "turn.time_limit=30"), plugins=lambda: [ClockFine(), Spy()]),
+    Table(
+        "rami51",
+        2,
+        108,
+        ("deal.dealer_extra_card=true", "turn.time_limit=30"),
+        plugins=lambda: [ClockFine(), Spy()],
+    ),
     Table("voleur", 4, 109),
 ]
 
@@ -148,7 +160,9 @@ def test_tables_interleaved_step_by_step_end_as_alone(expected):
         r.step()
     results = [r.result() for r in running]
     for t, got, want in zip(TABLES, results, expected):
-        assert got == want, f"{t.profile} at {t.players} (seed {t.seed}) played differently among other tables"
+        assert got == want, (
+            f"{t.profile} at {t.players} (seed {t.seed}) played differently among other tables"
+        )
     # The tables did play: rounds ended, plugins acted.
     assert sum(1 for r in results for e in r["events"] if e["kind"] == "round_over") >= 3
     assert any(r.get("fines") for r in results)

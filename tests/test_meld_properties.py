@@ -245,7 +245,12 @@ def test_read_meld_stands_agree_with_naturals(cards, rules):
         _check_reading(r, cards, rules)
 
 
-@given(cards=st.lists(st.builds(Card, st.integers(1, 13), st.integers(0, 3), st.integers(0, 1)), min_size=0, max_size=6), rules=meld_rules())
+@given(
+    cards=st.lists(
+        st.builds(Card, st.integers(1, 13), st.integers(0, 3), st.integers(0, 1)), min_size=0, max_size=6
+    ),
+    rules=meld_rules(),
+)
 def test_read_meld_on_any_natural_cards(cards, rules):
     r = read_meld(cards, rules)
     if r is not None:
@@ -267,7 +272,9 @@ def _points_by_card(r: Reading) -> int:
 
 @given(data=st.data(), rules=meld_rules(jokers=False))
 def test_meld_points_of_a_joker_free_reading(data, rules):
-    cards = data.draw(st.one_of(valid_run(rules, want_jokers=False), valid_set(rules), near_meld_cards(jokers=False)))
+    cards = data.draw(
+        st.one_of(valid_run(rules, want_jokers=False), valid_set(rules), near_meld_cards(jokers=False))
+    )
     assert not any(c.is_joker for c in cards)
     r = read_meld(cards, rules)
     assume(r is not None)

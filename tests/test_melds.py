@@ -419,7 +419,10 @@ LAY_OFF = [
 
 def _lay_off(meld: str, naturals: str, jokers, rules: MeldRules):
     reading = read(meld, rules)
-    js = [(Card(JOKER_RANK, JOKER_SUIT, 10 + i), None if a is None else parse_card(a).face) for i, a in enumerate(jokers)]
+    js = [
+        (Card(JOKER_RANK, JOKER_SUIT, 10 + i), None if a is None else parse_card(a).face)
+        for i, a in enumerate(jokers)
+    ]
     return reading, js, lay_off_positional(reading, C(naturals), js, rules)
 
 
@@ -518,7 +521,9 @@ SWAP = [
 ]
 
 
-@pytest.mark.parametrize("meld, given, set_any, result, word", [s[1:] for s in SWAP], ids=[s[0] for s in SWAP])
+@pytest.mark.parametrize(
+    "meld, given, set_any, result, word", [s[1:] for s in SWAP], ids=[s[0] for s in SWAP]
+)
 def test_swap_positional(meld, given, set_any, result, word):
     reading = read(meld)
     out = swap_positional(reading, C(given), DEFAULT, set_any=set_any)

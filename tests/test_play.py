@@ -201,7 +201,19 @@ def test_a_person_plays_a_whole_game_against_a_bot(variant):
 
 def test_a_person_plays_in_french():
     bot = pick_bot("greedy", "random")
-    p = Player("--variant", "rami51", "--bots", bot, "--seed", "2", "--lang", "fr", "--set", "game.target=60", lang="fr")
+    p = Player(
+        "--variant",
+        "rami51",
+        "--bots",
+        bot,
+        "--seed",
+        "2",
+        "--lang",
+        "fr",
+        "--set",
+        "game.target=60",
+        lang="fr",
+    )
     out = p.play_game()
     assert p.child.exitstatus == 0
     assert "Votre main (" in out
@@ -259,10 +271,23 @@ def test_refusals_show_the_engine_message_and_lose_nothing():
 
 
 def test_french_refusals_are_translated_by_code_with_the_detail():
-    r = rami("--variant", "rami51", "--bots", pick_bot("greedy"), "--seed", "5", "--lang", "fr", input="x 7H\nd\nl 7H 3\n")
+    r = rami(
+        "--variant",
+        "rami51",
+        "--bots",
+        pick_bot("greedy"),
+        "--seed",
+        "5",
+        "--lang",
+        "fr",
+        input="x 7H\nd\nl 7H 3\n",
+    )
     out = r.stdout
     assert "Refusé : ce n'est pas le moment (wrong_phase : draw a card before discarding)" in out
-    assert "Refusé : cette combinaison n'est pas sur la table (no_such_meld : there is no meld 3 on the table (la table est vide))" in out
+    assert (
+        "Refusé : cette combinaison n'est pas sur la table (no_such_meld : there is no meld 3 on the table (la table est vide))"
+        in out
+    )
     assert "Partie abandonnée." in out
     assert re.search(r"Votre main \(13\) : ", out)
     hand = re.search(r"Votre main \(14\) : (.*)$", out, re.M).group(1)
@@ -272,7 +297,17 @@ def test_french_refusals_are_translated_by_code_with_the_detail():
 
 
 def test_ascii_fallback_when_stdout_cannot_show_symbols():
-    r = rami("--variant", "rami51", "--bots", pick_bot("greedy"), "--seed", "5", input="", PYTHONIOENCODING="ascii", PYTHONUTF8="0")
+    r = rami(
+        "--variant",
+        "rami51",
+        "--bots",
+        pick_bot("greedy"),
+        "--seed",
+        "5",
+        input="",
+        PYTHONIOENCODING="ascii",
+        PYTHONUTF8="0",
+    )
     assert r.returncode == 0, r.stderr
     assert not re.search(r"[♠♥♦♣─]", r.stdout)
     hand = re.search(r"^Your hand \(13\): (.*)$", r.stdout, re.M).group(1)
@@ -290,7 +325,19 @@ def test_colours_on_a_terminal_and_no_color_honoured():
     def screen(**extra: str) -> str:
         child = pexpect.spawn(
             sys.executable,
-            ["-m", "rami_core.cli", "play", "--variant", "rami51", "--bots", pick_bot("greedy"), "--seed", "5", "--delay", "0"],
+            [
+                "-m",
+                "rami_core.cli",
+                "play",
+                "--variant",
+                "rami51",
+                "--bots",
+                pick_bot("greedy"),
+                "--seed",
+                "5",
+                "--delay",
+                "0",
+            ],
             env=env(TERM="xterm-256color", **extra),
             encoding="utf-8",
             timeout=60,
@@ -317,8 +364,21 @@ def test_colours_on_a_terminal_and_no_color_honoured():
 
 def test_hotseat_hides_each_hand_until_its_player_is_ready():
     p = PopenSpawn(
-        [sys.executable, "-m", "rami_core.cli", "play", "--variant", "rami51", "--hotseat", "--seed", "4", "--ascii"],
-        encoding="utf-8", timeout=60, env=env(),
+        [
+            sys.executable,
+            "-m",
+            "rami_core.cli",
+            "play",
+            "--variant",
+            "rami51",
+            "--hotseat",
+            "--seed",
+            "4",
+            "--ascii",
+        ],
+        encoding="utf-8",
+        timeout=60,
+        env=env(),
     )
     p.expect(CONTINUE)
     before = p.before
@@ -337,7 +397,7 @@ def test_hotseat_hides_each_hand_until_its_player_is_ready():
     handover = p.before
     other = "Player 2" if m.group(1) == "Player 1" else "Player 1"
     assert f"Pass the screen to {other}" in handover
-    assert "'s hand (" not in handover.split(f"discards")[-1]  # nothing of the next hand yet
+    assert "'s hand (" not in handover.split("discards")[-1]  # nothing of the next hand yet
     p.sendline("")
     p.expect(PROMPT)
     assert f"{other}'s hand (13)" in p.before
@@ -379,7 +439,12 @@ def test_undo_takes_back_the_turn_and_a_save_after_it_replays(tmp_path):
     data = json.loads((tmp_path / "manual.json").read_text())
     assert not any("meld" in a for a in data["log"][-2:])  # the undone meld is not in the log
     # Both saves replay (they are checked against their snapshot on load).
-    r = subprocess.run([sys.executable, "-m", "rami_core.cli", "replay", str(save)], capture_output=True, text=True, env=env())
+    r = subprocess.run(
+        [sys.executable, "-m", "rami_core.cli", "replay", str(save)],
+        capture_output=True,
+        text=True,
+        env=env(),
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "replay matches the saved snapshot" in r.stdout
 
@@ -387,7 +452,9 @@ def test_undo_takes_back_the_turn_and_a_save_after_it_replays(tmp_path):
 def test_save_and_resume_continue_the_same_game(tmp_path):
     save = tmp_path / "g.json"
     bot = pick_bot("greedy")
-    r1 = rami("--variant", "rami51", "--bots", bot, "--seed", "8", "--ascii", "--save", str(save), input="d\n")
+    r1 = rami(
+        "--variant", "rami51", "--bots", bot, "--seed", "8", "--ascii", "--save", str(save), input="d\n"
+    )
     assert r1.returncode == 0
     hand1 = re.findall(r"^Your hand \(14\): (.*)$", r1.stdout, re.M)[-1]
     data = json.loads(save.read_text())
@@ -422,9 +489,16 @@ def test_parse_commands_and_short_forms():
     assert parse("dd").args == {"source": "discard"}
     assert parse("draw discard").args == {"source": "discard"}
     m = parse("m 7H 8H 9H | KS KH KC / 2c,3c,4c")
-    assert [[str(c) for c in meld] for meld in m.args["melds"]] == [["7H", "8H", "9H"], ["KS", "KH", "KC"], ["2C", "3C", "4C"]]
+    assert [[str(c) for c in meld] for meld in m.args["melds"]] == [
+        ["7H", "8H", "9H"],
+        ["KS", "KH", "KC"],
+        ["2C", "3C", "4C"],
+    ]
     l = parse("l JK 2 as 6H | 5c 1")
-    assert [(str(c), to, str(a) if a else None) for c, to, a in l.args["items"]] == [("JK", 1, "6H"), ("5C", 0, None)]
+    assert [(str(c), to, str(a) if a else None) for c, to, a in l.args["items"]] == [
+        ("JK", 1, "6H"),
+        ("5C", 0, None),
+    ]
     assert parse("lay off 7H 8H 3").args["items"][1][1] == 2
     s = parse("s 6H 6C 2")
     assert [str(c) for c in s.args["cards"]] == ["6H", "6C"] and s.args["meld"] == 1
@@ -432,7 +506,14 @@ def test_parse_commands_and_short_forms():
     assert str(parse("x DS").args["card"]) == "QS"  # the French ASCII display reads back
     assert str(parse("discard JK(6♥)").args["card"]) == "JK"
     assert parse("r 1: 3C 4C 5C | 2: 5C 6C 7C").args["table"][1][0] == parse_card("5C")
-    for kind, line in [("end", "e"), ("undo", "u"), ("hint", "h"), ("help", "?"), ("quit", "q"), ("show", "")]:
+    for kind, line in [
+        ("end", "e"),
+        ("undo", "u"),
+        ("hint", "h"),
+        ("help", "?"),
+        ("quit", "q"),
+        ("show", ""),
+    ]:
         assert parse(line).kind == kind
     assert parse("save my game.json").args["path"] == "my game.json"
     for bad in ["zz", "x", "l 7H", "l 7H x", "s 2", "m", "r", "r move 7H"]:
@@ -460,13 +541,20 @@ def test_rearrange_edits_build_the_whole_new_table():
 
 def test_card_style_french_ascii_and_engine_details():
     fr = CardStyle("fr")
-    assert fr.name(parse_card("QS")) == "D♠" and fr.name(parse_card("JH")) == "V♥" and fr.name(parse_card("KD")) == "R♦"
+    assert (
+        fr.name(parse_card("QS")) == "D♠"
+        and fr.name(parse_card("JH")) == "V♥"
+        and fr.name(parse_card("KD")) == "R♦"
+    )
     assert CardStyle("fr", ascii_only=True).name(parse_card("QS")) == "DS"
     assert CardStyle("en", ascii_only=True).name(parse_card("10H")) == "10H"
     assert CardStyle("en").name(parse_card("10H")) == "10♥"
     en = CardStyle("en")
     assert en.detail("meld 0: QS does not fit") == "meld 1: Q♠ does not fit"
-    assert en.detail("there is no meld 5 on the table (melds 0 to 3)") == "there is no meld 6 on the table (melds 1 to 4)"
+    assert (
+        en.detail("there is no meld 5 on the table (melds 0 to 3)")
+        == "there is no meld 6 on the table (melds 1 to 4)"
+    )
 
 
 # --------------------------------------------------------------------------- table moves, in process

@@ -28,8 +28,8 @@ import traceback
 from collections import Counter
 
 import pytest
-
 from playout import KINDS, Attempt, Tally, playout
+
 from rami_core.actions import action_to_dict
 from rami_core.cards import build_deck
 from rami_core.engine import Game
@@ -128,7 +128,12 @@ class Checker:
             if err.code not in ERROR_CODES:
                 self.fail(game, att, before, f"refused with a code outside the contract: {err.code}")
             if att.expect is not None and ERROR_CODES.index(err.code) > ERROR_CODES.index(att.expect):
-                self.fail(game, att, before, f"refused with {err.code}, expected {att.expect} (or a code listed before it)")
+                self.fail(
+                    game,
+                    att,
+                    before,
+                    f"refused with {err.code}, expected {att.expect} (or a code listed before it)",
+                )
             # The state must be the one checked before the action: compared
             # value for value (exact, and cheap), and byte for byte as JSON
             # on every eighth refusal (tests/test_refusals.py compares the
@@ -139,7 +144,12 @@ class Checker:
                 self.fail(game, att, before, "refused action changed the log")
             return
         if att.expect is not None:
-            self.fail(game, att, before, f"an action wrong on purpose ({att.note}) was accepted; expected {att.expect}")
+            self.fail(
+                game,
+                att,
+                before,
+                f"an action wrong on purpose ({att.note}) was accepted; expected {att.expect}",
+            )
         if len(game.log) != self.log_len + 1 or game.log[-1] is not att.action:
             self.fail(game, att, before, "an accepted action was not appended to the log")
         self.log_len = len(game.log)
@@ -149,7 +159,12 @@ class Checker:
         if sorted(game.state.all_cards()) != self.deck:
             have = Counter(game.state.all_cards())
             want = Counter(self.deck)
-            self.fail(game, att, before, f"cards not conserved: extra {list((have - want).elements())}, missing {list((want - have).elements())}")
+            self.fail(
+                game,
+                att,
+                before,
+                f"cards not conserved: extra {list((have - want).elements())}, missing {list((want - have).elements())}",
+            )
 
     def check_table(self, game: Game, att: Attempt | None, before: str) -> None:
         mr = game.rules.melds
@@ -160,10 +175,17 @@ class Checker:
             if read_meld(m.cards, mr) is None:
                 self.fail(game, att, before, f"table meld {i} is invalid: {[str(c) for c in m.cards]}")
             if len(r.stands) != len(r.cards):
-                self.fail(game, att, before, f"table meld {i}: {len(r.cards)} cards but {len(r.stands)} places")
+                self.fail(
+                    game, att, before, f"table meld {i}: {len(r.cards)} cards but {len(r.stands)} places"
+                )
             for k, (c, st) in enumerate(zip(r.cards, r.stands)):
                 if r.kind == RUN and st != (rank_at(r.start + k), r.suit):
-                    self.fail(game, att, before, f"table meld {i}: place {k} stands for {st}, not its place in the run")
+                    self.fail(
+                        game,
+                        att,
+                        before,
+                        f"table meld {i}: place {k} stands for {st}, not its place in the run",
+                    )
                 if not c.is_joker and c.face != st:
                     self.fail(game, att, before, f"table meld {i}: {c} stands for {st}")
             self.valid.add(r)
@@ -256,7 +278,9 @@ class _Summary:
             for (kind, code), n in total.codes.items():
                 codes[code] += n
             tr.write_line("    refusals by code: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
-            tr.write_line("    wrong on purpose: " + ", ".join(f"{c} {n}" for c, n in sorted(total.noise.items())))
+            tr.write_line(
+                "    wrong on purpose: " + ", ".join(f"{c} {n}" for c, n in sorted(total.noise.items()))
+            )
         cpu = sum(r[1] for r in _RESULTS.values() if not isinstance(r, BaseException))
         wall = f", {sum(_WALL):.1f}s wall in {JOBS} processes" if _WALL else ""
         tr.write_line(f"playouts: {cpu:.1f}s CPU{wall}")
@@ -302,8 +326,12 @@ def test_bot_exercises_every_allowed_kind(preset: str) -> None:
     for n in player_counts(profile):
         total.merge(run_case(preset, n)[0])
     missing = [k for k in allowed_kinds(profile) if total.accepted[k] == 0]
-    assert not missing, f"{preset}: the bot never had these accepted: {missing} (accepted {dict(total.accepted)})"
-    refused = [k for k in ("meld", "discard" if profile.discard.enabled else "end_turn") if total.refused[k] == 0]
+    assert not missing, (
+        f"{preset}: the bot never had these accepted: {missing} (accepted {dict(total.accepted)})"
+    )
+    refused = [
+        k for k in ("meld", "discard" if profile.discard.enabled else "end_turn") if total.refused[k] == 0
+    ]
     assert not refused, f"{preset}: no refusal of {refused}: the bot must try wrong actions too"
     # The deliberately wrong actions of every sort were tried.
     for note in ("wrong_seat", "wrong_phase", "not_in_hand"):

@@ -108,7 +108,11 @@ def test_hook_rami_draw_allowed_reason_string_and_design_code():
 
         @hookimpl
         def rami_draw_allowed(self, rules, state, seat, source):
-            return "not today" if source == "stock" else Refusal("draw_forbidden", "the contract code stays as it is")
+            return (
+                "not today"
+                if source == "stock"
+                else Refusal("draw_forbidden", "the contract code stays as it is")
+            )
 
     g = game_with("rami51", RAMI51_SETUP, Strings())
     with pytest.raises(RuleError) as e:
@@ -164,7 +168,12 @@ def test_hook_rami_table_acceptable():
 
     @hookimpl
     def rami_table_acceptable(rules, state, seat, old_table, new_table, given, action):
-        rec.calls.append(("table", dict(seat=seat, old=len(old_table), new=len(new_table), given=sorted(given), action=action)))
+        rec.calls.append(
+            (
+                "table",
+                dict(seat=seat, old=len(old_table), new=len(new_table), given=sorted(given), action=action),
+            )
+        )
         return Refusal("no_more", "one meld on the table is enough") if len(new_table) > 1 else None
 
     rec.rami_table_acceptable = rami_table_acceptable
@@ -176,9 +185,11 @@ def test_hook_rami_table_acceptable():
         g.apply(meld)
     assert e.value.code == "recorder.no_more"
     assert g.state.to_json() == before
-    (_, call), = rec.calls
+    ((_, call),) = rec.calls
     assert call["seat"] == 0 and (call["old"], call["new"]) == (0, 2) and call["action"] == meld
-    assert [c[:2] for c in call["given"]] == sorted(c[:2] for c in (C("9H"), C("10H"), C("JH"), C("KS"), C("KH"), C("KC")))
+    assert [c[:2] for c in call["given"]] == sorted(
+        c[:2] for c in (C("9H"), C("10H"), C("JH"), C("KS"), C("KH"), C("KC"))
+    )
 
 
 def test_hook_rami_discard_allowed():
@@ -309,7 +320,9 @@ def test_unknown_plugin_is_a_profile_error_naming_it():
 def test_a_module_path_in_yaml_loads_no_code():
     with pytest.raises(ProfileError) as e:
         load_profile("voleur", rules={"plugins": {"os.path:join": {}}})
-    assert "os.path:join" in str(e.value.problems[0].message) or "os.path:join" in str(e.value.problems[0].key_path)
+    assert "os.path:join" in str(e.value.problems[0].message) or "os.path:join" in str(
+        e.value.problems[0].key_path
+    )
 
 
 def test_bad_plugin_settings_are_a_profile_error_naming_the_key():
@@ -323,11 +336,17 @@ def test_bad_plugin_settings_are_a_profile_error_naming_the_key():
 
 def test_bad_settings_in_a_house_file_are_located(tmp_path):
     path = tmp_path / "bad.yaml"
-    path.write_text("extends: voleur\nname: bad\nplugins:\n  timeout_penalty:\n    cards: many\n", encoding="utf-8")
+    path.write_text(
+        "extends: voleur\nname: bad\nplugins:\n  timeout_penalty:\n    cards: many\n", encoding="utf-8"
+    )
     with pytest.raises(ProfileError) as e:
         load_profile(str(path))
     (problem,) = e.value.problems
-    assert problem.file.endswith("bad.yaml") and problem.line == 5 and problem.key_path == "plugins.timeout_penalty.cards"
+    assert (
+        problem.file.endswith("bad.yaml")
+        and problem.line == 5
+        and problem.key_path == "plugins.timeout_penalty.cards"
+    )
 
 
 class Boom:
@@ -394,7 +413,13 @@ def test_a_plugin_failing_in_a_scenario_fails_the_scenario_not_the_runner(tmp_pa
     from rami_core.scenario import run_scenario
 
     result = run_scenario(
-        {"name": "unknown", "variant": "voleur", "rules": {"plugins": {"nope": {}}}, "setup": {"hands": [["2S"], ["3S"]]}, "steps": []},
+        {
+            "name": "unknown",
+            "variant": "voleur",
+            "rules": {"plugins": {"nope": {}}},
+            "setup": {"hands": [["2S"], ["3S"]]},
+            "steps": [],
+        },
         tmp_path,
         "<inline>",
     )
@@ -406,7 +431,11 @@ def test_a_plugin_failing_in_a_scenario_fails_the_scenario_not_the_runner(tmp_pa
 
 def test_each_game_has_its_own_plugin_manager():
     a = game_with("voleur", {"hands": [["2S"], ["3S"]], "stock": ["4C"]})
-    b = game_with("voleur", {"hands": [["2S"], ["3S"]], "stock": ["4C"]}, rules={"plugins": {"timeout_penalty": {"cards": 1}}})
+    b = game_with(
+        "voleur",
+        {"hands": [["2S"], ["3S"]], "stock": ["4C"]},
+        rules={"plugins": {"timeout_penalty": {"cards": 1}}},
+    )
     c = game_with("rami51", RAMI51_SETUP)
     assert a.rules.hooks is not b.rules.hooks and a.rules.hooks.pm is not b.rules.hooks.pm
     assert a.rules.hooks.names() == [] and b.rules.hooks.names() == ["timeout_penalty"]
@@ -493,9 +522,9 @@ def test_bundled_plugin_has_a_house_file_and_scenarios(name):
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_plugin_codes_are_prefixed(name):
     """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or a DESIGN code."""
-    from rami_core.errors import ERROR_CODES
-
     import yaml
+
+    from rami_core.errors import ERROR_CODES
 
     for doc in yaml.safe_load_all((PLUGIN_SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")):
         for step in doc["steps"]:

@@ -29,7 +29,17 @@ def test_the_section_has_one_python_example():
     assert len(blocks) == 1
     code = blocks[0]
     # It shows what the issue asks an app to see.
-    for needle in ("load_profile(", "Game.new(", ".view(", ".apply(", "except RuleError", ".code", ".subscribe(", "save(", "load("):
+    for needle in (
+        "load_profile(",
+        "Game.new(",
+        ".view(",
+        ".apply(",
+        "except RuleError",
+        ".code",
+        ".subscribe(",
+        "save(",
+        "load(",
+    ):
         assert needle in code, f"the example does not show {needle}"
 
 

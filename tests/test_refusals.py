@@ -15,8 +15,8 @@ import random
 
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
-
 from playout import ALL_FACES, RandomBot, face, play_prefix
+
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
 from rami_core.cards import Card, build_deck
@@ -67,7 +67,9 @@ def random_action(data, game: Game) -> A.Action:
     pool = hand + ALL_FACES if hand else ALL_FACES
     meld_ix = st.integers(-1, len(s.table) + 1)
     kind = data.draw(
-        st.sampled_from(["draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout"] + ["bot"] * 6),
+        st.sampled_from(
+            ["draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout"] + ["bot"] * 6
+        ),
         label="kind",
     )
     if kind == "bot" and s.phase != OVER:
@@ -79,12 +81,19 @@ def random_action(data, game: Game) -> A.Action:
     if kind in ("draw", "bot"):
         return A.Draw(player, data.draw(st.sampled_from(["stock", "discard", "pile"])))
     if kind == "meld":
-        melds = data.draw(st.lists(st.lists(st.sampled_from(pool), min_size=0, max_size=5), min_size=0, max_size=3))
+        melds = data.draw(
+            st.lists(st.lists(st.sampled_from(pool), min_size=0, max_size=5), min_size=0, max_size=3)
+        )
         return A.Meld(player, tuple(tuple(m) for m in melds))
     if kind == "layoff":
         items = data.draw(
             st.lists(
-                st.builds(A.LayOffItem, st.sampled_from(pool), meld_ix, st.one_of(st.none(), st.sampled_from(ALL_FACES[:-1]))),
+                st.builds(
+                    A.LayOffItem,
+                    st.sampled_from(pool),
+                    meld_ix,
+                    st.one_of(st.none(), st.sampled_from(ALL_FACES[:-1])),
+                ),
                 min_size=0,
                 max_size=3,
             )
@@ -103,7 +112,9 @@ def random_action(data, game: Game) -> A.Action:
         elif how == "move" and len(table) >= 2 and table[0]:
             table[1].append(table[0].pop())
         elif how == "random":
-            table = [list(m) for m in data.draw(st.lists(st.lists(st.sampled_from(pool), max_size=5), max_size=4))]
+            table = [
+                list(m) for m in data.draw(st.lists(st.lists(st.sampled_from(pool), max_size=5), max_size=4))
+            ]
         return A.Rearrange(player, tuple(tuple(m) for m in table))
     if kind == "discard":
         return A.Discard(player, data.draw(st.sampled_from(pool)))
@@ -117,7 +128,9 @@ def _check_refusal(game: Game, action: A.Action, before: str, log: list) -> Rule
         game.apply(action)
     except RuleError as e:
         assert e.code in ERROR_CODES, f"{e.code} is not a contract error code"
-        assert game.state.to_json() == before, f"refused ({e.code}) {action_to_dict(action)} changed the state"
+        assert game.state.to_json() == before, (
+            f"refused ({e.code}) {action_to_dict(action)} changed the state"
+        )
         assert game.log == log, f"refused ({e.code}) {action_to_dict(action)} changed the log"
         return e
     return None
@@ -136,9 +149,13 @@ def test_refused_action_changes_nothing(case, data) -> None:
         err = _check_refusal(game, action, before, log)
         event(f"{type(action).__name__}: {err.code if err else 'accepted'}")
         if was_over:
-            assert err is not None and err.code == "wrong_phase", "an action after the round was not refused with wrong_phase"
+            assert err is not None and err.code == "wrong_phase", (
+                "an action after the round was not refused with wrong_phase"
+            )
         if err is None:
-            assert sorted(game.state.all_cards()) == _DECKS[preset], "an accepted action created or lost a card"
+            assert sorted(game.state.all_cards()) == _DECKS[preset], (
+                "an accepted action created or lost a card"
+            )
 
 
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -153,4 +170,6 @@ def test_after_the_round_everything_is_wrong_phase(case, data) -> None:
         action = random_action(data, game)
         before = game.state.to_json()
         err = _check_refusal(game, action, before, list(game.log))
-        assert err is not None and err.code == "wrong_phase", f"{action_to_dict(action)} after the round: {err}"
+        assert err is not None and err.code == "wrong_phase", (
+            f"{action_to_dict(action)} after the round: {err}"
+        )

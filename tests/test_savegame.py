@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from playout import RandomBot, Tally, play_round
+
 from rami_core import actions as A
 from rami_core.cli import main
 from rami_core.engine import Game
@@ -170,7 +170,12 @@ def test_loading_with_an_observer_plugin(games):
 
 
 def test_rami_replay_subprocess(saved):
-    r = subprocess.run([sys.executable, "-m", "rami_core.cli", "replay", str(saved)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "rami_core.cli", "replay", str(saved)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if r.returncode != 0 and "No module named rami_core.cli.__main__" in r.stderr:
         pytest.skip("rami_core.cli is not runnable with -m")
     assert r.returncode == 0, r.stderr
@@ -208,11 +213,15 @@ def test_rami_replay_as_one_seat_hides_the_others_draws(games, saved):
     full = CliRunner().invoke(main, ["replay", str(saved)]).output
     seat0 = CliRunner().invoke(main, ["replay", str(saved), "--seat", "0"]).output
     assert "seat 1 draws" in full and "from the stock" in full
-    stock_draws_1 = [line for line in seat0.splitlines() if line.strip().startswith("seat 1 draws") and "stock" in line]
+    stock_draws_1 = [
+        line for line in seat0.splitlines() if line.strip().startswith("seat 1 draws") and "stock" in line
+    ]
     assert stock_draws_1 and all(line.strip() == "seat 1 draws from the stock" for line in stock_draws_1)
     own = [line for line in seat0.splitlines() if line.strip().startswith("seat 0 draws") and "stock" in line]
     assert own and all(line.strip() != "seat 0 draws from the stock" for line in own)
-    assert str(g.state.seed) in seat0.splitlines()[0]  # the referee's file names its seed; only the draws are hidden
+    assert (
+        str(g.state.seed) in seat0.splitlines()[0]
+    )  # the referee's file names its seed; only the draws are hidden
 
 
 # --------------------------------------------------------------------------- refused saves
@@ -327,7 +336,9 @@ def test_refused_saves(save_data, tmp_path, case):
 
 def test_every_refused_case_is_distinct_from_a_good_save(save_data, tmp_path):
     """The good save itself loads: the cases fail for their own reason."""
-    assert from_save(copy.deepcopy(save_data)).state.to_json() == json.dumps(save_data["snapshot"], sort_keys=True, separators=(",", ":"))
+    assert from_save(copy.deepcopy(save_data)).state.to_json() == json.dumps(
+        save_data["snapshot"], sort_keys=True, separators=(",", ":")
+    )
 
 
 def test_huge_file_is_refused_before_reading(tmp_path):
@@ -344,7 +355,11 @@ def test_huge_file_is_refused_before_reading(tmp_path):
 def test_not_utf8_missing_file_and_folder(tmp_path):
     bin_path = tmp_path / "bin.json"
     bin_path.write_bytes(b"\xff\xfe\x00\x81garbage")
-    for path, phrase in ((bin_path, "not UTF-8"), (tmp_path / "nope.json", "cannot read"), (tmp_path, "cannot read")):
+    for path, phrase in (
+        (bin_path, "not UTF-8"),
+        (tmp_path / "nope.json", "cannot read"),
+        (tmp_path, "cannot read"),
+    ):
         with pytest.raises(SaveError) as e:
             load(path)
         assert phrase in str(e.value)
@@ -354,7 +369,12 @@ def test_refused_save_subprocess_exits_1_without_traceback(tmp_path, save_data):
     edited = copy.deepcopy(save_data)
     edited["log"] = edited["log"][:-2]
     path = write(tmp_path, resign(edited))
-    r = subprocess.run([sys.executable, "-c", "from rami_core.cli import main; main()", "replay", str(path)], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-c", "from rami_core.cli import main; main()", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 1
     assert "cannot replay" in r.stderr and "does not replay to its snapshot" in r.stderr.replace("\n", " ")
     assert "Traceback" not in r.stderr + r.stdout

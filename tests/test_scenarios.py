@@ -38,7 +38,9 @@ def _collect() -> list[Any]:
             continue
         seen: dict[str, int] = {}
         for i, doc in enumerate(docs):
-            name = str(doc.get("name") or f"document {i + 1}") if isinstance(doc, dict) else f"document {i + 1}"
+            name = (
+                str(doc.get("name") or f"document {i + 1}") if isinstance(doc, dict) else f"document {i + 1}"
+            )
             seen[name] = seen.get(name, 0) + 1
             test_id = f"{rel}::{name}" if seen[name] == 1 else f"{rel}::{name} ({seen[name]})"
             params.append(pytest.param(path, doc, i, None, id=test_id))

@@ -29,7 +29,20 @@ def test_wilson_interval():
 
 def test_same_results_whatever_the_workers():
     runner = CliRunner()
-    args = ["simulate", "--variant", "kaluki", "--games", "6", "--bots", "greedy,random", "--seed", "9", "--json", "--round-cap", "3"]
+    args = [
+        "simulate",
+        "--variant",
+        "kaluki",
+        "--games",
+        "6",
+        "--bots",
+        "greedy,random",
+        "--seed",
+        "9",
+        "--json",
+        "--round-cap",
+        "3",
+    ]
     one = runner.invoke(main, args + ["--workers", "1"])
     two = runner.invoke(main, args + ["--workers", "2"])
     assert one.exit_code == 0, one.output
@@ -41,9 +54,19 @@ def test_same_results_whatever_the_workers():
 
 
 def test_table_output_and_statistics():
-    res = CliRunner().invoke(main, ["simulate", "--variant", "classic", "--games", "4", "--bots", "expert,greedy", "--seed", "2"])
+    res = CliRunner().invoke(
+        main, ["simulate", "--variant", "classic", "--games", "4", "--bots", "expert,greedy", "--seed", "2"]
+    )
     assert res.exit_code == 0, res.output
-    for text in ("win rate", "rounds per game", "turns per round", "empty stock", "first opening", "average penalty", "games per second"):
+    for text in (
+        "win rate",
+        "rounds per game",
+        "turns per round",
+        "empty stock",
+        "first opening",
+        "average penalty",
+        "games per second",
+    ):
         assert text in res.output
 
 
@@ -68,7 +91,9 @@ def test_round_cap_and_whole_games():
 
 
 def test_bots_per_seat_validation():
-    res = CliRunner().invoke(main, ["simulate", "--variant", "classic", "--games", "1", "--bots", "greedy,random,expert"])
+    res = CliRunner().invoke(
+        main, ["simulate", "--variant", "classic", "--games", "1", "--bots", "greedy,random,expert"]
+    )
     assert res.exit_code == 2
     res = CliRunner().invoke(main, ["simulate", "--variant", "classic", "--games", "1", "--bots", "nobody"])
     assert res.exit_code == 2
@@ -79,17 +104,24 @@ def test_compare_two_profiles(tmp_path):
     b = tmp_path / "b.yaml"
     a.write_text("extends: classic\n")
     b.write_text("extends: classic\ndeal:\n  hand_size_by_players: {2: 7}\n")
-    res = CliRunner().invoke(main, ["simulate", "--compare", str(a), str(b), "--games", "6", "--bots", "greedy", "--json"])
+    res = CliRunner().invoke(
+        main, ["simulate", "--compare", str(a), str(b), "--games", "6", "--bots", "greedy", "--json"]
+    )
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     m = doc["compare"]["metrics"]["turns_per_round"]
     assert m["paired_games"] == 6 and len(m["ci95"]) == 2
-    res = CliRunner().invoke(main, ["simulate", "--compare", str(a), str(b), "--games", "3", "--bots", "greedy"])
+    res = CliRunner().invoke(
+        main, ["simulate", "--compare", str(a), str(b), "--games", "3", "--bots", "greedy"]
+    )
     assert res.exit_code == 0 and "B - A" in res.output
 
 
 def test_ray_backend_gives_the_same_results():
-    pytest.importorskip("ray", reason="Ray is an optional extra (pip install 'rami[ray]'); the Ray backend is tested only where it is installed")
+    pytest.importorskip(
+        "ray",
+        reason="Ray is an optional extra (pip install 'rami[ray]'); the Ray backend is tested only where it is installed",
+    )
     cfg = SimConfig(load_profile("classic"), 2, ("greedy", "random"), 4, seed=3)
     local = simulate(cfg, workers=1)
     remote = simulate(cfg, workers=2, backend="ray")

@@ -5,7 +5,7 @@ best openings and lay offs."""
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import pytest
@@ -13,9 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
-from rami_core.melds import MeldRules, read_meld
+from rami_core.melds import MeldRules, meld_points, read_meld
 from rami_core.profile import Opening
-from rami_core.melds import meld_points
 from rami_core.solver import best_lay_offs, best_opening, check_solution, solve
 
 DEFAULT = MeldRules()
@@ -61,7 +60,7 @@ def brute_force(table: list[Card], hand: list[Card], rules: MeldRules) -> int:
     """The most hand cards laid, by trying every subset of the hand (largest
     first) and every partition of table + subset into melds valid by read_meld."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def partition(rest: tuple[Card, ...]) -> bool:
         if not rest:
             return True
@@ -453,8 +452,8 @@ def test_lp_path_is_taken_and_certified(lp_at_once, monkeypatch):
 def test_lp_certificate_is_an_upper_bound(pos, rules):
     """The exact dual bound of rami_core.solver_lp never falls below the optimum,
     and a proven arrangement is worth exactly the optimum."""
-    from rami_core import solver_lp
     import rami_core.solver as solver_mod
+    from rami_core import solver_lp
 
     table, hand = small_case(pos, rules)
     if not table:
@@ -486,10 +485,24 @@ def opening_hands(draw):
 
 
 opening_specs = st.sampled_from(
-    [Opening(points=51, pure_run=True), RAMI71, Opening(points=0), Opening(points=40), Opening(points=30, run_and_set=True)]
+    [
+        Opening(points=51, pure_run=True),
+        RAMI71,
+        Opening(points=0),
+        Opening(points=40),
+        Opening(points=30, run_and_set=True),
+    ]
 )
 opening_rules = st.sampled_from(
-    [DEFAULT, ACE_LOW, MeldRules(max_jokers=1), MeldRules(min_naturals=2), MeldRules(run_min=4), MeldRules(wrap=True), MeldRules(max_jokers=3)]
+    [
+        DEFAULT,
+        ACE_LOW,
+        MeldRules(max_jokers=1),
+        MeldRules(min_naturals=2),
+        MeldRules(run_min=4),
+        MeldRules(wrap=True),
+        MeldRules(max_jokers=3),
+    ]
 )
 
 
@@ -535,7 +548,11 @@ def _random_table(rnd, rules: MeldRules):
             # a whole suit, lowest place to highest, in touching runs: the
             # sweep must never join them into one run of more than 13 cards
             suit, (c1, c2) = rnd.randrange(4), sorted(rnd.sample(range(lo + 3, hi - 2), 2))
-            wants += [[(rank_at(p), suit) for p in range(a, b)] for a, b in ((lo, c1), (c1, c2), (c2, hi + 1)) if b - a >= 3]
+            wants += [
+                [(rank_at(p), suit) for p in range(a, b)]
+                for a, b in ((lo, c1), (c1, c2), (c2, hi + 1))
+                if b - a >= 3
+            ]
         elif roll < 0.55:
             suit, n = rnd.randrange(4), rnd.choice([3, 3, 4, 5, 6, 7, 9, 11, 13])
             start = rnd.randint(lo, hi - n + 1)
@@ -563,7 +580,10 @@ def _random_table(rnd, rules: MeldRules):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([DEFAULT, ACE_LOW, MeldRules(ace_low=False, ace_high=True), MeldRules(max_jokers=1)]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([DEFAULT, ACE_LOW, MeldRules(ace_low=False, ace_high=True), MeldRules(max_jokers=1)]),
+)
 def test_large_tables_are_rebuilt_validly(seed, rules):
     """Large positions, beyond the brute force's reach: the answer (proven or
     cut by the state limit) keeps every table card in valid melds. (The

@@ -199,7 +199,10 @@ def test_rami51_timeout_undoes_a_swap_whose_joker_is_owed():
 def test_rami51_timeout_undoes_an_opening_whose_taken_discard_is_owed():
     p = rami51("draw.taken_discard_must_be_laid=true")
     setup = {
-        "hands": [["9H", "10H", "JH", "QH", "KH", "2C", "5D", "AS", "AD", "AH"], ["3S", "4S", "8D", "8C", "QD"]],
+        "hands": [
+            ["9H", "10H", "JH", "QH", "KH", "2C", "5D", "AS", "AD", "AH"],
+            ["3S", "4S", "8D", "8C", "QD"],
+        ],
         "stock": ["4C", "7S", "10D"],
         "discard": ["KC"],
         "turn": 0,
@@ -257,7 +260,9 @@ def test_rami51_timeout_when_the_drawn_card_may_not_be_discarded():
 
 def test_timeout_events_account_for_every_card():
     """Following the referee's event stream alone, the hand sizes add up."""
-    g = build_setup(rami51("draw.taken_discard_must_be_laid=true"), dict(R51_SETUP, table=[], opened=[False, False]))
+    g = build_setup(
+        rami51("draw.taken_discard_must_be_laid=true"), dict(R51_SETUP, table=[], opened=[False, False])
+    )
     g.apply(A.Draw(0, "discard"))
     g.apply(A.Timeout(0))
     size = 5

@@ -6,6 +6,6 @@ any object with `name` and `choose(view, rules) -> Action`.
 
 from __future__ import annotations
 
-from .base import Bot, BotRegistry, legal, make_bot, register_bot, state_from_view, BOTS
+from .base import BOTS, Bot, BotRegistry, legal, make_bot, register_bot, state_from_view
 
-__all__ = ["Bot", "BotRegistry", "legal", "make_bot", "register_bot", "state_from_view", "BOTS"]
+__all__ = ["BOTS", "Bot", "BotRegistry", "legal", "make_bot", "register_bot", "state_from_view"]

@@ -10,7 +10,8 @@ machine, with the game's plugins, to play the action on that copy.
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from .. import actions as A
 from ..cards import Card

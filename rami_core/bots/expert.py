@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 from .. import actions as A
 from ..cards import JOKER_SUIT, Card, build_deck
@@ -46,7 +46,7 @@ from ..solver import best_lay_offs, solve
 from ..state import OVER, GameState
 from ..views import SeatView
 from .base import register_bot
-from .greedy import PlanningBot, Planner, face, fits_table, meldable, usefulness, value, without
+from .greedy import Planner, PlanningBot, face, fits_table, meldable, usefulness, value, without
 
 EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (greedy: 2,000)
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
@@ -58,7 +58,7 @@ def _in_melds(hand: Sequence[Card], mr) -> int:
     return sum(1 for c in hand if face(c) in can)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deck_faces(decks: int, jokers: int) -> tuple[tuple[Card, int], ...]:
     """Every face of the deck with its copies (asked at every discard)."""
     return tuple(Counter(face(c) for c in build_deck(decks, jokers)).items())
@@ -80,7 +80,13 @@ class ExpertPlanner(Planner):
         p = rules.profile
         if not meldable(hand, rules.melds) and not s.table:
             return []
-        if s.table and may_lay_freely(rules, s, seat) and p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
+        if (
+            s.table
+            and may_lay_freely(rules, s, seat)
+            and p.table.lay_off
+            and not p.table.rearrange
+            and not p.opening.all_at_once
+        ):
             return list(best_lay_offs([m.reading for m in s.table], list(hand), rules.melds).laid)
         if not meldable(hand, rules.melds):
             return []
@@ -92,7 +98,11 @@ class ExpertPlanner(Planner):
         return dead
 
     def opponents_short(self, s: GameState, seat: int) -> bool:
-        return any(n <= SHORT_HAND for i, n in enumerate(len(h) for h in s.hands) if i != seat and not self.partner(seat, i))
+        return any(
+            n <= SHORT_HAND
+            for i, n in enumerate(len(h) for h in s.hands)
+            if i != seat and not self.partner(seat, i)
+        )
 
     def partner(self, seat: int, other: int) -> bool:
         return self.rules.teams and seat % 2 == other % 2
@@ -130,7 +140,9 @@ class ExpertPlanner(Planner):
             scored.append((key, c))
         scored.sort(key=lambda kc: kc[0])
         order = [c for _, c in scored]
-        tier = [c for k, c in scored if k[:3] == scored[0][0][:3]]  # same standing as the first: not in a meld, ...
+        tier = [
+            c for k, c in scored if k[:3] == scored[0][0][:3]
+        ]  # same standing as the first: not in a meld, ...
         first = self.best_by_outs(s, seat, tier)
         if first is not None and first is not order[0]:
             order.remove(first)
@@ -188,12 +200,20 @@ class ExpertPlanner(Planner):
         p = self.rules.profile
         if after.phase == OVER or len(after.hands[seat]) <= 1:
             return True
-        if p.game.end == GameEnd.single_round and not p.opening.required and not self.opponents_short(s, seat):
+        if (
+            p.game.end == GameEnd.single_round
+            and not p.opening.required
+            and not self.opponents_short(s, seat)
+        ):
             return False  # hold the melds back until they go out at once
         # Keep jokers: do not lay one off alone while nobody is about to go out.
         if not self.opponents_short(s, seat):
             for a in lays:
-                if isinstance(a, A.LayOff) and all(it.card.suit == JOKER_SUIT for it in a.items) and len(lays) == 1:
+                if (
+                    isinstance(a, A.LayOff)
+                    and all(it.card.suit == JOKER_SUIT for it in a.items)
+                    and len(lays) == 1
+                ):
                     return False
         return True
 
@@ -236,13 +256,20 @@ class ExpertBot(PlanningBot):
         hand = list(view.hand)
         seat = view.seat
         p = rules.profile
-        if may_lay_freely(rules, s, seat) and p.table.lay_off and not p.opening.all_at_once and fits_table(face(top), s, rules):
+        if (
+            may_lay_freely(rules, s, seat)
+            and p.table.lay_off
+            and not p.opening.all_at_once
+            and fits_table(face(top), s, rules)
+        ):
             return True
         if face(top) not in meldable(hand + [top], rules.melds):
             return False
         before = solve([], hand, rules.melds).max_cards_laid if meldable(hand, rules.melds) else 0
         after = solve([], hand + [top], rules.melds)
-        return after.max_cards_laid > before + 1 or (after.max_cards_laid > before and any(c[:2] == top[:2] for c in after.laid))
+        return after.max_cards_laid > before + 1 or (
+            after.max_cards_laid > before and any(c[:2] == top[:2] for c in after.laid)
+        )
 
 
 register_bot("expert", ExpertBot)

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import ClassVar, Iterable, Sequence
+from typing import ClassVar
 
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card, card_points
 from ..engine import DISCARD, STOCK, may_lay_freely
-from ..melds import SET, AMBIGUOUS, lay_off_positional, read_meld
+from ..melds import AMBIGUOUS, SET, lay_off_positional, read_meld
 from ..profile import JokerSwap
 from ..rules import Rules
 from ..solver import best_lay_offs, best_opening, solve
@@ -131,7 +132,9 @@ def _meldable_tables(mr):
 _MELDABLE_MEMO: dict = {}
 
 
-def meldable(hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True) -> set[Card]:
+def meldable(
+    hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
+) -> set[Card]:
     """Faces of `hand` that take part in at least one meld buildable from `hand`
     (jokers included when any natural is): a cheap filter run before the solver,
     which most turns need not be asked at all. Runs are found with one bit
@@ -206,7 +209,12 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
         if not could_take(m.cards, c):
             continue
         if rules.profile.positional_jokers:
-            res = lay_off_positional(m.reading, [] if c.suit == JOKER_SUIT else [c], [(c, None)] if c.suit == JOKER_SUIT else [], rules.melds)
+            res = lay_off_positional(
+                m.reading,
+                [] if c.suit == JOKER_SUIT else [c],
+                [(c, None)] if c.suit == JOKER_SUIT else [],
+                rules.melds,
+            )
             if not isinstance(res, str):
                 return True
         elif read_meld(list(m.cards) + [c], rules.melds) is not None:
@@ -242,7 +250,9 @@ def opening_spec(rules: Rules, s: GameState, seat: int):
         from ..profile import PartnerOpening
 
         pure = rules.profile.teams.partner_opening == PartnerOpening.pure_run
-        return SimpleNamespace(points=0, pure_run=pure, run_and_set=op.run_and_set if op.all_at_once else False, jokers=True)
+        return SimpleNamespace(
+            points=0, pure_run=pure, run_and_set=op.run_and_set if op.all_at_once else False, jokers=True
+        )
     return op
 
 
@@ -312,7 +322,8 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
         return False, False
     if getattr(spec, "run_and_set", False) and not (
-        meldable(hand, mr, sets=False, jokers_ok=jokers_ok) and meldable(hand, mr, runs=False, jokers_ok=jokers_ok)
+        meldable(hand, mr, sets=False, jokers_ok=jokers_ok)
+        and meldable(hand, mr, runs=False, jokers_ok=jokers_ok)
     ):
         return False, False
     need = getattr(spec, "points", 0) or 0
@@ -335,16 +346,23 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
             return out
     if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
         return out
-    if getattr(spec, "run_and_set", False) and not (meldable(hand, mr, sets=False) and meldable(hand, mr, runs=False)):
+    if getattr(spec, "run_and_set", False) and not (
+        meldable(hand, mr, sets=False) and meldable(hand, mr, runs=False)
+    ):
         return out
     go_out = rules.profile.opening.go_out_below_points or rules.profile.opening.all_at_once
     need = getattr(spec, "points", 0)
     if need and not go_out:
-        top = sum(11 if c.suit == JOKER_SUIT else min(10, c.rank) if c.rank != 1 else 11 for c in hand if face(c) in can)
+        top = sum(
+            11 if c.suit == JOKER_SUIT else min(10, c.rank) if c.rank != 1 else 11
+            for c in hand
+            if face(c) in can
+        )
         if top < need:
             return out
     if rules.profile.opening.all_at_once and len([c for c in hand if face(c) in can]) < len(hand) - 1:
         return out
+
     def meld(melds) -> list[A.Action]:
         return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))]
 
@@ -366,7 +384,9 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     if melds:
         out.append(meld(melds))
     if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0) and go_out_ok:
-        low = SimpleNamespace(points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers)
+        low = SimpleNamespace(
+            points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
+        )
         melds = best_opening(hand, mr, low, score=score_args(rules))
         if melds and sum(len(m) for m in melds) == len(hand):
             out.append([A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))])
@@ -387,7 +407,11 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
         for c in nats:
             items.append(A.LayOffItem(face(c), idx))
         for j, f in joks:
-            as_ = Card(f[0], f[1], 0) if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0 else None
+            as_ = (
+                Card(f[0], f[1], 0)
+                if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0
+                else None
+            )
             items.append(A.LayOffItem(JOKER, idx, as_))
     if items:
         acts.append(A.LayOff(seat, tuple(items)))
@@ -430,7 +454,12 @@ def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
         if not r.jokers:
             continue
         for c, st in zip(r.cards, r.stands):
-            if c.suit == JOKER_SUIT and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
+            if (
+                c.suit == JOKER_SUIT
+                and st[1] not in (AMBIGUOUS,)
+                and 0 <= st[1] < 4
+                and held[Card(st[0], st[1], 0)]
+            ):
                 out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
         if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
             suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
@@ -481,7 +510,9 @@ class Planner:
             if acts:
                 out.append(acts)
             return out
-        acts = layoff_actions(rules, s, seat, hand) if p.table.lay_off else hand_meld_actions(rules, seat, hand)
+        acts = (
+            layoff_actions(rules, s, seat, hand) if p.table.lay_off else hand_meld_actions(rules, seat, hand)
+        )
         if acts:
             out.append(acts)
         return out
@@ -499,7 +530,13 @@ class Planner:
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
-        sol = solve([list(m.cards) for m in s.table], list(hand), self.rules.melds, points=self.rules.profile, max_states=self.rearrange_states)
+        sol = solve(
+            [list(m.cards) for m in s.table],
+            list(hand),
+            self.rules.melds,
+            points=self.rules.profile,
+            max_states=self.rearrange_states,
+        )
         if not sol.feasible or not sol.laid:
             return None
         melds = tuple(tuple(face(c) for c in m) for m in sol.melds)
@@ -514,7 +551,11 @@ class Planner:
                 continue
             for lay in self.lay_step(s2, seat, s2.hands[seat]):
                 s3 = run_actions(self.rules, s2, lay)
-                if s3 is not None and not s3.jokers_to_replay and s3.hands[seat].count(JOKER) < s2.hands[seat].count(JOKER):
+                if (
+                    s3 is not None
+                    and not s3.jokers_to_replay
+                    and s3.hands[seat].count(JOKER) < s2.hands[seat].count(JOKER)
+                ):
                     out.append([sw] + lay)
                     break
         return out
@@ -529,7 +570,11 @@ class Planner:
                 break
             hand = s.hands[seat]
             usable = without(hand, [reserve]) if reserve is not None else list(hand)
-            options = self.swaps(s, seat) + self.lay_step(s, seat, usable) if s.table else self.lay_step(s, seat, usable)
+            options = (
+                self.swaps(s, seat) + self.lay_step(s, seat, usable)
+                if s.table
+                else self.lay_step(s, seat, usable)
+            )
             progressed = False
             for acts in options:
                 for k in range(len(acts), 0, -1):  # the whole option, else its longest legal prefix
@@ -565,7 +610,12 @@ class Planner:
             f = c[:2]
             k = keys.get(f)
             if k is None:
-                k = keys[f] = (f == taken, c.suit == JOKER_SUIT, usefulness(c, hand), sign * value(self.rules, c))
+                k = keys[f] = (
+                    f == taken,
+                    c.suit == JOKER_SUIT,
+                    usefulness(c, hand),
+                    sign * value(self.rules, c),
+                )
             return k
 
         return sorted(hand, key=key)
@@ -601,7 +651,9 @@ class Planner:
                 left = len(after.hands[seat])
                 if left < best_left:
                     best, best_left = lays + [end], left
-                if left <= 1 or not (rules.profile.discard.keep_last and (self._refused or reserve is not None)):
+                if left <= 1 or not (
+                    rules.profile.discard.keep_last and (self._refused or reserve is not None)
+                ):
                     break
             elif not rules.profile.discard.keep_last:
                 continue
@@ -694,7 +746,11 @@ class PlanningBot:
         hand = list(view.hand)
         if top.suit == JOKER_SUIT:
             return True
-        if may_lay_freely(rules, s, view.seat) and rules.profile.table.lay_off and not rules.profile.opening.all_at_once:
+        if (
+            may_lay_freely(rules, s, view.seat)
+            and rules.profile.table.lay_off
+            and not rules.profile.opening.all_at_once
+        ):
             for m in view.table:
                 if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
                     return True

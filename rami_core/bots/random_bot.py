@@ -23,7 +23,15 @@ from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
-from .greedy import REARRANGE_STATES, Planner, end_actions, face, first_legal_end, opening_actions, swap_candidates
+from .greedy import (
+    REARRANGE_STATES,
+    Planner,
+    end_actions,
+    face,
+    first_legal_end,
+    opening_actions,
+    swap_candidates,
+)
 
 MAX_LAYOFF_CANDIDATES = 40
 
@@ -64,7 +72,11 @@ class RandomBot:
         for i, m in enumerate(s.table):
             r = m.reading
             for c in dict.fromkeys(face(c) for c in hand):
-                if c.suit == JOKER_SUIT or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
+                if (
+                    c.suit == JOKER_SUIT
+                    or (r.kind == RUN and c.suit == r.suit)
+                    or (r.kind != RUN and c.rank == r.rank)
+                ):
                     pairs.append((c, i))
         self.rng.shuffle(pairs)
         out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])

@@ -48,11 +48,19 @@ NAMES = {
 _KIND = {alias: kind for kind, aliases in NAMES.items() for alias in aliases}
 
 EDIT_WORDS = {
-    "move": "move", "mv": "move", "deplacer": "move", "déplacer": "move",
-    "add": "add", "ajouter": "add",
-    "new": "new", "nouvelle": "new",
-    "split": "split", "cut": "split", "couper": "split",
-    "join": "join", "joindre": "join",
+    "move": "move",
+    "mv": "move",
+    "deplacer": "move",
+    "déplacer": "move",
+    "add": "add",
+    "ajouter": "add",
+    "new": "new",
+    "nouvelle": "new",
+    "split": "split",
+    "cut": "split",
+    "couper": "split",
+    "join": "join",
+    "joindre": "join",
 }
 HAND_WORDS = ("h", "hand", "main")
 NEW_WORDS = ("new", "+", "nouvelle")

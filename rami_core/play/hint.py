@@ -32,11 +32,18 @@ def lay_plan(view: SeatView, rules: Rules, time_limit: float = 3.0) -> tuple[lis
     proposals: list[A.Action] = []
     if not may_lay_freely(rules, st, seat):
         s = p.scoring
-        opening = solver.best_opening(hand, rules.melds, p.opening, score={"ace": s.ace_points, "ace_low": s.ace_low_points, "court": s.court_points})
+        opening = solver.best_opening(
+            hand,
+            rules.melds,
+            p.opening,
+            score={"ace": s.ace_points, "ace_low": s.ace_low_points, "court": s.court_points},
+        )
         if opening:
             proposals.append(A.Meld(seat, tuple(tuple(m) for m in opening)))
     elif p.table.rearrange:
-        sol = solver.solve([list(m.cards) for m in view.table], hand, rules.melds, points=p, time_limit=time_limit)
+        sol = solver.solve(
+            [list(m.cards) for m in view.table], hand, rules.melds, points=p, time_limit=time_limit
+        )
         if sol.laid:
             melds = tuple(tuple(m) for m in sol.melds)
             proposals.append(A.Rearrange(seat, melds) if view.table else A.Meld(seat, melds))
@@ -45,7 +52,11 @@ def lay_plan(view: SeatView, rules: Rules, time_limit: float = 3.0) -> tuple[lis
         for i, nats, joks in plan.lay_offs:
             items = [A.LayOffItem(c, i) for c in nats]
             for j, f in joks:
-                as_ = Card(f[0], f[1], 0) if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0 else None  # None: the joker's place is free
+                as_ = (
+                    Card(f[0], f[1], 0)
+                    if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0
+                    else None
+                )  # None: the joker's place is free
                 items.append(A.LayOffItem(j, i, as_))
             proposals.append(A.LayOff(seat, tuple(items)))
         if plan.new_melds:
@@ -76,9 +87,7 @@ def _keep_value(card: Card, hand: list[Card]) -> int:
     for c in hand:
         if c is card or c.suit == JOKER_SUIT:
             continue
-        if c.rank == card.rank:
-            links += 1
-        elif c.suit == card.suit and abs(c.rank - card.rank) <= 2:
+        if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
             links += 1
     return links * 12
 
@@ -125,4 +134,3 @@ def suggest(view: SeatView, rules: Rules) -> dict:
         else:
             out["end"] = True
     return out
-

@@ -89,7 +89,9 @@ class Screen:
         return self.msg("card" if n == 1 else "cards", n=n)
 
     def others(self, view: SeatView, viewer: int | None) -> Text:
-        t = Text(f"{self.msg('others') if viewer is not None else self.msg('players')}{self.colon}", style="bold")
+        t = Text(
+            f"{self.msg('others') if viewer is not None else self.msg('players')}{self.colon}", style="bold"
+        )
         first = True
         for s in range(view.players):
             if s == viewer:
@@ -100,7 +102,9 @@ class Screen:
             t.append(f"{self.names[s]} ")
             t.append(self._count(view.hand_sizes[s]))
             if self.profile.opening.required:
-                t.append(f" ({self.msg('opened') if view.opened[s] else self.msg('not_opened')})", style="dim")
+                t.append(
+                    f" ({self.msg('opened') if view.opened[s] else self.msg('not_opened')})", style="dim"
+                )
         return t
 
     def hand(self, cards, label: str) -> Text:
@@ -138,7 +142,12 @@ class Screen:
             extra = ""
             if p.draw.from_discard and view.discard_top is not None:
                 extra = m("can_draw_discard", card=self.style.name(view.discard_top))
-            out.append(Text(m("can_draw", discard=extra) + f"    {m('what_hint')}   {m('what_help')}", style="bold cyan"))
+            out.append(
+                Text(
+                    m("can_draw", discard=extra) + f"    {m('what_hint')}   {m('what_help')}",
+                    style="bold cyan",
+                )
+            )
         elif view.phase == LAY:
             what = [m("what_meld")]
             if p.table.lay_off or (p.table.rearrange and not p.opening.all_at_once):
@@ -153,33 +162,62 @@ class Screen:
         if view.phase in (DRAW, LAY) and p.opening.required and not opened:
             out.append(Text(m("must_open", req=self.opening_requirement()), style="cyan"))
         if view.jokers_to_replay:
-            out.append(Text(m("owe_joker", cards=" ".join(self.style.name(c) for c in view.jokers_to_replay)), style="yellow"))
-        if view.taken_discard is not None and p.draw.taken_discard_must_be_laid and view.taken_discard in view.hand:
+            out.append(
+                Text(
+                    m("owe_joker", cards=" ".join(self.style.name(c) for c in view.jokers_to_replay)),
+                    style="yellow",
+                )
+            )
+        if (
+            view.taken_discard is not None
+            and p.draw.taken_discard_must_be_laid
+            and view.taken_discard in view.hand
+        ):
             out.append(Text(m("owe_discard", card=self.style.name(view.taken_discard)), style="yellow"))
         return out
 
     # ------------------------------------------------------------------ whole screens
 
-    def render(self, view: SeatView, *, viewer: int | None, show_hand: bool, opened: bool = True,
-               recent: list[Text] | None = None, clock: str | None = None) -> list:
+    def render(
+        self,
+        view: SeatView,
+        *,
+        viewer: int | None,
+        show_hand: bool,
+        opened: bool = True,
+        recent: list[Text] | None = None,
+        clock: str | None = None,
+    ) -> list:
         """The screen for `viewer` (None: a spectator, no hand shown)."""
         m = self.msg
         out: list = []
         who = self.names[view.turn]
         title = m("title", variant=self.profile.name, round=view.round_no) + "  -  "
-        title += m("your_turn") if viewer is not None and view.turn == viewer and self.names[viewer] == m("you") else m("turn_of", name=who)
+        title += (
+            m("your_turn")
+            if viewer is not None and view.turn == viewer and self.names[viewer] == m("you")
+            else m("turn_of", name=who)
+        )
         out.append(self.rule(title))
         out.append(self.scores(view))
         out.extend(self.table(view))
         out.append(self.piles(view))
         out.append(self.others(view, viewer))
         if recent:
-            out.append(Text(f"{m('since') if viewer is not None else m('recent')}{self.colon.rstrip()}", style="bold"))
+            out.append(
+                Text(
+                    f"{m('since') if viewer is not None else m('recent')}{self.colon.rstrip()}", style="bold"
+                )
+            )
             out.extend(Text("  ") + line for line in recent)
         if clock:
             out.append(Text(clock, style="yellow"))
         if viewer is not None:
-            label = m("your_hand", n=len(view.hand)) if self.names[viewer] == m("you") else m("hand_of", name=self.names[viewer], n=len(view.hand))
+            label = (
+                m("your_hand", n=len(view.hand))
+                if self.names[viewer] == m("you")
+                else m("hand_of", name=self.names[viewer], n=len(view.hand))
+            )
             if show_hand:
                 out.append(self.hand(view.hand, label))
                 if view.turn == viewer:
@@ -192,7 +230,12 @@ class Screen:
         m = self.msg
         out: list = [self.rule(m("round_over", round=view.round_no))]
         if how == "out" and view.winner is not None:
-            out.append(Text(m("round_winner", name=self.names[view.winner], sec=m("rami_sec") if rami_sec else ""), style="bold green"))
+            out.append(
+                Text(
+                    m("round_winner", name=self.names[view.winner], sec=m("rami_sec") if rami_sec else ""),
+                    style="bold green",
+                )
+            )
         elif how == "replay":
             out.append(Text(m("round_replay"), style="bold"))
         else:
@@ -202,7 +245,11 @@ class Screen:
         hands = view.revealed_hands or ()
         for s, h in enumerate(hands):
             pen = view.penalties[s] if s < len(view.penalties) else 0
-            line = self.hand(h, f"  {self.names[s]} ({self._count(len(h))})") if h else Text(f"  {self.names[s]} ({self._count(0)})", style="bold")
+            line = (
+                self.hand(h, f"  {self.names[s]} ({self._count(len(h))})")
+                if h
+                else Text(f"  {self.names[s]} ({self._count(0)})", style="bold")
+            )
             line.append("   ")
             line.append(m("penalty", n=pen) if pen else m("penalty_zero"), style="yellow" if pen else "green")
             out.append(line)

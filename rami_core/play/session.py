@@ -14,9 +14,10 @@ import json
 import string
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -55,8 +56,14 @@ class Terminal:
     are read line by line (a scripted game) and echoed after the prompt, so a
     transcript reads like a session at the keyboard."""
 
-    def __init__(self, console: Console, *, interactive: bool, delay: float = 0.0,
-                 read_line: Callable[[], str] | None = None):
+    def __init__(
+        self,
+        console: Console,
+        *,
+        interactive: bool,
+        delay: float = 0.0,
+        read_line: Callable[[], str] | None = None,
+    ):
         self.console = console
         self.interactive = interactive
         self.delay = delay
@@ -108,8 +115,18 @@ class Terminal:
 
 
 class Session:
-    def __init__(self, game: Game, seats: list[Seat], term: Terminal, msg: Messages, style: CardStyle, *,
-                 save_path: str | None = None, clock: bool = False, tell_from_start: bool = True):
+    def __init__(
+        self,
+        game: Game,
+        seats: list[Seat],
+        term: Terminal,
+        msg: Messages,
+        style: CardStyle,
+        *,
+        save_path: str | None = None,
+        clock: bool = False,
+        tell_from_start: bool = True,
+    ):
         self.game = game
         self.seats = seats
         self.term = term
@@ -200,7 +217,7 @@ class Session:
 
     def narrate(self) -> list[Text]:
         """Tell the events since the last call; keep them for each human's next screen."""
-        new = self.game.events[self.shown:]
+        new = self.game.events[self.shown :]
         self.shown = len(self.game.events)
         printed: list[Text] = []
         for e in new:
@@ -286,7 +303,9 @@ class Session:
         g = self.game
         if self.shared_screen and self.last_human != seat:
             self.term.clear()
-            self.term.line(self.screen.rule(self.msg("title", variant=g.profile.name, round=g.state.round_no)))
+            self.term.line(
+                self.screen.rule(self.msg("title", variant=g.profile.name, round=g.state.round_no))
+            )
             self.say("pass_to", "bold", name=self.seats[seat].name)
             line = self.term.read(self.msg("ready_prompt"))
             if line is None or line.strip().lower() in QUIT_WORDS:
@@ -330,7 +349,11 @@ class Session:
         limit = g.profile.turn.time_limit
         clock = None
         if limit:
-            clock = self.msg("clock", limit=limit, left=max(0, self.time_left())) if self.clock_enforced else self.msg("clock_off", limit=limit)
+            clock = (
+                self.msg("clock", limit=limit, left=max(0, self.time_left()))
+                if self.clock_enforced
+                else self.msg("clock_off", limit=limit)
+            )
         if fresh:
             # What happened since this seat's last turn: shown on a terminal,
             # where the screen is cleared (a script's output already holds it).
@@ -341,7 +364,9 @@ class Session:
             self.term.clear()
             recent = self.turn_recent[-RECENT_LINES:] or None
         opened = may_lay_freely(g.rules, g.state, seat)
-        self.term.show(self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent, clock=clock))
+        self.term.show(
+            self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent, clock=clock)
+        )
 
     def refuse(self, e: RuleError) -> None:
         self.term.line(Text(self.msg.refusal(e.code, self.style.detail(e.message)), style="bold red"))
@@ -407,7 +432,12 @@ class Session:
 
     def act(self, seat: int, action: A.Action) -> None:
         g = self.game
-        before = (g.checkpoint(), self.shown, {h: list(r) for h, r in self.recent.items()}, list(self.turn_recent))
+        before = (
+            g.checkpoint(),
+            self.shown,
+            {h: list(r) for h, r in self.recent.items()},
+            list(self.turn_recent),
+        )
         try:
             g.apply(action)
         except RuleError as e:
@@ -468,12 +498,18 @@ class Session:
             return
         m = self.msg
         if "draw" in plan:
-            text = m("hint_draw_discard", card=self.style.name(plan["card"])) if plan["draw"] == "discard" else m("hint_draw_stock")
+            text = (
+                m("hint_draw_discard", card=self.style.name(plan["card"]))
+                if plan["draw"] == "discard"
+                else m("hint_draw_stock")
+            )
             self.term.line(Text(m("hint", text=text), style="green"))
             return
         then = ""
         if plan["discard"] is not None:
-            then = m("hint_discard", card=self.style.name(plan["discard"]), code=self.style.name(plan["discard"]))
+            then = m(
+                "hint_discard", card=self.style.name(plan["discard"]), code=self.style.name(plan["discard"])
+            )
         elif plan["end"]:
             then = m("hint_end")
         steps = [self.command_text(a) for a in plan["actions"]]

@@ -37,7 +37,9 @@ def test_bad_settings_are_a_profile_error():
 
 @pytest.mark.parametrize("result", run_file(SCENARIOS / "no_joker_discard.yaml"), ids=lambda r: r.name)
 def test_scenarios(result):
-    assert result.passed, f"step {result.step}: {result.message} (expected {result.expected}, got {result.actual})"
+    assert result.passed, (
+        f"step {result.step}: {result.message} (expected {result.expected}, got {result.actual})"
+    )
 
 
 def test_through_the_game_api():

@@ -22,7 +22,9 @@ class Settings(BaseModel):
     """The settings a profile may give under `plugins: {no_joker_discard: {...}}`."""
 
     model_config = ConfigDict(extra="forbid")
-    last_card_exempt: bool = Field(False, description="A joker may be discarded when it is the last card (going out).")
+    last_card_exempt: bool = Field(
+        False, description="A joker may be discarded when it is the last card (going out)."
+    )
 
 
 class Plugin:
