@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from . import actions as A
-from .cards import JOKER_SUIT, Card, build_deck, format_card, shuffled
+from .cards import Card, build_deck, format_card, shuffled
 from .errors import RuleError
 from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
@@ -491,11 +491,11 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     for idx, items in by_meld.items():
         old = s.table[idx]
         if rules.profile.positional_jokers:
-            nat = [c for c, _ in items if c.suit != JOKER_SUIT]
+            nat = [c for c, _ in items if not c.is_joker]
             jok = [
                 (c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None)
                 for c, it in items
-                if c.suit == JOKER_SUIT
+                if c.is_joker
             ]
             res = lay_off_positional(old.reading, nat, jok, rules.melds)
             if isinstance(res, str):

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import JOKER_SUIT, Card
+from .cards import Card
 
 RUN = "run"
 SET = "set"
@@ -95,7 +95,7 @@ class Reading:
 
     @property
     def jokers(self) -> int:
-        return sum(1 for c in self.cards if c.suit == JOKER_SUIT)
+        return sum(1 for c in self.cards if c.is_joker)
 
     @property
     def pure(self) -> bool:
@@ -113,8 +113,8 @@ def _counts_ok(naturals: int, jokers: int, rules: MeldRules) -> bool:
 
 
 def _split(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
-    nat = [c for c in cards if c.suit != JOKER_SUIT]
-    jok = [c for c in cards if c.suit == JOKER_SUIT]
+    nat = [c for c in cards if not c.is_joker]
+    jok = [c for c in cards if c.is_joker]
     return nat, jok
 
 
@@ -153,7 +153,7 @@ def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None
     if parts is None:
         return None
     nat, jok, suit = parts
-    first = next(i for i, c in enumerate(cards) if c.suit != JOKER_SUIT)
+    first = next(i for i, c in enumerate(cards) if not c.is_joker)
     for p in rules.places_of(cards[first].rank):
         lo = p - first
         if rules.wrap and lo < 1:
@@ -161,11 +161,11 @@ def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None
         hi = lo + n - 1
         if not rules.window_ok(lo, hi):
             continue
-        if all(c.suit == JOKER_SUIT or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
+        if all(c.is_joker or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
             if not rules.wrap and any(
                 c.rank == 1 and lo + i not in rules.places_of(1)
                 for i, c in enumerate(cards)
-                if c.suit != JOKER_SUIT
+                if not c.is_joker
             ):
                 continue
             stands = tuple((rank_at(lo + i), suit) for i in range(n))
@@ -319,7 +319,7 @@ def _lay_off_set(
 ) -> Reading | str:
     held = {s for (_r, s) in reading.stands[: len(reading.cards) - reading.jokers]}
     fixed_joker_suits = {
-        s for c, (_r, s) in zip(reading.cards, reading.stands) if c.suit == JOKER_SUIT and s != AMBIGUOUS
+        s for c, (_r, s) in zip(reading.cards, reading.stands) if c.is_joker and s != AMBIGUOUS
     }
     for c in naturals:
         if c.rank != reading.rank:
@@ -348,7 +348,7 @@ def _lay_off_run(
         if c.suit != reading.suit:
             return f"{c} is not of the run's suit"
     # Places of the run's own jokers, to name the card a joker stands for.
-    joker_places = {lo + i for i, c in enumerate(reading.cards) if c.suit == JOKER_SUIT}
+    joker_places = {lo + i for i, c in enumerate(reading.cards) if c.is_joker}
 
     def candidates(rank: int) -> list[int]:
         out = []
@@ -415,7 +415,7 @@ def _lay_off_run(
         if not fits(a, b) or b - a + 1 != len(places):
             continue
         cards = [places[p] for p in range(a, b + 1)]
-        nat = [c for c in cards if c.suit != JOKER_SUIT]
+        nat = [c for c in cards if not c.is_joker]
         if not _counts_ok(len(nat), len(cards) - len(nat), rules):
             return f"the run would hold {len(cards) - len(nat)} jokers, more than allowed"
         stands = tuple((rank_at(p), reading.suit) for p in range(a, b + 1))
@@ -442,14 +442,14 @@ def swap_positional(
     `joker_swap_forbidden` (DESIGN.md reading 6)."""
     if reading.jokers == 0:
         return "that meld holds no joker"
-    if any(c.suit == JOKER_SUIT for c in given):
+    if any(c.is_joker for c in given):
         return "a joker cannot be given for a joker"
     if reading.kind == RUN:
         if len(given) != 1:
             return "a joker in a run is freed by exactly the one card it stands for"
         c = given[0]
         for i, (card, face) in enumerate(zip(reading.cards, reading.stands)):
-            if card.suit == JOKER_SUIT and face == c.face:
+            if card.is_joker and face == c.face:
                 cards = list(reading.cards)
                 cards[i] = c
                 return Reading(
@@ -457,8 +457,8 @@ def swap_positional(
                 ), card
         return f"no joker in that run stands for {c}"
     # A set.
-    jokers = [c for c in reading.cards if c.suit == JOKER_SUIT]
-    nat = [c for c in reading.cards if c.suit != JOKER_SUIT]
+    jokers = [c for c in reading.cards if c.is_joker]
+    nat = [c for c in reading.cards if not c.is_joker]
     if any(c.rank != reading.rank for c in given):
         return "the cards given are not of the set's rank"
     suits = [c.suit for c in given]
@@ -469,7 +469,7 @@ def swap_positional(
         fixed = [
             face
             for card, face in zip(reading.cards, reading.stands)
-            if card.suit == JOKER_SUIT and face[1] != AMBIGUOUS
+            if card.is_joker and face[1] != AMBIGUOUS
         ]
         if c.face in fixed or set_any:
             new = read_set(nat + [c] + jokers[1:], rules)

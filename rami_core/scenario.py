@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from .actions import ActionFormatError, action_from_dict
-from .cards import JOKER_SUIT, Card, CardError, format_card, parse_card
+from .cards import Card, CardError, format_card, parse_card
 from .engine import Game
 from .errors import ProfileError, RuleError
 from .melds import read_meld, why_invalid
@@ -207,7 +207,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
 
     def physical(face: Card, where: str) -> Card:
         key = face[:2]
-        limit = profile.deck.jokers if face.suit == JOKER_SUIT else profile.deck.decks
+        limit = profile.deck.jokers if face.is_joker else profile.deck.decks
         if copies[key] >= limit:
             raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")
         c = Card(face.rank, face.suit, copies[key])

@@ -22,7 +22,7 @@ from itertools import combinations
 
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
-from rami_core.cards import JOKER, JOKER_SUIT, Card
+from rami_core.cards import JOKER, Card
 from rami_core.engine import Game
 from rami_core.errors import ERROR_CODES, RuleError
 from rami_core.melds import AMBIGUOUS, RUN, SET, MeldRules, rank_at, read_meld
@@ -180,7 +180,7 @@ def covers(
 ) -> Iterator[list[list[Card]]]:
     """Ways to lay the whole hand but `leftover` cards (at most) as melds."""
     avail = Counter(face(c) for c in hand)
-    order = sorted(avail, key=lambda f: (f.suit == JOKER_SUIT, f.suit, f.rank))
+    order = sorted(avail, key=lambda f: (f.is_joker, f.suit, f.rank))
     by_face: dict[Card, list[list[Card]]] = {}
     for m in melds:
         for f in set(m):
@@ -226,12 +226,12 @@ class RandomBot:
     # ------------------------------------------------------------ helpers
 
     def usefulness(self, card: Card, hand: list[Card]) -> int:
-        if card.suit == JOKER_SUIT:
+        if card.is_joker:
             return 100
         score = 0
         seen_same = False
         for o in hand:
-            if o.suit == JOKER_SUIT:
+            if o.is_joker:
                 continue
             if o.face == card.face:
                 if not seen_same:
@@ -457,12 +457,12 @@ class RandomBot:
             if not r.jokers:
                 continue
             for c, st in zip(r.cards, r.stands):
-                if c.suit != JOKER_SUIT:
+                if not c.is_joker:
                     continue
                 if st[1] != AMBIGUOUS and held[Card(st[0], st[1], 0)]:
                     out.append(Attempt(A.Swap(seat, (Card(st[0], st[1], 0),), i)))
             if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
-                nat_suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
+                nat_suits = {c.suit for c in r.cards if not c.is_joker}
                 missing = [Card(r.rank, su, 0) for su in range(4) if su not in nat_suits]
                 if all(held[f] for f in missing):
                     out.append(Attempt(A.Swap(seat, tuple(missing), i), note="two_cards"))
@@ -524,7 +524,7 @@ class RandomBot:
                 continue
             for k in range(2, len(m.cards) - 2):
                 dup = m.cards[k]
-                if dup.suit == JOKER_SUIT or face(dup) not in faces:
+                if dup.is_joker or face(dup) not in faces:
                     continue
                 left, right = table[i][: k + 1], [face(dup)] + table[i][k + 1 :]
                 if read_meld(left, mr) and read_meld(right, mr):

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from .. import actions as A
-from ..cards import JOKER_SUIT, Card, build_deck
+from ..cards import Card, build_deck
 from ..engine import may_lay_freely
 from ..profile import GameEnd
 from ..rules import Rules
@@ -93,7 +93,7 @@ class ExpertPlanner(Planner):
         return list(solve([], list(hand), rules.melds).laid)
 
     def dead_faces(self, s: GameState) -> Counter:
-        dead = Counter(face(c) for m in s.table for c in m.cards if c.suit != JOKER_SUIT)
+        dead = Counter(face(c) for m in s.table for c in m.cards if not c.is_joker)
         dead.update(face(c) for c in s.discard[:-1])
         return dead
 
@@ -127,13 +127,13 @@ class ExpertPlanner(Planner):
                 danger += 40
             if not self.partner(seat, nxt):
                 for t in self.taken_by_next:
-                    if t.suit == JOKER_SUIT:
+                    if t.is_joker:
                         continue
                     if t.rank == f.rank or (t.suit == f.suit and abs(t.rank - f.rank) <= 2):
                         danger += 15
             key = (
                 s.taken_discard is not None and f == face(s.taken_discard),
-                c.suit == JOKER_SUIT,
+                c.is_joker,
                 in_meld,
                 danger + 3 * usefulness(c, hand, dead) + sign * value(rules, c),
             )
@@ -165,7 +165,7 @@ class ExpertPlanner(Planner):
         seen: set = set()
         for i, c in enumerate(order):
             f = face(c)
-            if f in seen or f == taken or c.suit == JOKER_SUIT:
+            if f in seen or f == taken or c.is_joker:
                 continue
             seen.add(f)
             rest = without(hand, [c])
@@ -209,11 +209,7 @@ class ExpertPlanner(Planner):
         # Keep jokers: do not lay one off alone while nobody is about to go out.
         if not self.opponents_short(s, seat):
             for a in lays:
-                if (
-                    isinstance(a, A.LayOff)
-                    and all(it.card.suit == JOKER_SUIT for it in a.items)
-                    and len(lays) == 1
-                ):
+                if isinstance(a, A.LayOff) and all(it.card.is_joker for it in a.items) and len(lays) == 1:
                     return False
         return True
 
@@ -251,7 +247,7 @@ class ExpertBot(PlanningBot):
             planner.taken_by_next = (planner.taken_by_next + [card])[-6:]
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
-        if top.suit == JOKER_SUIT:
+        if top.is_joker:
             return True
         hand = list(view.hand)
         seat = view.seat

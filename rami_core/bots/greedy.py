@@ -83,12 +83,12 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
     """How much `card` helps toward melds with the rest of `hand` (jokers: a lot).
     `dead`: faces out of play (on the table or buried in the discard pile), which
     make a partial meld needing them less promising."""
-    if card.suit == JOKER_SUIT:
+    if card.is_joker:
         return 100
     score = 0
     seen_self = False
     for o in hand:
-        if o.suit == JOKER_SUIT:
+        if o.is_joker:
             score += 1
             continue
         if o[:2] == card[:2]:
@@ -211,8 +211,8 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
         if rules.profile.positional_jokers:
             res = lay_off_positional(
                 m.reading,
-                [] if c.suit == JOKER_SUIT else [c],
-                [(c, None)] if c.suit == JOKER_SUIT else [],
+                [] if c.is_joker else [c],
+                [(c, None)] if c.is_joker else [],
                 rules.melds,
             )
             if not isinstance(res, str):
@@ -226,12 +226,12 @@ def could_take(cards: Sequence[Card], c: Card) -> bool:
     """False when `c` surely fits no meld with `cards`: a natural whose suit and
     rank both differ from some natural there (a run's naturals share a suit, a
     set's a rank). A cheap test before the meld readers."""
-    if c.suit == JOKER_SUIT:
+    if c.is_joker:
         return True
     suit, rank = c.suit, c.rank
     same_suit = same_rank = True
     for o in cards:
-        if o.suit == JOKER_SUIT:
+        if o.is_joker:
             continue
         if o.suit != suit:
             same_suit = False
@@ -297,7 +297,7 @@ def top_points(rules: Rules, c: Card) -> int:
     """The most `c` can count for in an opening meld (``meld_points``: a joker
     at the face it stands for, an ace high or low)."""
     sc = rules.profile.scoring
-    if c.suit == JOKER_SUIT:
+    if c.is_joker:
         return max(sc.ace_points, sc.ace_low_points, sc.court_points, 10)
     if c.rank == 1:
         return max(sc.ace_points, sc.ace_low_points)
@@ -354,9 +354,7 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     need = getattr(spec, "points", 0)
     if need and not go_out:
         top = sum(
-            11 if c.suit == JOKER_SUIT else min(10, c.rank) if c.rank != 1 else 11
-            for c in hand
-            if face(c) in can
+            11 if c.is_joker else min(10, c.rank) if c.rank != 1 else 11 for c in hand if face(c) in can
         )
         if top < need:
             return out
@@ -428,7 +426,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     items = []
     left = list(hand)
     for i, m in enumerate(table):
-        for c in sorted(left, key=lambda c: (c.suit == JOKER_SUIT, -c.rank)):
+        for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
             if read_meld(m + [c], mr) is not None:
                 m.append(c)
                 items.append(A.LayOffItem(face(c), i))
@@ -454,15 +452,10 @@ def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
         if not r.jokers:
             continue
         for c, st in zip(r.cards, r.stands):
-            if (
-                c.suit == JOKER_SUIT
-                and st[1] not in (AMBIGUOUS,)
-                and 0 <= st[1] < 4
-                and held[Card(st[0], st[1], 0)]
-            ):
+            if c.is_joker and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
                 out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
         if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
-            suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
+            suits = {c.suit for c in r.cards if not c.is_joker}
             missing = [Card(r.rank, su, 0) for su in range(4) if su not in suits]
             if all(held[f] for f in missing):
                 out.append(A.Swap(seat, tuple(missing), i))
@@ -612,7 +605,7 @@ class Planner:
             if k is None:
                 k = keys[f] = (
                     f == taken,
-                    c.suit == JOKER_SUIT,
+                    c.is_joker,
                     usefulness(c, hand),
                     sign * value(self.rules, c),
                 )
@@ -744,7 +737,7 @@ class PlanningBot:
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
         hand = list(view.hand)
-        if top.suit == JOKER_SUIT:
+        if top.is_joker:
             return True
         if (
             may_lay_freely(rules, s, view.seat)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
-from ..cards import JOKER_SUIT
 from ..engine import DISCARD, STOCK, may_lay_freely
 from ..melds import RUN, read_meld
 from ..rules import Rules
@@ -72,11 +71,7 @@ class RandomBot:
         for i, m in enumerate(s.table):
             r = m.reading
             for c in dict.fromkeys(face(c) for c in hand):
-                if (
-                    c.suit == JOKER_SUIT
-                    or (r.kind == RUN and c.suit == r.suit)
-                    or (r.kind != RUN and c.rank == r.rank)
-                ):
+                if c.is_joker or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
                     pairs.append((c, i))
         self.rng.shuffle(pairs)
         out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
@@ -101,7 +96,7 @@ class RandomBot:
         or the greedy plan finds lays that make one legal)."""
         if s.phase == OVER or s.turn != seat:
             return True
-        order = sorted(s.hands[seat], key=lambda c: c.suit == JOKER_SUIT)
+        order = sorted(s.hands[seat], key=lambda c: c.is_joker)
         if first_legal_end(rules, s, seat, order) is not None:
             return True
         return bool(self.planner(rules).plan(s, seat))

@@ -81,11 +81,11 @@ def lay_plan(view: SeatView, rules: Rules, time_limit: float = 3.0) -> tuple[lis
 
 def _keep_value(card: Card, hand: list[Card]) -> int:
     """How much a card is worth keeping: jokers always, cards with neighbours."""
-    if card.suit == JOKER_SUIT:
+    if card.is_joker:
         return 1000
     links = 0
     for c in hand:
-        if c is card or c.suit == JOKER_SUIT:
+        if c is card or c.is_joker:
             continue
         if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
             links += 1
