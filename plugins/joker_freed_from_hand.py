@@ -33,7 +33,7 @@ class Settings(BaseModel):
 
 
 def _naturals(cards) -> Counter:
-    return Counter(c[:2] for c in cards if not c.is_joker)
+    return Counter(c.face for c in cards if not c.is_joker)
 
 
 def _joker_stands(meld) -> Counter:
@@ -57,7 +57,7 @@ class Plugin:
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
-        hand = Counter(c[:2] for c in given if not c.is_joker)
+        hand = Counter(c.face for c in given if not c.is_joker)
         for i, old in enumerate(old_table):
             stands = _joker_stands(old)
             if not stands:
@@ -73,7 +73,7 @@ class Plugin:
             )
             if successor is not None and not nat & _naturals(successor.cards):
                 successor = None  # the meld was taken apart entirely
-            if any(Counter(c[:2] for c in m.cards) == Counter(c[:2] for c in old.cards) for m in new_table):
+            if any(Counter(c.face for c in m.cards) == Counter(c.face for c in old.cards) for m in new_table):
                 continue  # the meld is still there as it was (perhaps written in another order)
             kept = _joker_stands(successor) if successor is not None else Counter()
             if (

@@ -34,7 +34,7 @@ class Settings(BaseModel):
 
 
 def _faces(cards) -> Counter:
-    return Counter(c[:2] for c in cards)
+    return Counter(c.face for c in cards)
 
 
 class Plugin:

@@ -14,6 +14,11 @@ One spelling per idiom, everywhere outside this module:
   the run-to-run noise (a few percent at most), so no hot path keeps the
   long form. The solver's inner loops are the exception to check if they
   are ever profiled again.
+* a card's face, the key that ignores which deck a card comes from, is
+  `card.face` (a `(rank, suit)` tuple; not `card[:2]`): two cards are the
+  same card for the rules when their faces are equal.
+* where a `Card` value is needed for a face (actions name their cards by
+  face, copy 0), it is `card.face_card`.
 """
 
 from __future__ import annotations
@@ -48,6 +53,11 @@ class Card(NamedTuple):
     @property
     def face(self) -> tuple[int, int]:
         return (self.rank, self.suit)
+
+    @property
+    def face_card(self) -> Card:
+        """This card as actions name it: the same face, copy 0."""
+        return Card(self.rank, self.suit, 0)
 
     def __str__(self) -> str:
         return format_card(self)
@@ -153,8 +163,8 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 
 def take_face(pool: list[Card], face: Card) -> Card | None:
     """Remove and return a card of `face` from `pool` (highest copy last-in first), or None."""
-    target = face[:2]
+    target = face.face
     for i in range(len(pool) - 1, -1, -1):
-        if pool[i][:2] == target:
+        if pool[i].face == target:
             return pool.pop(i)
     return None

@@ -270,13 +270,13 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
     """Remove the physical cards for these faces from `hand` (a working copy)."""
     taken: list[Card] = []
     for face in faces:
-        target = face[:2]
+        target = face.face
         for i in range(len(hand) - 1, -1, -1):
-            if hand[i][:2] == target:
+            if hand[i].face == target:
                 taken.append(hand.pop(i))
                 break
         else:
-            need = sum(1 for f in faces if f[:2] == target)
+            need = sum(1 for f in faces if f.face == target)
             raise RuleError(
                 "card_not_in_hand",
                 f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
@@ -552,8 +552,8 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     if not p.table.rearrange:
         raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
     old_cards = [c for m in s.table for c in m.cards]
-    new_faces = Counter(c[:2] for m in a.melds for c in m)
-    old_faces = Counter(c[:2] for c in old_cards)
+    new_faces = Counter(c.face for m in a.melds for c in m)
+    old_faces = Counter(c.face for c in old_cards)
     added = new_faces - old_faces
     lost = old_faces - new_faces
     hand = s.hands[seat]
@@ -570,10 +570,10 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         )
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in old_cards + from_hand:
-        pool.setdefault(c[:2], []).append(c)
+        pool.setdefault(c.face, []).append(c)
     readings: list[Reading] = []
     for i, m in enumerate(a.melds):
-        cards = [pool[c[:2]].pop(0) for c in m]
+        cards = [pool[c.face].pop(0) for c in m]
         r = read_meld(cards, rules.melds) if cards else None
         if r is None:
             raise RuleError(
@@ -585,9 +585,9 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
     old_owner = {}
     for m in s.table:
-        old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
+        old_owner.setdefault(tuple(sorted(c.face for c in m.cards)), m.owner)
     old_table = list(s.table)
-    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
+    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c.face for c in r.cards)), seat)) for r in readings]
     _finish_lay(rules, s, a, old_table, from_hand)
 
 

@@ -206,7 +206,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
-        key = face[:2]
+        key = face.face
         limit = profile.deck.jokers if face.is_joker else profile.deck.decks
         if copies[key] >= limit:
             raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")

@@ -52,11 +52,6 @@ def kind_of(action: A.Action) -> str:
     return A.action_kind(action)
 
 
-def face(c: Card) -> Card:
-    """The face of a physical card, as actions name cards (copy 0)."""
-    return Card(c.rank, c.suit, 0)
-
-
 ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 
 
@@ -119,7 +114,7 @@ def hand_melds(
 ) -> list[list[Card]]:
     """Runs and sets (as faces, runs in place order with jokers at their
     places) that the given cards can make, with and without jokers."""
-    counts = Counter(face(c) for c in cards)
+    counts = Counter(c.face_card for c in cards)
     jokers = counts.pop(JOKER, 0) if jokers_ok else 0
     counts.pop(JOKER, None)
     if mr.max_jokers is not None:
@@ -179,7 +174,7 @@ def covers(
     hand: list[Card], melds: list[list[Card]], leftover: int, limit: int = 400
 ) -> Iterator[list[list[Card]]]:
     """Ways to lay the whole hand but `leftover` cards (at most) as melds."""
-    avail = Counter(face(c) for c in hand)
+    avail = Counter(c.face_card for c in hand)
     order = sorted(avail, key=lambda f: (f.is_joker, f.suit, f.rank))
     by_face: dict[Card, list[list[Card]]] = {}
     for m in melds:
@@ -247,7 +242,7 @@ class RandomBot:
         return score
 
     def discard_order(self, hand: list[Card]) -> list[Card]:
-        faces = [face(c) for c in hand]
+        faces = [c.face_card for c in hand]
         if self.rng.random() < 0.15:
             self.rng.shuffle(faces)
             return faces
@@ -261,7 +256,7 @@ class RandomBot:
         seat = s.turn
         hand = s.hands[seat]
         other = self.rng.choice([q for q in range(s.players) if q != seat])
-        held = {face(c) for c in hand}
+        held = {c.face_card for c in hand}
         absent = [f for f in ALL_FACES if f not in held and (f != JOKER or p.deck.jokers)]
         choice = self.rng.randrange(4)
         if choice == 0:
@@ -269,7 +264,7 @@ class RandomBot:
                 [
                     A.Draw(other, "stock"),
                     A.EndTurn(other),
-                    A.Meld(other, ((face(hand[0]),),)) if hand else A.EndTurn(other),
+                    A.Meld(other, ((hand[0].face_card,),)) if hand else A.EndTurn(other),
                 ]
             )
             return Attempt(act, "not_your_turn", "wrong_seat")
@@ -277,8 +272,8 @@ class RandomBot:
             if s.phase == DRAW:
                 acts: list[A.Action] = [A.EndTurn(seat), A.Rearrange(seat, ())]
                 if hand:
-                    acts.append(A.Discard(seat, face(hand[0])))
-                    acts.append(A.Meld(seat, ((face(hand[0]),),)))
+                    acts.append(A.Discard(seat, hand[0].face_card))
+                    acts.append(A.Meld(seat, ((hand[0].face_card,),)))
                 return Attempt(self.rng.choice(acts), "wrong_phase", "wrong_phase")
             acts = [A.Draw(seat, "stock"), A.Draw(seat, "discard")]
             if p.discard.enabled:
@@ -296,7 +291,7 @@ class RandomBot:
             return Attempt(self.rng.choice(acts), "card_not_in_hand", "not_in_hand")
         # A rearrangement that adds a card the seat does not hold.
         if p.table.rearrange and s.table:
-            melds = [tuple(face(c) for c in m.cards) for m in s.table]
+            melds = [tuple(c.face_card for c in m.cards) for m in s.table]
             i = self.rng.randrange(len(melds))
             melds[i] = melds[i] + (ghost,)
             return Attempt(A.Rearrange(seat, tuple(melds)), "card_not_in_hand", "not_in_hand")
@@ -366,7 +361,7 @@ class RandomBot:
         p = game.profile
         mr = game.rules.melds
         hand = s.hands[s.turn]
-        avail = Counter(face(c) for c in hand)
+        avail = Counter(c.face_card for c in hand)
         scored = []
         for m in melds:
             r = read_meld(m, mr)
@@ -404,7 +399,7 @@ class RandomBot:
             return out
         mr = game.rules.melds
         for c in hand:
-            f = face(c)
+            f = c.face_card
             for i, m in enumerate(s.table):
                 r = m.reading
                 if f == JOKER:
@@ -432,14 +427,14 @@ class RandomBot:
         out = out[:6]
         # Two cards at once onto a run end, or a random (probably invalid) one.
         if len(hand) > 2 and self.rng.random() < self.bad:
-            c = face(self.rng.choice(hand))
+            c = self.rng.choice(hand).face_card
             i = self.rng.randrange(len(s.table))
             as_ = self.rng.choice(ALL_FACES[:-1]) if c == JOKER and self.rng.random() < 0.5 else None
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(c, i, as_),)), note="random"))
         if self.rng.random() < 0.02:
             out.append(
                 Attempt(
-                    A.LayOff(seat, (A.LayOffItem(face(hand[0]), len(s.table) + 1),)),
+                    A.LayOff(seat, (A.LayOffItem(hand[0].face_card, len(s.table) + 1),)),
                     "no_such_meld",
                     "bad_index",
                 )
@@ -450,7 +445,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         hand = s.hands[seat]
-        held = Counter(face(c) for c in hand)
+        held = Counter(c.face_card for c in hand)
         out: list[Attempt] = []
         for i, m in enumerate(s.table):
             r = m.reading
@@ -472,7 +467,7 @@ class RandomBot:
         if s.table and hand and self.rng.random() < self.bad:
             out.append(
                 Attempt(
-                    A.Swap(seat, (face(self.rng.choice(hand)),), self.rng.randrange(len(s.table))),
+                    A.Swap(seat, (self.rng.choice(hand).face_card,), self.rng.randrange(len(s.table))),
                     note="random",
                 )
             )
@@ -486,8 +481,8 @@ class RandomBot:
         out: list[Attempt] = []
         if not s.table or not hand:
             return out
-        table = [[face(c) for c in m.cards] for m in s.table]
-        faces = [face(c) for c in hand]
+        table = [[c.face_card for c in m.cards] for m in s.table]
+        faces = [c.face_card for c in hand]
         rng = self.rng
 
         def emit(new: list[list[Card]], note: str) -> None:
@@ -524,9 +519,9 @@ class RandomBot:
                 continue
             for k in range(2, len(m.cards) - 2):
                 dup = m.cards[k]
-                if dup.is_joker or face(dup) not in faces:
+                if dup.is_joker or dup.face_card not in faces:
                     continue
-                left, right = table[i][: k + 1], [face(dup)] + table[i][k + 1 :]
+                left, right = table[i][: k + 1], [dup.face_card] + table[i][k + 1 :]
                 if read_meld(left, mr) and read_meld(right, mr):
                     emit(table[:i] + [left, right] + table[i + 1 :], "split")
                     break
@@ -786,7 +781,6 @@ __all__ = [
     "RandomBot",
     "Tally",
     "covers",
-    "face",
     "hand_melds",
     "kind_of",
     "play_prefix",

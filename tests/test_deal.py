@@ -170,7 +170,7 @@ def test_dealer_extra_card_first_player_starts_by_discarding(players):
     s = g.state
     assert len(s.hands[first]) == 13
     assert s.turn == (first + 1) % players and s.phase == DRAW
-    assert s.discard[-1][:2] == card[:2]
+    assert s.discard[-1].face == card.face
 
 
 def test_dealer_extra_card_view_shows_lay_phase():

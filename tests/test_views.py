@@ -124,9 +124,9 @@ def check_view(game: Game, seat: int) -> dict:
 def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[str, GameState]]:
     """States that differ from `s` only in what `seat` may not know."""
     out: list[tuple[str, GameState]] = []
-    if len(set(c[:2] for c in s.stock)) > 1:
+    if len(set(c.face for c in s.stock)) > 1:
         t = s.copy()
-        while [c[:2] for c in t.stock] == [c[:2] for c in s.stock]:
+        while [c.face for c in t.stock] == [c.face for c in s.stock]:
             rng.shuffle(t.stock)
         out.append(("stock order", t))
     t = s.copy()
@@ -154,7 +154,7 @@ def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[s
         (i, j)
         for i, c in enumerate(s.hands[seat])
         for j, d in enumerate(s.stock)
-        if c[:2] == d[:2] and c != d
+        if c.face == d.face and c != d
     ]
     if twins:
         t = s.copy()

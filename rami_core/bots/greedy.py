@@ -45,16 +45,12 @@ MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one han
 # --------------------------------------------------------------------------- small helpers
 
 
-def face(c: Card) -> Card:
-    return Card(c.rank, c.suit, 0)
-
-
 def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
     """`cards` minus one copy of each face in `remove`."""
     out = list(cards)
     for r in remove:
         for i in range(len(out) - 1, -1, -1):
-            if out[i][:2] == r[:2]:
+            if out[i].face == r.face:
                 del out[i]
                 break
     return out
@@ -91,7 +87,7 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
         if o.is_joker:
             score += 1
             continue
-        if o[:2] == card[:2]:
+        if o.face == card.face:
             if not seen_self:
                 seen_self = True
                 continue
@@ -263,7 +259,7 @@ def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) ->
     seen = set()
     out: list[A.Action] = []
     for c in order:
-        f = face(c)
+        f = c.face_card
         if f in seen:
             continue
         seen.add(f)
@@ -327,8 +323,8 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     ):
         return False, False
     need = getattr(spec, "points", 0) or 0
-    reach = not need or sum(top_points(rules, c) for c in hand if face(c) in can) >= need
-    go_out = all(face(c) in can for c in hand)
+    reach = not need or sum(top_points(rules, c) for c in hand if c.face_card in can) >= need
+    go_out = all(c.face_card in can for c in hand)
     return reach, go_out
 
 
@@ -354,15 +350,15 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     need = getattr(spec, "points", 0)
     if need and not go_out:
         top = sum(
-            11 if c.is_joker else min(10, c.rank) if c.rank != 1 else 11 for c in hand if face(c) in can
+            11 if c.is_joker else min(10, c.rank) if c.rank != 1 else 11 for c in hand if c.face_card in can
         )
         if top < need:
             return out
-    if rules.profile.opening.all_at_once and len([c for c in hand if face(c) in can]) < len(hand) - 1:
+    if rules.profile.opening.all_at_once and len([c for c in hand if c.face_card in can]) < len(hand) - 1:
         return out
 
     def meld(melds) -> list[A.Action]:
-        return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))]
+        return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))]
 
     if rules.profile.opening.all_at_once:
         need = len(hand) - (1 if rules.profile.discard.keep_last else 0)
@@ -371,7 +367,7 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
         if laid == need:
             out.append(meld(melds))
         elif laid > need:
-            for c in dict.fromkeys(face(c) for c in hand):
+            for c in dict.fromkeys(c.face_card for c in hand):
                 melds = best_opening(without(hand, [c]), mr, spec, score=score_args(rules))
                 if melds and sum(len(m) for m in melds) == need:
                     out.append(meld(melds))
@@ -387,7 +383,7 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
         )
         melds = best_opening(hand, mr, low, score=score_args(rules))
         if melds and sum(len(m) for m in melds) == len(hand):
-            out.append([A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))])
+            out.append([A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))])
     return out
 
 
@@ -403,7 +399,7 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     items = []
     for idx, nats, joks in plan.lay_offs:
         for c in nats:
-            items.append(A.LayOffItem(face(c), idx))
+            items.append(A.LayOffItem(c.face_card, idx))
         for j, f in joks:
             as_ = (
                 Card(f[0], f[1], 0)
@@ -414,7 +410,7 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     if items:
         acts.append(A.LayOff(seat, tuple(items)))
     if plan.new_melds:
-        acts.append(A.Meld(seat, tuple(tuple(face(c) for c in m) for m in plan.new_melds)))
+        acts.append(A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in plan.new_melds)))
     return acts
 
 
@@ -429,7 +425,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
         for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
             if read_meld(m + [c], mr) is not None:
                 m.append(c)
-                items.append(A.LayOffItem(face(c), i))
+                items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
     return [A.LayOff(seat, tuple(items))] if items else []
 
@@ -438,14 +434,14 @@ def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.A
     sol = solve([], list(hand), rules.melds)
     if not sol.melds:
         return []
-    return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in sol.melds))]
+    return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds))]
 
 
 def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
     """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
     if rules.profile.jokers.swap != JokerSwap.to_hand:
         return []
-    held = Counter(face(c) for c in s.hands[seat])
+    held = Counter(c.face_card for c in s.hands[seat])
     out: list[A.Swap] = []
     for i, m in enumerate(s.table):
         r = m.reading
@@ -519,7 +515,7 @@ class Planner:
         if s.table and may_lay_freely(self.rules, s, seat) and (p.table.lay_off or p.table.rearrange):
             if p.table.rearrange:
                 return False
-            return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(face(c) for c in hand))
+            return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(c.face_card for c in hand))
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
@@ -532,7 +528,7 @@ class Planner:
         )
         if not sol.feasible or not sol.laid:
             return None
-        melds = tuple(tuple(face(c) for c in m) for m in sol.melds)
+        melds = tuple(tuple(c.face_card for c in m) for m in sol.melds)
         return lambda seat: A.Rearrange(seat, melds)
 
     def swaps(self, s: GameState, seat: int) -> list[list[A.Action]]:
@@ -595,12 +591,12 @@ class Planner:
         card just taken from the discard pile last (it was taken to be kept:
         throwing it back would pass one card to and fro for ever)."""
         hand = s.hands[seat]
-        taken = s.taken_discard[:2] if s.taken_discard is not None else None
+        taken = s.taken_discard.face if s.taken_discard is not None else None
         keys: dict = {}
         sign = 1 if self.needs_points(s, seat) else -1
 
         def key(c: Card) -> tuple:
-            f = c[:2]
+            f = c.face
             k = keys.get(f)
             if k is None:
                 k = keys[f] = (
@@ -621,7 +617,7 @@ class Planner:
 
     def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
         """Which card to hold back so the turn can end with a discard."""
-        return [None] + list(dict.fromkeys(face(c) for c in self.discard_order(s, seat)))[:6]
+        return [None] + list(dict.fromkeys(c.face_card for c in self.discard_order(s, seat)))[:6]
 
     def want_lays(self, s: GameState, seat: int, lays: list[A.Action], after: GameState) -> bool:
         """Whether to lay at all this turn (greedy: always)."""
@@ -684,8 +680,8 @@ class PlanningBot:
             s.round_no,
             s.turn,
             s.phase,
-            tuple(sorted(face(c) for c in s.hands[seat])),
-            tuple(tuple(face(c) for c in m.cards) for m in s.table),
+            tuple(sorted(c.face_card for c in s.hands[seat])),
+            tuple(tuple(c.face_card for c in m.cards) for m in s.table),
             len(s.discard),
             len(s.stock),
         )
@@ -747,9 +743,9 @@ class PlanningBot:
             for m in view.table:
                 if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
                     return True
-        if face(top) not in meldable(hand + [top], rules.melds):
+        if top.face_card not in meldable(hand + [top], rules.melds):
             return False
-        return face(top) not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
+        return top.face_card not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
 
 
 class GreedyBot(PlanningBot):
@@ -771,11 +767,11 @@ class GreedyBot(PlanningBot):
             self._thrown = set()
         action = super().choose(view, rules)
         if isinstance(action, A.Discard):
-            self._thrown.add(face(action.card))
+            self._thrown.add(action.card.face_card)
         return action
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
-        if face(top) in self._thrown and not may_lay_freely(rules, s, view.seat):
+        if top.face_card in self._thrown and not may_lay_freely(rules, s, view.seat):
             return False
         return super().wants_discard(view, rules, s, top)
 

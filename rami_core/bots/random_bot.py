@@ -26,7 +26,6 @@ from .greedy import (
     REARRANGE_STATES,
     Planner,
     end_actions,
-    face,
     first_legal_end,
     opening_actions,
     swap_candidates,
@@ -62,7 +61,7 @@ class RandomBot:
         # New melds: the solver's whole lay from the hand, and each of its melds alone.
         sol = solve([], list(hand), mr)
         if sol.melds:
-            melds = [tuple(face(c) for c in m) for m in sol.melds]
+            melds = [tuple(c.face_card for c in m) for m in sol.melds]
             out.append(A.Meld(seat, tuple(melds)))
             if len(melds) > 1:
                 out.extend(A.Meld(seat, (m,)) for m in melds)
@@ -70,7 +69,7 @@ class RandomBot:
         pairs = []
         for i, m in enumerate(s.table):
             r = m.reading
-            for c in dict.fromkeys(face(c) for c in hand):
+            for c in dict.fromkeys(c.face_card for c in hand):
                 if c.is_joker or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
                     pairs.append((c, i))
         self.rng.shuffle(pairs)
@@ -83,8 +82,8 @@ class RandomBot:
             one = self.rng.choice(hand)
             sol = solve([list(m.cards) for m in s.table], [one], mr, max_states=REARRANGE_STATES)
             if sol.feasible and sol.laid:
-                out.append(A.Rearrange(seat, tuple(tuple(face(c) for c in m) for m in sol.melds)))
-            table = [tuple(face(c) for c in m.cards) for m in s.table]
+                out.append(A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds)))
+            table = [tuple(c.face_card for c in m.cards) for m in s.table]
             for c, i in pairs[:10]:
                 new = table[i] + (c,)
                 if read_meld(list(new), mr) is not None:

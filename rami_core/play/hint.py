@@ -123,7 +123,7 @@ def suggest(view: SeatView, rules: Rules) -> dict:
                 _, st_after = lay_plan(taken, rules)
                 laid_before = len(view.hand) - len(st_before.hands[view.seat])
                 laid_after = len(taken.hand) - len(st_after.hands[view.seat])
-                if laid_after > laid_before and top[:2] not in [c[:2] for c in st_after.hands[view.seat]]:
+                if laid_after > laid_before and top.face not in [c.face for c in st_after.hands[view.seat]]:
                     return {"draw": "discard", "card": top}
         return {"draw": "stock"}
     actions, st = lay_plan(view, rules)
