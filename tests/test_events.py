@@ -305,12 +305,12 @@ def test_random_games_produce_every_kind_and_consistent_events():
                 assert fresh == [], f"a refused {att.kind} produced {fresh}"
                 return
             assert fresh and fresh[0] in FIRST[type(att.action)], (att.action, fresh)
-            assert all(e.seat in (att.action.player, None) for e in game.events[-len(fresh) :])
+            assert all(e.seat in (att.action.seat, None) for e in game.events[-len(fresh) :])
             if game.state.phase == OVER:
                 assert "round_over" in fresh
             else:
                 assert "round_over" not in fresh
-            if game.state.turn != att.action.player and game.state.phase != OVER:
+            if game.state.turn != att.action.seat and game.state.phase != OVER:
                 assert fresh[-1] == "turn_ended"
 
         for _ in range(2):
