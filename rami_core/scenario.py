@@ -223,7 +223,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         raise SetupInvalid("discard: this variant has no discard pile")
     from .melds import MeldRules
 
-    mrules = MeldRules.from_profile(profile)
+    meld_rules = MeldRules.from_profile(profile)
     table: list[TableMeld] = []
     table_in = setup.get("table") or []
     if not isinstance(table_in, list):
@@ -240,9 +240,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
                 raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
-        r = read_meld(cards, mrules)
+        r = read_meld(cards, meld_rules)
         if r is None:
-            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, mrules))
+            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, meld_rules))
         table.append(TableMeld(r, owner))
     owners = {m.owner for m in table if m.owner is not None}
     if not profile.opening.required:

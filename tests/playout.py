@@ -110,15 +110,15 @@ class Tally:
 
 
 def hand_melds(
-    cards: Iterable[Card], mr: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2
+    cards: Iterable[Card], meld_rules: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2
 ) -> list[list[Card]]:
     """Runs and sets (as faces, runs in place order with jokers at their
     places) that the given cards can make, with and without jokers."""
     counts = Counter(c.face_card for c in cards)
     jokers = counts.pop(JOKER, 0) if jokers_ok else 0
     counts.pop(JOKER, None)
-    if mr.max_jokers is not None:
-        jokers = min(jokers, mr.max_jokers)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
     jokers = min(jokers, limit_jokers)
     out: list[list[Card]] = []
     # Runs: windows of places whose gaps the jokers can fill.
@@ -126,12 +126,12 @@ def hand_melds(
         places: set[int] = set()
         for f in counts:
             if f.suit == suit:
-                places.update(p for p in mr.places_of(f.rank) if p <= 14)
+                places.update(p for p in meld_rules.places_of(f.rank) if p <= 14)
         if not places:
             continue
-        for a in range(mr.low_bound, mr.high_bound + 1):
+        for a in range(meld_rules.low_bound, meld_rules.high_bound + 1):
             missing = 0
-            for b in range(a, mr.high_bound + 1):
+            for b in range(a, meld_rules.high_bound + 1):
                 if b not in places:
                     missing += 1
                     if missing > jokers:
@@ -139,7 +139,7 @@ def hand_melds(
                 n = b - a + 1
                 if n > 13:
                     break
-                if n >= mr.run_min and n - missing >= mr.min_naturals and n - missing >= 1:
+                if n >= meld_rules.run_min and n - missing >= meld_rules.min_naturals and n - missing >= 1:
                     out.append([Card(rank_at(p), suit, 0) if p in places else JOKER for p in range(a, b + 1)])
     # Sets: distinct suits of one rank, jokers filling up to the size.
     by_rank: dict[int, set[int]] = {}
@@ -150,11 +150,11 @@ def hand_melds(
         for k in range(1, len(suits_l) + 1):
             for chosen in combinations(suits_l, k):
                 nat = [Card(r, s, 0) for s in chosen]
-                for size in range(max(mr.set_min, k), mr.set_max + 1):
+                for size in range(max(meld_rules.set_min, k), meld_rules.set_max + 1):
                     j = size - k
-                    if j > jokers or k < mr.min_naturals:
+                    if j > jokers or k < meld_rules.min_naturals:
                         continue
-                    if mr.set_distinct_suits and size > 4:
+                    if meld_rules.set_distinct_suits and size > 4:
                         continue
                     out.append(nat + [JOKER] * j)
     return out
@@ -318,12 +318,12 @@ class RandomBot:
     def meld_attempts(self, game: Game) -> list[Attempt]:
         s = game.state
         p = game.profile
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         seat = s.turn
         hand = s.hands[seat]
         out: list[Attempt] = []
         jokers_ok = p.opening.jokers or s.opened[seat]
-        melds = hand_melds(hand, mr, jokers_ok=True)
+        melds = hand_melds(hand, meld_rules, jokers_ok=True)
         if not jokers_ok:
             clean = [m for m in melds if JOKER not in m]
         else:
@@ -359,12 +359,12 @@ class RandomBot:
     def packing(self, game: Game, melds: list[list[Card]]) -> list[list[Card]]:
         s = game.state
         p = game.profile
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         hand = s.hands[s.turn]
         avail = Counter(c.face_card for c in hand)
         scored = []
         for m in melds:
-            r = read_meld(m, mr)
+            r = read_meld(m, meld_rules)
             if r is None:
                 continue
             scored.append((game.rules.meld_value(r) + self.rng.random() * 8, r.kind, r.pure, m))
@@ -397,14 +397,18 @@ class RandomBot:
         out: list[Attempt] = []
         if not s.table or not hand:
             return out
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         for c in hand:
             f = c.face_card
             for i, m in enumerate(s.table):
                 r = m.reading
                 if f == JOKER:
                     if r.kind == RUN:
-                        ends = [p for p in (r.start - 1, r.end + 1) if mr.low_bound <= p <= mr.high_bound]
+                        ends = [
+                            p
+                            for p in (r.start - 1, r.end + 1)
+                            if meld_rules.low_bound <= p <= meld_rules.high_bound
+                        ]
                         for p in ends:
                             out.append(
                                 Attempt(
@@ -413,15 +417,15 @@ class RandomBot:
                                 )
                             )
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
-                    elif len(r.cards) < mr.set_max:
+                    elif len(r.cards) < meld_rules.set_max:
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
                     continue
                 if r.kind == RUN:
                     if f.suit != r.suit:
                         continue
-                    if any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)):
+                    if any(p in (r.start - 1, r.end + 1) for p in meld_rules.places_of(f.rank)):
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),))))
-                elif f.rank == r.rank and len(r.cards) < mr.set_max:
+                elif f.rank == r.rank and len(r.cards) < meld_rules.set_max:
                     out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),))))
         self.rng.shuffle(out)
         out = out[:6]
@@ -477,7 +481,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         hand = s.hands[seat]
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         out: list[Attempt] = []
         if not s.table or not hand:
             return out
@@ -499,7 +503,10 @@ class RandomBot:
                     f
                     for f in faces
                     if f == JOKER
-                    or (f.suit == r.suit and any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)))
+                    or (
+                        f.suit == r.suit
+                        and any(p in (r.start - 1, r.end + 1) for p in meld_rules.places_of(f.rank))
+                    )
                 ]
             else:
                 fit = [f for f in faces if f == JOKER or f.rank == r.rank]
@@ -507,7 +514,7 @@ class RandomBot:
                 continue
             f = rng.choice(fit)
             cand = table[i] + [f]
-            if read_meld(cand, mr) is not None:
+            if read_meld(cand, meld_rules) is not None:
                 emit(table[:i] + [cand] + table[i + 1 :], "add")
                 found += 1
                 if found >= 2:
@@ -522,7 +529,7 @@ class RandomBot:
                 if dup.is_joker or dup.face_card not in faces:
                     continue
                 left, right = table[i][: k + 1], [dup.face_card] + table[i][k + 1 :]
-                if read_meld(left, mr) and read_meld(right, mr):
+                if read_meld(left, meld_rules) and read_meld(right, meld_rules):
                     emit(table[:i] + [left, right] + table[i + 1 :], "split")
                     break
         # Take a card the table can spare (the 4th card of a carré, a run's
@@ -543,7 +550,7 @@ class RandomBot:
                 break
             donor = table[i][k]
             rest = table[i][:k] + table[i][k + 1 :]
-            if len(rest) < 3 or read_meld(rest, mr) is None:
+            if len(rest) < 3 or read_meld(rest, meld_rules) is None:
                 continue
             tried += 1
             if donor == JOKER:
@@ -558,7 +565,7 @@ class RandomBot:
                 ]
             news = [
                 m
-                for m in hand_melds(near + [donor], mr, limit_jokers=1)
+                for m in hand_melds(near + [donor], meld_rules, limit_jokers=1)
                 if donor in m and m.count(donor) <= near.count(donor) + 1
             ]
             if news:
@@ -566,7 +573,7 @@ class RandomBot:
                 break
         # Melds from the hand laid by rearranging (a meld action in disguise).
         if rng.random() < 0.2:
-            hm = hand_melds(hand, mr)
+            hm = hand_melds(hand, meld_rules)
             if hm:
                 emit(table + [rng.choice(hm)], "new_meld")
         # Bad ones: a table card lost, nonsense, nothing from the hand.

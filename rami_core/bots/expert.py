@@ -52,9 +52,9 @@ EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (gre
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
 
 
-def _in_melds(hand: Sequence[Card], mr) -> int:
+def _in_melds(hand: Sequence[Card], meld_rules) -> int:
     """Cards of `hand` that take part in some meld of it (the cheap measure)."""
-    can = meldable(hand, mr)
+    can = meldable(hand, meld_rules)
     return sum(1 for c in hand if c.face_card in can)
 
 
@@ -157,7 +157,7 @@ class ExpertPlanner(Planner):
         pile and jokers are not candidates. A race is won by outs: measured
         against greedy this choice wins about 8 points more games of classic
         rami than the neighbour count alone."""
-        mr = self.rules.melds
+        meld_rules = self.rules.melds
         hand = list(s.hands[seat])
         taken = s.taken_discard.face_card if s.taken_discard is not None else None
         unseen = self.unseen(s, seat)
@@ -169,10 +169,10 @@ class ExpertPlanner(Planner):
                 continue
             seen.add(f)
             rest = without(hand, [c])
-            m0 = _in_melds(rest, mr)
+            m0 = _in_melds(rest, meld_rules)
             outs = 0
             for g, n in unseen.items():
-                gain = _in_melds(rest + [g], mr) - m0
+                gain = _in_melds(rest + [g], meld_rules) - m0
                 if gain > 0:
                     outs += n * gain
             key = (-m0, -outs, i)

@@ -110,18 +110,18 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
 _MELDABLE_TABLES: dict = {}
 
 
-def _meldable_tables(mr):
+def _meldable_tables(meld_rules):
     """Per meld rules: each rank's run places as a bit mask, and every run window's mask."""
-    t = _MELDABLE_TABLES.get(mr)
+    t = _MELDABLE_TABLES.get(meld_rules)
     if t is None:
         place_bits = [0] * 14
         for r in range(1, 14):
-            for p in mr.places_of(r):
+            for p in meld_rules.places_of(r):
                 place_bits[r] |= 1 << p
-        L = mr.run_min
-        lo_b, hi_b = (1, 27) if mr.wrap else (mr.low_bound, mr.high_bound)
+        L = meld_rules.run_min
+        lo_b, hi_b = (1, 27) if meld_rules.wrap else (meld_rules.low_bound, meld_rules.high_bound)
         windows = tuple(((1 << L) - 1) << lo for lo in range(lo_b, hi_b - L + 2))
-        t = _MELDABLE_TABLES[mr] = (place_bits, windows, {})
+        t = _MELDABLE_TABLES[meld_rules] = (place_bits, windows, {})
     return t
 
 
@@ -129,24 +129,24 @@ _MELDABLE_MEMO: dict = {}
 
 
 def meldable(
-    hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
+    hand: Sequence[Card], meld_rules, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
 ) -> set[Card]:
     """Faces of `hand` that take part in at least one meld buildable from `hand`
     (jokers included when any natural is): a cheap filter run before the solver,
     which most turns need not be asked at all. Runs are found with one bit
     mask of places per suit, sets with one bit mask of suits per rank; a turn
     asks about the same hand several times, so answers are remembered."""
-    key = (mr, runs, sets, jokers_ok, tuple(hand))
+    key = (meld_rules, runs, sets, jokers_ok, tuple(hand))
     hit = _MELDABLE_MEMO.get(key)
     if hit is None:
         if len(_MELDABLE_MEMO) >= 2048:
             _MELDABLE_MEMO.clear()
-        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, mr, runs, sets, jokers_ok))
+        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, meld_rules, runs, sets, jokers_ok))
     return set(hit)
 
 
-def _meldable(hand: Sequence[Card], mr, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
-    place_bits, windows, run_memo = _meldable_tables(mr)
+def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
+    place_bits, windows, run_memo = _meldable_tables(meld_rules)
     jokers = 0
     suit_places: dict[int, int] = {}
     rank_suits: dict[int, int] = {}
@@ -162,20 +162,20 @@ def _meldable(hand: Sequence[Card], mr, runs: bool, sets: bool, jokers_ok: bool)
         suit_places[s] = suit_places.get(s, 0) | place_bits[r]
     if not jokers_ok:
         jokers = 0
-    if mr.max_jokers is not None:
-        jokers = min(jokers, mr.max_jokers)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
     out: set[Card] = set()
-    min_nat = max(1, mr.min_naturals)
+    min_nat = max(1, meld_rules.min_naturals)
     if sets:
-        need_set = max(mr.set_min, mr.min_naturals)
-        distinct = mr.set_distinct_suits
+        need_set = max(meld_rules.set_min, meld_rules.min_naturals)
+        distinct = meld_rules.set_distinct_suits
         for r, suits in rank_suits.items():
             n = suits.bit_count() if distinct else rank_count[r]
             if n >= min_nat and n + jokers >= need_set:
                 out.update(Card(r, s, 0) for s in range(4) if suits >> s & 1)
     if runs:
-        L = mr.run_min
-        wrap = mr.wrap
+        L = meld_rules.run_min
+        wrap = meld_rules.wrap
         for suit, places in suit_places.items():
             got = run_memo.get((places, jokers))
             if got is None:
@@ -310,16 +310,16 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     must hold a run and a set where both are needed, a joker-free run where
     one is, and be worth the points at their most; going out needs every
     card of the hand in such a meld."""
-    mr = rules.melds
+    meld_rules = rules.melds
     jokers_ok = bool(getattr(spec, "jokers", True))
-    can = meldable(hand, mr, jokers_ok=jokers_ok)
+    can = meldable(hand, meld_rules, jokers_ok=jokers_ok)
     if not can:
         return False, False
-    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+    if getattr(spec, "pure_run", False) and not meldable(hand, meld_rules, sets=False, jokers_ok=False):
         return False, False
     if getattr(spec, "run_and_set", False) and not (
-        meldable(hand, mr, sets=False, jokers_ok=jokers_ok)
-        and meldable(hand, mr, runs=False, jokers_ok=jokers_ok)
+        meldable(hand, meld_rules, sets=False, jokers_ok=jokers_ok)
+        and meldable(hand, meld_rules, runs=False, jokers_ok=jokers_ok)
     ):
         return False, False
     need = getattr(spec, "points", 0) or 0
@@ -331,19 +331,19 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
 def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
     """Candidate openings (each a list of actions) from `hand`, largest first."""
     spec = opening_spec(rules, s, seat)
-    mr = rules.melds
+    meld_rules = rules.melds
     out: list[list[A.Action]] = []
-    can = meldable(hand, mr)
+    can = meldable(hand, meld_rules)
     if not can:
         return out
     if not getattr(spec, "jokers", True):
         can.discard(JOKER)
-        if not meldable(hand, mr, jokers_ok=False):
+        if not meldable(hand, meld_rules, jokers_ok=False):
             return out
-    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+    if getattr(spec, "pure_run", False) and not meldable(hand, meld_rules, sets=False, jokers_ok=False):
         return out
     if getattr(spec, "run_and_set", False) and not (
-        meldable(hand, mr, sets=False) and meldable(hand, mr, runs=False)
+        meldable(hand, meld_rules, sets=False) and meldable(hand, meld_rules, runs=False)
     ):
         return out
     go_out = rules.profile.opening.go_out_below_points or rules.profile.opening.all_at_once
@@ -362,26 +362,26 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
 
     if rules.profile.opening.all_at_once:
         need = len(hand) - (1 if rules.profile.discard.keep_last else 0)
-        melds = best_opening(hand, mr, spec, score=score_args(rules))
+        melds = best_opening(hand, meld_rules, spec, score=score_args(rules))
         laid = sum(len(m) for m in melds) if melds else 0
         if laid == need:
             out.append(meld(melds))
         elif laid > need:
             for c in dict.fromkeys(c.face_card for c in hand):
-                melds = best_opening(without(hand, [c]), mr, spec, score=score_args(rules))
+                melds = best_opening(without(hand, [c]), meld_rules, spec, score=score_args(rules))
                 if melds and sum(len(m) for m in melds) == need:
                     out.append(meld(melds))
                     break
         return out
     reach, go_out_ok = opening_may_exist(rules, spec, hand)
-    melds = best_opening(hand, mr, spec, score=score_args(rules)) if reach else None
+    melds = best_opening(hand, meld_rules, spec, score=score_args(rules)) if reach else None
     if melds:
         out.append(meld(melds))
     if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0) and go_out_ok:
         low = SimpleNamespace(
             points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
         )
-        melds = best_opening(hand, mr, low, score=score_args(rules))
+        melds = best_opening(hand, meld_rules, low, score=score_args(rules))
         if melds and sum(len(m) for m in melds) == len(hand):
             out.append([A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))])
     return out
@@ -417,13 +417,13 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
-    mr = rules.melds
+    meld_rules = rules.melds
     table = [list(m.cards) for m in s.table]
     items = []
     left = list(hand)
     for i, m in enumerate(table):
         for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
-            if read_meld(m + [c], mr) is not None:
+            if read_meld(m + [c], meld_rules) is not None:
                 m.append(c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])

@@ -51,7 +51,7 @@ class RandomBot:
     def lay_candidates(self, rules: Rules, s: GameState, seat: int) -> list[A.Action]:
         p = rules.profile
         hand = s.hands[seat]
-        mr = rules.melds
+        meld_rules = rules.melds
         out: list[A.Action] = []
         free = may_lay_freely(rules, s, seat) and not (p.opening.all_at_once and p.opening.required)
         if not free:
@@ -59,7 +59,7 @@ class RandomBot:
                 out.append(acts[0])
             return out
         # New melds: the solver's whole lay from the hand, and each of its melds alone.
-        sol = solve([], list(hand), mr)
+        sol = solve([], list(hand), meld_rules)
         if sol.melds:
             melds = [tuple(c.face_card for c in m) for m in sol.melds]
             out.append(A.Meld(seat, tuple(melds)))
@@ -80,13 +80,13 @@ class RandomBot:
             # the solver finds a way: a real rearrangement, but not the best
             # lay of the whole hand (that is the expert's skill).
             one = self.rng.choice(hand)
-            sol = solve([list(m.cards) for m in s.table], [one], mr, max_states=REARRANGE_STATES)
+            sol = solve([list(m.cards) for m in s.table], [one], meld_rules, max_states=REARRANGE_STATES)
             if sol.feasible and sol.laid:
                 out.append(A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds)))
             table = [tuple(c.face_card for c in m.cards) for m in s.table]
             for c, i in pairs[:10]:
                 new = table[i] + (c,)
-                if read_meld(list(new), mr) is not None:
+                if read_meld(list(new), meld_rules) is not None:
                     out.append(A.Rearrange(seat, tuple(table[:i]) + (new,) + tuple(table[i + 1 :])))
         return out
 
