@@ -13,7 +13,7 @@ draw: stock}`), because scenarios and saved games already spell it so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
 
@@ -79,7 +79,7 @@ class NextRound:
     """Not a player's move: the log's marker that the next round was dealt."""
 
 
-Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
+Action = Draw | Meld | LayOff | Swap | Rearrange | Discard | EndTurn | Timeout
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -134,10 +135,8 @@ def play(
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()
     if not symbols:
-        try:
+        with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
     style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
     interactive = sys.stdin.isatty()
     out_tty = sys.stdout.isatty()

@@ -156,7 +156,7 @@ def read_run_in_order(cards: Sequence[Card], meld_rules: MeldRules) -> Reading |
     parts = _run_parts(cards, meld_rules)
     if parts is None:
         return None
-    nat, jok, suit = parts
+    _nat, _jok, suit = parts
     first = next(i for i, c in enumerate(cards) if not c.is_joker)
     for p in meld_rules.places_of(cards[first].rank):
         lo = p - first
@@ -369,7 +369,7 @@ def _lay_off_run(
         return meld_rules.window_ok(a, b)
 
     as_places: list[list[int]] = []
-    for j, face in jokers:
+    for _j, face in jokers:
         if face is None:
             continue
         if face[1] != reading.suit:

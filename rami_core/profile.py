@@ -375,11 +375,12 @@ class Profile(Strict):
                 problems.append(
                     "deal.dealer_extra_card needs a discard: the first player starts by discarding"
                 )
-        if not self.draw.from_discard and (
-            self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening
+        if (
+            not self.draw.from_discard
+            and (self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening)
+            and self.draw.taken_discard_must_be_laid
         ):
-            if self.draw.taken_discard_must_be_laid:
-                problems.append("draw.taken_discard_must_be_laid is true but draw.from_discard is false")
+            problems.append("draw.taken_discard_must_be_laid is true but draw.from_discard is false")
         if self.melds.set_min > self.melds.set_max:
             problems.append(
                 f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})"

@@ -607,7 +607,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         out = []
-        for i, m in enumerate(s.table):
+        for i in range(len(s.table)):
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(JOKER, i),)), note="replay"))
         hand = s.hands[seat]
         for m in hand_melds(hand, game.rules.melds, limit_jokers=1):

@@ -454,7 +454,7 @@ def test_lay_off_positional(meld, naturals, jokers, rules, result, word):
 
 
 def test_lay_off_run_stands_follow_places():
-    reading, _js, new = _lay_off("5H 6H 7H", "9H", [None], DEFAULT)
+    _reading, _js, new = _lay_off("5H 6H 7H", "9H", [None], DEFAULT)
     assert new.stands == faces("5H 6H 7H 8H 9H") and new.start == 5
 
 

@@ -117,9 +117,8 @@ class Checker:
         back = GameState.from_json(after)
         if back != s:
             self.fail(game, att, before, "the state read back from its JSON differs from the state")
-        if att is None or s.phase != LAY:
-            if back.to_json() != after:
-                self.fail(game, att, before, "the state does not round-trip through JSON")
+        if (att is None or s.phase != LAY) and back.to_json() != after:
+            self.fail(game, att, before, "the state does not round-trip through JSON")
         if s.phase == DRAW and (s.winner is not None or any(s.penalties)):
             self.fail(game, att, before, "a round in progress has a winner or penalties")
         self.json = after
@@ -290,7 +289,7 @@ class _Summary:
                     cells.append(f"{kind} {a}/{r}")
             tr.write_line("    accepted/refused: " + ", ".join(cells))
             codes = Counter()
-            for (kind, code), n in total.codes.items():
+            for (_kind, code), n in total.codes.items():
                 codes[code] += n
             tr.write_line("    refusals by code: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
             tr.write_line(

@@ -171,7 +171,13 @@ def test_hook_rami_table_acceptable():
         rec.calls.append(
             (
                 "table",
-                dict(seat=seat, old=len(old_table), new=len(new_table), given=sorted(given), action=action),
+                {
+                    "seat": seat,
+                    "old": len(old_table),
+                    "new": len(new_table),
+                    "given": sorted(given),
+                    "action": action,
+                },
             )
         )
         return Refusal("no_more", "one meld on the table is enough") if len(new_table) > 1 else None

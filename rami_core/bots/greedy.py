@@ -400,7 +400,7 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     for idx, nats, joks in plan.lay_offs:
         for c in nats:
             items.append(A.LayOffItem(c.face_card, idx))
-        for j, f in joks:
+        for _j, f in joks:
             as_ = (
                 Card(f[0], f[1], 0)
                 if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0
