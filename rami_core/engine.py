@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import actions as A
 from .cards import Card, build_deck, format_card, shuffled
@@ -62,7 +63,9 @@ class Game:
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> Game:
+    def new(
+        cls, profile: Profile, players: int, seed: int | None = 0, plugins: Sequence[object] = ()
+    ) -> Game:
         """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
@@ -497,14 +500,16 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
                 for c, it in items
                 if c.is_joker
             ]
-            res = lay_off_positional(old.reading, nat, jok, rules.melds)
-            if isinstance(res, str):
-                raise RuleError("invalid_meld", f"meld {idx}: {res}")
+            laid = lay_off_positional(old.reading, nat, jok, rules.melds)
+            if isinstance(laid, str):
+                raise RuleError("invalid_meld", f"meld {idx}: {laid}")
+            res = laid
         else:
             cards = list(old.cards) + [c for c, _ in items]
-            res = read_meld(cards, rules.melds)
-            if res is None:
+            read = read_meld(cards, rules.melds)
+            if read is None:
                 raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
+            res = read
         s.table[idx] = TableMeld(res, old.owner)
     _finish_lay(rules, s, a, old_table, placed)
 
@@ -583,9 +588,9 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         readings.append(r)
     if not from_hand:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
-    old_owner = {}
-    for m in s.table:
-        old_owner.setdefault(tuple(sorted(c.face for c in m.cards)), m.owner)
+    old_owner: dict[tuple[tuple[int, int], ...], int | None] = {}
+    for tm in s.table:
+        old_owner.setdefault(tuple(sorted(c.face for c in tm.cards)), tm.owner)
     old_table = list(s.table)
     s.table = [TableMeld(r, old_owner.get(tuple(sorted(c.face for c in r.cards)), seat)) for r in readings]
     _finish_lay(rules, s, a, old_table, from_hand)
@@ -607,6 +612,7 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
     if _owes_taken_discard(rules, s):
+        assert s.taken_discard is not None  # owed only when one was taken
         raise RuleError(
             "discard_not_laid",
             f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn",
@@ -680,7 +686,7 @@ def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
     return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Rules, GameState, Any], None]] = {
     A.Draw: _draw,
     A.Meld: _meld,
     A.LayOff: _lay_off,

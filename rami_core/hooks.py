@@ -166,7 +166,7 @@ class PluginHost:
         self._impl_cache: dict[str, list] = {}  # plugins are all registered above, once
 
     def names(self) -> list[str]:
-        return [self.pm.get_name(p) for p in self.pm.get_plugins()]
+        return [name for p in self.pm.get_plugins() if (name := self.pm.get_name(p)) is not None]
 
     def has(self, hook: str) -> bool:
         return hook in self._active

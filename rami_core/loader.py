@@ -29,7 +29,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,7 +111,7 @@ class _Composer(yaml.SafeLoader):
         self._aliases = 0
         self._depth = 0
 
-    def compose_node(self, parent, index):  # type: ignore[override]
+    def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
@@ -616,8 +616,7 @@ def _check_plugins(profile: Profile, layer: _Layer, shown: str) -> None:
 
 
 def _ordered(problems: list[Problem]) -> list[Problem]:
-    seen: set[Problem] = set()
-    unique = [p for p in problems if not (p in seen or seen.add(p))]
+    unique = list(dict.fromkeys(problems))  # the first of each, in order
     order = {f: i for i, f in enumerate(dict.fromkeys(p.file for p in unique))}
     return sorted(unique, key=lambda p: (order[p.file], p.line or 0, p.column or 0))
 
@@ -634,7 +633,7 @@ def _data_prefix(data: Any, path: KeyPath) -> KeyPath:
     return path
 
 
-def _merge_union_errors(errors: list[Mapping[str, Any]], data: Any) -> list[Mapping[str, Any]]:
+def _merge_union_errors(errors: Sequence[Mapping[str, Any]], data: Any) -> list[dict[str, Any]]:
     """One error per value for a union field: pydantic gives one per union member,
     located below the value by the member's name (``plugins.x.bool``)."""
     out: list[dict[str, Any]] = []
