@@ -29,6 +29,7 @@ from rami_core.loader.safe_yaml import (
     load_yaml_text,
     suggest,
 )
+from rami_core.userfiles import path_problem, short
 
 
 def _path_like(text: str) -> bool:
@@ -47,7 +48,7 @@ def _inside(path: Path, folders: Iterable[Path]) -> bool:
 
 def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
     path = resources.variants_dir() / f"{name}.yaml"
-    if name and "/" not in name and path.is_file():
+    if name and "/" not in name and path_problem(path) is None and path.is_file():
         return path.resolve()
     raise ProfileError(
         Problem(
@@ -55,7 +56,7 @@ def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
             problem_at.line,
             problem_at.column,
             key_path,
-            f"unknown preset '{name}'",
+            f"unknown preset {short(name)}",
             suggest(name, resources.preset_names()),
         )
     )
@@ -100,7 +101,8 @@ def _as_mapping(doc: YamlDoc) -> dict:
         return {}
     if not isinstance(doc.data, dict):
         loc = doc.locations.get((), Loc(doc.file))
-        kind = "a list" if isinstance(doc.data, list) else f"the value {doc.data!r}"
+        # Never the value itself: a file that is not a profile (a key, a password) must not be printed.
+        kind = "a list" if isinstance(doc.data, list) else f"a single {type(doc.data).__name__} value"
         raise ProfileError(
             Problem(
                 doc.file,
@@ -162,6 +164,9 @@ class _Resolver:
     def _target(self, ref: str, here: Path, at: Loc) -> Path:
         if not _path_like(ref):
             return _preset_file(ref, at, "extends")
+        problem = path_problem(ref)
+        if problem is not None:
+            raise ProfileError(Problem(at.file, at.line, at.column, "extends", problem))
         target = (here / Path(ref).expanduser()).resolve()
         if not _inside(target, self.allowed):
             raise ProfileError(
@@ -170,7 +175,7 @@ class _Resolver:
                     at.line,
                     at.column,
                     "extends",
-                    f"'{ref}' is outside the folders a profile may extend from "
+                    f"{short(ref)} is outside the folders a profile may extend from "
                     "(the first file's folder and its subfolders, and the presets)",
                 )
             )
@@ -179,7 +184,9 @@ class _Resolver:
             hint = suggest(target.name, siblings)
             if hint is not None:
                 hint = str(Path(ref).parent / hint) if Path(ref).parent != Path(".") else hint
-            raise ProfileError(Problem(at.file, at.line, at.column, "extends", f"no such file '{ref}'", hint))
+            raise ProfileError(
+                Problem(at.file, at.line, at.column, "extends", f"no such file {short(ref)}", hint)
+            )
         return target
 
 
@@ -189,7 +196,11 @@ def _override_layer(text: str) -> Layer:
     parts = key.strip().split(".")
     if not sep or not all(p.strip() for p in parts):
         raise ProfileError(Problem(label, None, None, "", "expected key.path=value, e.g. opening.points=71"))
-    path: KeyPath = tuple(int(p) if p.strip().isdigit() else p.strip() for p in parts)
+    # Only ASCII digits make a number: `²` passes str.isdigit but is no integer.
+    path: KeyPath = tuple(
+        int(p.strip()) if p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9 else p.strip()
+        for p in parts
+    )
     if path[0] == "extends":
         raise ProfileError(Problem(label, None, None, "extends", "cannot be set from the command line"))
     try:
@@ -245,13 +256,19 @@ def resolve(
 ) -> tuple[Layer, str]:
     presets = resources.variants_dir().resolve()
     if isinstance(name_or_path, os.PathLike) or _path_like(str(name_or_path)):
+        problem = path_problem(name_or_path)
+        if problem is not None:
+            raise ProfileError(Problem("<profile>", None, None, "", problem))
         path = Path(name_or_path).expanduser()
         if not path.is_absolute():
             path = Path(base_dir or Path.cwd()) / path
         shown = display_path(path)
-        if not path.is_file():
-            if path.is_dir():
-                raise ProfileError(Problem(shown, None, None, "", "is a folder, not a profile file"))
+        problem = path_problem(path)
+        if problem is not None:
+            raise ProfileError(Problem(shown, None, None, "", problem))
+        if path.is_dir():
+            raise ProfileError(Problem(shown, None, None, "", "is a folder, not a profile file"))
+        if not path.exists():
             raise ProfileError(Problem(shown, None, None, "", "no such file"))
         path = path.resolve()
         allowed = [path.parent, presets]

@@ -21,6 +21,14 @@ import yaml
 
 from rami_core import resources
 from rami_core.errors import Problem, ProfileError
+from rami_core.userfiles import (
+    MAX_INT_DIGITS,
+    FileRefused,
+    decode_text,
+    path_problem,
+    read_regular_file,
+    short,
+)
 
 MAX_FILE_BYTES = 1 << 20  # 1 MiB
 MAX_DEPTH = 50  # nested mappings and lists
@@ -60,6 +68,7 @@ _CORE = "tag:yaml.org,2002:"
 _MAP, _SEQ, _MERGE = _CORE + "map", _CORE + "seq", _CORE + "merge"
 _SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null")}
 _TIMESTAMP = _CORE + "timestamp"
+_INT = _CORE + "int"
 
 
 class _Stop(Exception):
@@ -104,16 +113,17 @@ _SCALARS = yaml.constructor.SafeConstructor()
 
 
 def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+    shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 class _Builder:
     """Turns a composed node tree into plain data, recording locations."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, budget: int = MAX_VALUES):
         self.label = label
         self.locations: dict[KeyPath, Loc] = {}
-        self.budget = MAX_VALUES
+        self.budget = budget
 
     def loc(self, node: yaml.Node) -> Loc:
         return Loc(self.label, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -176,7 +186,62 @@ class _Builder:
             return node.value  # a date stays the text written
         if node.tag not in _SCALAR_TAGS:
             raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
-        return _SCALARS.construct_object(node)
+        if node.tag == _INT and sum(ch.isdigit() for ch in str(node.value)) > MAX_INT_DIGITS:
+            raise self.fail(node, path, f"an integer longer than {MAX_INT_DIGITS} digits: refused")
+        try:
+            return _SCALARS.construct_object(node)
+        except (ValueError, OverflowError, yaml.YAMLError):
+            raise self.fail(node, path, f"unreadable value {short(node.value)}") from None
+
+
+def _refused(label: str, message: str, mark: yaml.Mark | None = None) -> ProfileError:
+    line = mark.line + 1 if mark else None
+    col = mark.column + 1 if mark else None
+    return ProfileError(Problem(label, line, col, "", message))
+
+
+def _compose_all(text: str, label: str) -> list[yaml.Node | None]:
+    """The node trees of every document in ``text``, under the alias and nesting limits."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise _refused(label, f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+    if "\0" in text:
+        raise _refused(label, "holds a NUL character: not a text file")
+    loader = None
+    nodes: list[yaml.Node | None] = []
+    try:
+        loader = _Composer(text)
+        while loader.check_node():
+            nodes.append(loader.get_node())
+    except _Stop as stop:
+        raise _refused(label, stop.message, stop.mark) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = "invalid YAML: " + ": ".join(x for x in (exc.context, exc.problem) if x)
+        raise _refused(label, message if len(message) <= 160 else message[:157] + "...", mark) from None
+    except yaml.YAMLError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise _refused(label, f"invalid YAML: {first[:120]}") from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise _refused(label, "nesting too deep: refused") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return nodes
+
+
+def _build_all(nodes: list[yaml.Node | None], label: str) -> list[YamlDoc]:
+    docs: list[YamlDoc] = []
+    budget = MAX_VALUES  # shared by the documents of one file: many small bombs are one big one
+    for node in nodes:
+        if node is None:
+            docs.append(YamlDoc(label, None, {(): Loc(label, 1, 1)}))
+            continue
+        builder = _Builder(label, budget)
+        builder.locations[()] = builder.loc(node)
+        data = builder.build(node)
+        budget = builder.budget
+        docs.append(YamlDoc(label, data, builder.locations))
+    return docs
 
 
 def load_yaml_text(text: str, label: str = "<string>") -> YamlDoc:
@@ -185,71 +250,43 @@ def load_yaml_text(text: str, label: str = "<string>") -> YamlDoc:
     Raises :class:`ProfileError` on a syntax error, an unsupported tag, or a
     document past the limits (nesting, aliases, expanded size).
     """
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise ProfileError(
-            Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+    nodes = _compose_all(text, label)
+    if len(nodes) > 1:
+        raise _refused(
+            label,
+            "invalid YAML: several documents (---) where one profile is expected",
+            nodes[1].start_mark if nodes[1] else None,
         )
-    loader = None
+    docs = _build_all(nodes, label)
+    return docs[0] if docs else YamlDoc(label, None, {(): Loc(label, 1, 1)})
+
+
+def load_yaml_documents(text: str, label: str = "<string>") -> list[YamlDoc]:
+    """Every document of a YAML stream (``---`` separated), each read like :func:`load_yaml_text`."""
+    return _build_all(_compose_all(text, label), label)
+
+
+def read_yaml_text(path: str | os.PathLike[str], label: str) -> str:
+    """The text of a YAML file given by a user: a regular UTF-8 file of at most 1 MiB."""
     try:
-        loader = _Composer(text)
-        node = loader.get_single_node()
-    except _Stop as stop:
-        line = stop.mark.line + 1 if stop.mark else None
-        col = stop.mark.column + 1 if stop.mark else None
-        raise ProfileError(Problem(label, line, col, "", stop.message)) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = "invalid YAML: " + ": ".join(x for x in (exc.context, exc.problem) if x)
-        line = mark.line + 1 if mark else None
-        col = mark.column + 1 if mark else None
-        raise ProfileError(Problem(label, line, col, "", message)) from None
-    except yaml.YAMLError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ProfileError(Problem(label, None, None, "", f"invalid YAML: {first}")) from None
-    except RecursionError:  # pragma: no cover - the depth limit comes first
-        raise ProfileError(Problem(label, None, None, "", "nesting too deep: refused")) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-    builder = _Builder(label)
-    if node is None:
-        return YamlDoc(label, None, {(): Loc(label, 1, 1)})
-    builder.locations[()] = builder.loc(node)
-    data = builder.build(node)
-    return YamlDoc(label, data, builder.locations)
+        return decode_text(read_regular_file(path, MAX_FILE_BYTES))
+    except FileRefused as exc:
+        raise ProfileError(Problem(label, None, None, "", exc.reason)) from None
 
 
 def load_yaml_file(path: str | os.PathLike[str], label: str | None = None) -> YamlDoc:
     """Read a YAML file safely (at most 1 MiB), with the location of every key."""
-    path = Path(path)
-    label = label or display_path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ProfileError(
-                Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
-            )
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise ProfileError(Problem(label, None, None, "", "no such file")) from None
-    except IsADirectoryError:
-        raise ProfileError(Problem(label, None, None, "", "is a folder, not a file")) from None
-    except OSError as exc:
-        raise ProfileError(Problem(label, None, None, "", f"cannot be read: {exc.strerror or exc}")) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ProfileError(
-            Problem(label, None, None, "", f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
-        )
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ProfileError(Problem(label, None, None, "", f"not UTF-8 text (byte {exc.start})")) from None
-    return load_yaml_text(text, label)
+    problem = path_problem(path)
+    if problem is not None:
+        raise ProfileError(Problem(label or "<file>", None, None, "", problem))
+    label = label or display_path(Path(path))
+    return load_yaml_text(read_yaml_text(path, label), label)
 
 
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the current folder when inside it."""
+    if path_problem(path) is not None:
+        return "<path>"
     path = Path(path)
     try:
         resolved = path.resolve()

@@ -20,6 +20,7 @@ from rami_core.errors import Problem, ProfileError
 from rami_core.loader.layers import Layer
 from rami_core.loader.safe_yaml import KeyPath, Loc, dotted, suggest
 from rami_core.profile import Profile, ProfileConflicts
+from rami_core.userfiles import short
 
 
 def ordered(problems: list[Problem]) -> list[Problem]:
@@ -109,7 +110,8 @@ def locate(path: KeyPath, layer: Layer, top: str) -> Loc:
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return f"'{value}'"
+        shown = value if len(value) <= 40 and value.isprintable() else short(value)[1:-1]
+        return f"'{shown}'"
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
