@@ -17,7 +17,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from playout import RandomBot, Tally, play_round
 
 from rami_core import actions as A
 from rami_core.cards import Card, format_card, parse_card, sort_key
@@ -26,6 +25,7 @@ from rami_core.loader import load_profile
 from rami_core.savegame import seat_record
 from rami_core.state import DRAW, LAY, OVER, GameState
 from rami_core.views import view
+from tests.support.playout import RandomBot, Tally, play_round
 
 ROOT = Path(__file__).resolve().parents[1]
 ATLAS = ROOT / "variants" / "house" / "rami51_atlas.yaml"
