@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from playout import RandomBot, Tally, play_round
 
 from rami_core import actions as A
 from rami_core.cards import Card, parse_card
@@ -22,6 +21,7 @@ from rami_core.hookspecs import hookimpl
 from rami_core.loader import load_profile
 from rami_core.scenario import build_setup
 from rami_core.state import OVER
+from tests.support.playout import RandomBot, Tally, play_round
 
 ALL_KINDS = {
     "drawn",

@@ -15,7 +15,6 @@ import random
 
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
-from playout import ALL_FACES, RandomBot, play_prefix
 
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
@@ -24,6 +23,7 @@ from rami_core.engine import Game
 from rami_core.errors import ERROR_CODES, RuleError
 from rami_core.loader import load_profile
 from rami_core.state import DRAW, OVER
+from tests.support.playout import ALL_FACES, RandomBot, play_prefix
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 _PROFILES = {name: load_profile(name) for name in PRESETS}
