@@ -84,7 +84,7 @@ ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_tu
 
 
 class ActionFormatError(ValueError):
-    """A step or saved action that is not written as DESIGN.md says."""
+    """A step or saved action that is not written in the action dict form."""
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
@@ -109,7 +109,7 @@ def _int(value: Any, where: str) -> int:
 
 
 def action_from_dict(step: dict[str, Any]) -> Action:
-    """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
+    """Build an action from its dict form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
         raise ActionFormatError(
@@ -159,7 +159,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
-    """The DESIGN.md form of an action (inverse of action_from_dict)."""
+    """The dict form of an action (inverse of action_from_dict)."""
     f = format_card
     if isinstance(a, NextRound):
         return {"next_round": True}

@@ -3,8 +3,8 @@
 Every action runs on a copy of the state and replaces the state only if it
 completes: a refused action raises one RuleError and leaves the game exactly
 as it was, whatever it had checked or moved before failing. Checks run in the
-order of DESIGN.md's error table so that, where several apply, the first one
-listed there is the one reported. No variant is named here: every difference
+order of `rami_core.errors.ERROR_CODES` so that, where several apply, the
+first one listed there is the one reported. No variant is named here: every difference
 between tables comes from the profile.
 """
 
@@ -483,7 +483,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _require_opened(rules, s, seat, "lay off")
     if not p.table.lay_off and not p.table.rearrange:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
-        # even by a seat marked opened or covered by a partner (DESIGN reading 10).
+        # even by a seat marked opened or covered by a partner.
         raise RuleError(
             "not_opened", "nothing is laid off in this variant: go out by laying all but one card at once"
         )
@@ -534,9 +534,10 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
     # Every table meld carries its reading (on a rearranged table too, read
-    # as in DESIGN reading 2), so a swap gives exactly the card a joker stands
-    # for there, and a set's joker follows jokers.set_swap (reading 6;
-    # voleur_002: both missing cards free a three-card set's joker).
+    # as a new meld is: a run in written order, else a set, else any run), so
+    # a swap gives exactly the card a joker stands for there, and a set's
+    # joker follows jokers.set_swap (voleur_002: both missing cards free a
+    # three-card set's joker).
     res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
     if isinstance(res, str):
         raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")

@@ -527,7 +527,7 @@ def test_bundled_plugin_has_a_house_file_and_scenarios(name):
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_plugin_codes_are_prefixed(name):
-    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or a DESIGN code."""
+    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or one of rami_core.errors.ERROR_CODES."""
     import yaml
 
     from rami_core.errors import ERROR_CODES

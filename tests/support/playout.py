@@ -62,7 +62,7 @@ ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 class Attempt:
     """One action the bot proposes. `expect` is set for an action that is
     wrong on purpose: the error code it must be refused with (or a code
-    listed before it in DESIGN.md's table, which wins where several apply)."""
+    listed before it in rami_core.errors.ERROR_CODES, which wins where several apply)."""
 
     action: A.Action
     expect: str | None = None
