@@ -249,8 +249,7 @@ def deal(
         seed=seed,
         reshuffles=attempt,
     )
-    if rules.hooks is not None:
-        rules.hooks.call_all("rami_deal", rules=rules, state=state)
+    rules.hooks.call_all("rami_deal", rules=rules, state=state)
     return state
 
 

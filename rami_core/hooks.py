@@ -163,6 +163,10 @@ class PluginHost:
             self.pm.register(obj, name=getattr(obj, "name", None))
         self.trace = os.environ.get("RAMI_TRACE_HOOKS", "") not in ("", "0")
         self._active = {name for name in hookspecs_names() if getattr(self.pm.hook, name).get_hookimpls()}
+        # The specs' firstresult marks say how the host calls each hook: a
+        # deciding hook through `decide`/`refuse_if` (the first opinion wins),
+        # any other through `call_all`. Calling one the other way is a bug.
+        self._deciding = {name for name in hookspecs_names() if _is_firstresult(name)}
         self._impl_cache: dict[str, list] = {}  # plugins are all registered above, once
 
     def names(self) -> list[str]:
@@ -189,7 +193,9 @@ class PluginHost:
         return result
 
     def decide(self, hook: str, **kwargs: Any) -> Decision | None:
-        """The first plugin's opinion, or None."""
+        """The first plugin's opinion, or None (a firstresult hook only)."""
+        if hook not in self._deciding:
+            raise InternalError(f"{hook} is not a deciding (firstresult) hook: call it with call_all")
         if hook not in self._active:
             return None
         for impl in self._impls(hook):
@@ -199,6 +205,9 @@ class PluginHost:
         return None
 
     def call_all(self, hook: str, **kwargs: Any) -> list[Any]:
+        """Every plugin's result, in call order (a hook that is not firstresult)."""
+        if hook in self._deciding:
+            raise InternalError(f"{hook} is a deciding (firstresult) hook: call it with decide")
         if hook not in self._active:
             return []
         return [self._call(impl, hook, kwargs) for impl in self._impls(hook)]
@@ -224,3 +233,8 @@ class PluginHost:
 
 def hookspecs_names() -> list[str]:
     return [n for n in dir(hookspecs) if n.startswith("rami_")]
+
+
+def _is_firstresult(name: str) -> bool:
+    opts = getattr(getattr(hookspecs, name), f"{hookspecs.PROJECT}_spec", {})
+    return bool(opts.get("firstresult"))

@@ -3,7 +3,9 @@
 A house rule that no profile setting can say is a plugin: an object (or
 module) with functions named after these hooks and marked with `hookimpl`.
 Deciding hooks are `firstresult`: the first plugin with an opinion decides,
-and `None` means "no opinion". A hook that refuses an action returns a
+and `None` means "no opinion"; the host (`hooks.PluginHost`) calls a hook
+by its mark and refuses to call a deciding hook as an observing one, or the
+reverse. A hook that refuses an action returns a
 `Refusal` (or a plain string, the reason); the engine turns it into a
 RuleError whose code is the plugin's name, a dot and the refusal's code
 (`no_joker_split.split`), unless the refusal uses one of rami's own error codes
