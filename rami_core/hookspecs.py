@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pluggy
+from pydantic import BaseModel, ConfigDict
 
 PROJECT = "rami"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -32,6 +33,25 @@ class Refusal:
 
     code: str
     message: str
+
+
+class PluginSettings(BaseModel):
+    """The base of a plugin's settings: a pydantic model that refuses unknown keys,
+    so a misspelt setting in a profile is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HousePlugin:
+    """A convenient base for a plugin: ``name``, its ``Settings`` model and
+    ``self.settings``. Subclass it, set ``name`` and (if it has settings)
+    ``Settings``, and add ``@hookimpl`` methods."""
+
+    name: str = ""
+    Settings: type[PluginSettings] = PluginSettings
+
+    def __init__(self, settings: PluginSettings | None = None):
+        self.settings = settings if settings is not None else self.Settings()
 
 
 # --------------------------------------------------------------------------- dealing

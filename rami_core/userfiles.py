@@ -169,3 +169,11 @@ def loads_json(text: str) -> Any:
     if _depth(data) > MAX_JSON_DEPTH:
         raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     return data
+
+
+def visible(text: str) -> str:
+    """Text from a user as it may be shown on a terminal: control characters (an
+    escape sequence, a NUL, a bell) appear as ``\\x1b``-style escapes, never raw."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
