@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
-from .cards import JOKER_SUIT, Card, CardError, format_card, parse_card
+from .cards import Card, CardError, format_card, parse_card
 from .engine import Game
 from .errors import ProfileError, RuleError
 from .hooks import PluginError
@@ -348,8 +348,8 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
-        key = face[:2]
-        limit = profile.deck.jokers if face.suit == JOKER_SUIT else profile.deck.decks
+        key = face.face
+        limit = profile.deck.jokers if face.is_joker else profile.deck.decks
         if copies[key] >= limit:
             raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")
         c = Card(face.rank, face.suit, copies[key])
@@ -365,7 +365,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         raise SetupInvalid("discard: this variant has no discard pile")
     from .melds import MeldRules
 
-    mrules = MeldRules.from_profile(profile)
+    meld_rules = MeldRules.from_profile(profile)
     table: list[TableMeld] = []
     table_in = setup.get("table") or []
     if not isinstance(table_in, list):
@@ -382,9 +382,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
                 raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
-        r = read_meld(cards, mrules)
+        r = read_meld(cards, meld_rules)
         if r is None:
-            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, mrules))
+            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, meld_rules))
         table.append(TableMeld(r, owner))
     owners = {m.owner for m in table if m.owner is not None}
     if not profile.opening.required:
