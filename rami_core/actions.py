@@ -20,7 +20,7 @@ from .cards import Card, CardError, format_card, parse_card
 
 # Checks made when an action is built: a bad value from the Python API is refused
 # at once with a clear TypeError, not accepted into a log that cannot be saved.
-def _seat(value: Any, what: str = "player") -> int:
+def _seat(value: Any, what: str = "seat") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{what} must be a seat number (an int), got {type(value).__name__} {value!r:.40}")
     return value
@@ -58,7 +58,7 @@ class Draw:
     source: str  # "stock" | "discard"
 
     def __post_init__(self) -> None:
-        _seat(self.player)  # the source is the engine's to judge: a bad one is refused as a rule
+        _seat(self.seat, "seat")  # the source is the engine's to judge: a bad one is refused as a rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +67,7 @@ class Meld:
     melds: tuple[tuple[Card, ...], ...]
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
         object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
@@ -90,7 +90,7 @@ class LayOff:
     items: tuple[LayOffItem, ...]
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
         items = tuple(self.items)
         if not all(isinstance(it, LayOffItem) for it in items):
             raise TypeError("items must be LayOffItems")
@@ -104,7 +104,7 @@ class Swap:
     meld: int
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
         object.__setattr__(self, "cards", _card_tuple(self.cards, "cards"))
         _index(self.meld, "meld")
 
@@ -115,7 +115,7 @@ class Rearrange:
     melds: tuple[tuple[Card, ...], ...]
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
         object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
@@ -125,7 +125,7 @@ class Discard:
     card: Card
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
         _card(self.card)
 
 
@@ -134,7 +134,7 @@ class EndTurn:
     seat: int
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +144,7 @@ class Timeout:
     seat: int
 
     def __post_init__(self) -> None:
-        _seat(self.player)
+        _seat(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
