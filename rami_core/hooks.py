@@ -243,7 +243,7 @@ class PluginHost:
         }
 
     def names(self) -> list[str]:
-        return [self.pm.get_name(p) for p in self.pm.get_plugins()]
+        return [self.pm.get_name(p) or "?" for p in self.pm.get_plugins()]
 
     def has(self, hook: str) -> bool:
         return hook in self._active
