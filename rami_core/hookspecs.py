@@ -17,6 +17,7 @@ judged on: a hook must not change it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pluggy
 from pydantic import BaseModel, ConfigDict
@@ -42,16 +43,21 @@ class PluginSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class HousePlugin:
-    """A convenient base for a plugin: ``name``, its ``Settings`` model and
-    ``self.settings``. Subclass it, set ``name`` and (if it has settings)
-    ``Settings``, and add ``@hookimpl`` methods."""
+S = TypeVar("S", bound=PluginSettings)
+
+
+class HousePlugin(Generic[S]):
+    """A base for a plugin: ``name``, its ``Settings`` model and ``self.settings``.
+
+    Subclass it as ``class Plugin(HousePlugin[Settings])``, set ``name`` and
+    ``Settings``, and add ``@hookimpl`` methods; the host builds it with the
+    profile's settings, validated by ``Settings``."""
 
     name: str = ""
     Settings: type[PluginSettings] = PluginSettings
 
-    def __init__(self, settings: PluginSettings | None = None):
-        self.settings = settings if settings is not None else self.Settings()
+    def __init__(self, settings: S):
+        self.settings = settings
 
 
 # --------------------------------------------------------------------------- dealing
