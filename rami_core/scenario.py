@@ -27,7 +27,7 @@ from typing import Any
 from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
 from .cards import Card, CardError, format_card, parse_card
 from .engine import Game
-from .errors import ProfileError, RuleError
+from .errors import Problem, ProfileError, RuleError
 from .hooks import PluginError
 from .melds import read_meld, why_invalid
 from .profile import Profile
@@ -51,6 +51,7 @@ EXPECT_KEYS = (
     "game_over",
     "game_winner",
 )
+MAX_SCENARIOS_PER_FILE = 1000  # a file is read whole: many scenarios go in several files
 SETUP_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "scores")
 SCENARIO_KEYS = ("name", "description", "variant", "rules", "players", "setup", "steps")
 STEP_KEYS = ("player", *ACTION_KEYS, "expect")
@@ -112,7 +113,14 @@ def load_documents(path: Path) -> list[Any]:
     from .loader.safe_yaml import display_path, load_yaml_documents, read_yaml_text
 
     label = display_path(path)
-    return [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    docs = [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    if len(docs) > MAX_SCENARIOS_PER_FILE:
+        raise ProfileError(
+            Problem(
+                label, None, None, "", f"more than {MAX_SCENARIOS_PER_FILE} scenarios in one file: split it"
+            )
+        )
+    return docs
 
 
 def run_file(path: Path, shown: str | None = None) -> list[Result]:

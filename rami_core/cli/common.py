@@ -15,6 +15,7 @@ import click
 from rich.console import Console
 
 from rami_core.errors import ProfileError
+from rami_core.userfiles import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,7 +36,7 @@ def report_problems(error: ProfileError) -> None:
     """Print a profile error on stderr, one located problem per line."""
     console = err_console()
     for problem in error.problems:
-        console.print(problem.format(), style="red", markup=False)
+        console.print(visible(problem.format()), style="red", markup=False, emoji=False)
 
 
 def set_option(func: F) -> F:

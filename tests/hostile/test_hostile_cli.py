@@ -82,6 +82,7 @@ PROFILE_CASES = [
     ("profile_python_tag.yaml", "unsupported YAML tag"),
     ("profile_nul_byte.yaml", "NUL"),
     ("profile_not_utf8.yaml", "not UTF-8"),
+    ("profile_escape_key.yaml", "\\x1b[2Jbell\\x07: unknown key"),
 ]
 
 
@@ -89,7 +90,9 @@ PROFILE_CASES = [
 def validated() -> str:
     """One `rami validate` over every hostile profile: each problem is one line starting with its file."""
     result = run_rami("validate", *(str(INPUTS / name) for name, _ in PROFILE_CASES))
-    return assert_refused(result)
+    out = assert_refused(result)
+    assert "\x1b" not in out and "\x07" not in out, "control characters from a file reach the terminal raw"
+    return out
 
 
 @pytest.mark.parametrize("name, message", PROFILE_CASES, ids=[c[0] for c in PROFILE_CASES])
