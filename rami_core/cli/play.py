@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import Any
@@ -137,10 +138,8 @@ def play(
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()
     if not symbols:
-        try:
+        with contextlib.suppress(AttributeError, ValueError):
             sys.stdout.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
     style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
     interactive = sys.stdin.isatty()
     out_tty = sys.stdout.isatty()
@@ -253,4 +252,4 @@ def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:
     if hotseat:
         return [None] * (n - len(bot_names)) + list(bot_names)
     bots = list(bot_names) + [bot_names[-1]] * (n - 1 - len(bot_names))
-    return [None] + bots
+    return [None, *bots]
