@@ -29,7 +29,7 @@ from .errors import ProfileError, RamiError, RuleError
 from .hooks import PluginError
 from .profile import Profile
 from .state import GameState
-from .userfiles import MAX_INT_DIGITS, FileRefused, loads_json, path_problem, read_text, short
+from .userfiles import MAX_INT_DIGITS, FileRefused, cut, loads_json, path_problem, read_text, short
 
 SAVE_FORMAT = "rami-save"
 SAVE_VERSION = 1
@@ -66,7 +66,7 @@ def to_save(game: Game, seed: int | None = None, extra: dict[str, Any] | None = 
 
 
 def _save_failed(path: str | Path, reason: str) -> SaveError:
-    error = SaveError(f"cannot save to {short(str(path), 200)}: {reason}")
+    error = SaveError(f"cannot save to {cut(str(path), 200)}: {reason}")
     error.reason = reason
     return error
 
@@ -106,7 +106,7 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     except PluginError as e:
         raise SaveError(f"saved game cannot be replayed: {e}") from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as e:
-        raise SaveError(f"saved game is malformed: {type(e).__name__}: {short(str(e), 120)}") from None
+        raise SaveError(f"saved game is malformed: {type(e).__name__}: {cut(str(e), 120)}") from None
 
 
 def _int(value: Any) -> bool:
@@ -138,7 +138,7 @@ def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
         err = e.errors(include_url=False)[0]
         where = ".".join(map(str, err["loc"]))
         raise SaveError(
-            f"saved game's profile is invalid: {where + ': ' if where else ''}{short(err['msg'], 200)}"
+            f"saved game's profile is invalid: {where + ': ' if where else ''}{cut(err['msg'], 200)}"
         ) from None
     players, seed = data["players"], data["seed"]
     if not _int(players) or not profile.allows_players(players):
@@ -158,7 +158,7 @@ def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
             else:
                 game.apply(action_from_dict(entry))
         except (ActionFormatError, CardError) as e:
-            raise SaveError(f"saved game's action {i} is unreadable: {short(str(e), 200)}") from None
+            raise SaveError(f"saved game's action {i} is unreadable: {cut(str(e), 200)}") from None
         except RuleError as e:
             raise SaveError(
                 f"saved game's action {i} ({short(entry, 80)}) is refused on replay: {e.code}: {e.message}"
@@ -169,7 +169,7 @@ def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
         snapshot = GameState.from_dict(data["snapshot"]).to_json()
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, CardError) as e:
         raise SaveError(
-            f"saved game's snapshot is unreadable: {type(e).__name__}: {short(str(e), 120)}"
+            f"saved game's snapshot is unreadable: {type(e).__name__}: {cut(str(e), 120)}"
         ) from None
     if snapshot != game.state.to_json():
         raise SaveError("saved game does not replay to its snapshot: the log or the snapshot was changed")
@@ -178,7 +178,7 @@ def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
 
 def read_save_data(path: str | Path) -> Any:
     """The JSON of a save file, read by the safe reader (a regular file, size and digits capped)."""
-    shown = short(str(path), 200)[1:-1]
+    shown = cut(str(path), 200)
     try:
         text = read_text(path, MAX_SAVE_BYTES)
     except FileRefused as e:
@@ -196,7 +196,7 @@ def load_with_data(path: str | Path, *, plugins=()) -> tuple[Game, dict[str, Any
     try:
         return from_save(data, plugins=plugins), data
     except SaveError as e:
-        raise SaveError(f"{short(str(path), 200)[1:-1]}: {e}") from None
+        raise SaveError(f"{cut(str(path), 200)}: {e}") from None
 
 
 def load(path: str | Path, *, plugins=()) -> Game:

@@ -32,7 +32,7 @@ from .hooks import PluginError
 from .melds import read_meld, why_invalid
 from .profile import Profile
 from .state import DRAW, LAY, OVER, GameState, TableMeld
-from .userfiles import short
+from .userfiles import cut, short
 
 EXPECT_KEYS = (
     "error",
@@ -148,7 +148,7 @@ def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
         return Result(name, shown, False, None, None, None, str(e))
     except Exception as e:  # the run goes on: one broken scenario must not hide the others
         return Result(
-            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {short(str(e), 200)}"
+            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {cut(str(e), 200)}"
         )
 
 
@@ -309,7 +309,7 @@ def _run_step(game: Game, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
         try:
             action = action_from_dict({k: v for k, v in step.items() if k != "expect"})
         except (ActionFormatError, CardError) as e:
-            return None, None, f"bad action: {short(str(e), 200)}"
+            return None, None, f"bad action: {cut(str(e), 200)}"
         before = game.state.to_json()
         want_error = expect.get("error")
         try:
@@ -506,7 +506,7 @@ def _compare(game: Game, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
                     return want, got, "discard_top differs"
                 continue
         except (CardError, ValueError) as e:
-            return want, got, f"{key}: bad expectation: {short(str(e), 200)}"
+            return want, got, f"{key}: bad expectation: {cut(str(e), 200)}"
         if not same(want, got):
             return want, got, f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
     return None

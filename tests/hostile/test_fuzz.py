@@ -36,7 +36,9 @@ from rami_core.scenario import run_file, run_guarded
 SECONDS = float(os.environ.get("RAMI_FUZZ_SECONDS", "0") or 0)
 EXAMPLES = int(os.environ.get("RAMI_FUZZ_EXAMPLES", "100"))
 PRESET = (Path(__file__).parents[2] / "variants" / "rami51.yaml").read_text(encoding="utf-8")
-SCENARIO = (Path(__file__).parents[1] / "scenarios" / "rami51" / "before_opening.yaml").read_text(encoding="utf-8")
+SCENARIO = (Path(__file__).parents[1] / "scenarios" / "rami51" / "before_opening.yaml").read_text(
+    encoding="utf-8"
+)
 
 FUZZ = settings(
     max_examples=EXAMPLES,

@@ -367,3 +367,54 @@ def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path) -> None:
     assert "\x1b[31m" not in result.stdout and "\x07" not in result.stdout and "\x00" not in result.stdout
     assert not Path(str(tmp_path) + ".tmp").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_rami_play_saves_the_game_before_stopping_on_a_plugin_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import rami_core.hooks as hooks
+    from rami_core.cli import main
+
+    class Raiser:
+        name = "raiser"
+
+        def __init__(self, settings: Any = None):
+            pass
+
+        @hookimpl
+        def rami_draw_allowed(self, rules, state, seat, source):
+            raise RuntimeError("plugin bug")
+
+    bundled = {**hooks.bundled_plugins(), "raiser": Raiser}
+    monkeypatch.setattr(hooks, "bundled_plugins", lambda: bundled)
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "--variant", "voleur", "--set", "plugins.raiser={}", "--bots", "random", "--seed", "2"]
+    result = CliRunner().invoke(main, args, input="d\nd\n")
+    assert result.exit_code == 1, result.output
+    line = [x for x in result.stderr.splitlines() if "raiser" in x]
+    assert len(line) == 1 and "rami_draw_allowed" in line[0] and "the game was saved to" in line[0]
+    saved = list(tmp_path.glob("rami-rescued-*.json"))
+    assert len(saved) == 1
+    game, _ = __import__("rami_core.savegame", fromlist=["load_with_data"]).load_with_data(saved[0])
+    assert game.log == []  # saved as it stood: the failed draw was not committed
+
+
+def test_an_error_inside_one_scenario_fails_it_and_the_next_runs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import rami_core.scenario as scenario
+
+    real = scenario.build_setup
+
+    def sometimes_broken(profile: Any, setup: Any) -> Game:
+        if setup.get("turn") == 1:
+            raise RuntimeError("a bug in the runner")
+        return real(profile, setup)
+
+    monkeypatch.setattr(scenario, "build_setup", sometimes_broken)
+    path = tmp_path / "two.yaml"
+    doc = "variant: rami51\nsetup: {hands: [[7H], [8H]], turn: %d}\nsteps: [{expect: {turn: %d}}]\n"
+    path.write_text(doc % (1, 1) + "---\n" + doc % (0, 0), encoding="utf-8")
+    first, second = scenario.run_file(path)
+    assert not first.passed and "internal error: RuntimeError: a bug in the runner" in first.message
+    assert second.passed
