@@ -19,8 +19,10 @@ judged on: a hook must not change it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import pluggy
+from pydantic import BaseModel, ConfigDict
 
 PROJECT = "rami"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -34,6 +36,30 @@ class Refusal:
 
     code: str
     message: str
+
+
+class PluginSettings(BaseModel):
+    """The base of a plugin's settings: a pydantic model that refuses unknown keys,
+    so a misspelt setting in a profile is an error, not a silent default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+S = TypeVar("S", bound=PluginSettings)
+
+
+class HousePlugin(Generic[S]):
+    """A base for a plugin: ``name``, its ``Settings`` model and ``self.settings``.
+
+    Subclass it as ``class Plugin(HousePlugin[Settings])``, set ``name`` and
+    ``Settings``, and add ``@hookimpl`` methods; the host builds it with the
+    profile's settings, validated by ``Settings``."""
+
+    name: str = ""
+    Settings: type[PluginSettings] = PluginSettings
+
+    def __init__(self, settings: S):
+        self.settings = settings
 
 
 # --------------------------------------------------------------------------- dealing
