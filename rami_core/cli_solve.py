@@ -131,11 +131,13 @@ def solve_position(
         if not sol.feasible:
             raise SolverInputError("the table's cards cannot all be arranged into valid melds")
         problem = check_solution(flat, hand, sol, game.rules)
-        if problem:  # the solver's answer is always re-checked; a failure is a bug
+        melds, laid, proven, lay_offs = sol.melds, sol.laid, sol.optimal, []
+        if problem and not proven and sol.melds == [flat]:
+            melds = []  # cut before any arrangement was found: nothing to show
+        elif problem:  # the solver's answer is always re-checked; a failure is a bug
             from .errors import InternalError
 
             raise InternalError(f"the solver's answer does not check: {problem}")
-        melds, laid, proven, lay_offs = sol.melds, sol.laid, sol.optimal, []
     else:
         if flat and not as_melds:
             raise SolverInputError(

@@ -266,13 +266,14 @@ def test_state_limit_cuts_the_search():
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
         "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
     )
-    cut = solve(t, h, DEFAULT, max_states=5, options=SolverOptions(use_lp=False))
+    cut = solve(t, h, DEFAULT, max_states=5)
     assert not cut.optimal and cut.feasible and cut.laid == [] and cut.max_cards_laid == 0
     assert Counter(c for m in cut.melds for c in m) == Counter(t)
-    best_found = solve(t, h, DEFAULT, max_states=5)
+    asked = SolverOptions(lp_after=2)
+    best_found = solve(t, h, DEFAULT, max_states=200, options=asked)
     assert not best_found.optimal and best_found.feasible
     assert check_solution(t, h, best_found, DEFAULT) is None and best_found.max_cards_laid <= 11
-    assert solve(t, h, DEFAULT, max_states=5).melds == best_found.melds  # deterministic
+    assert solve(t, h, DEFAULT, max_states=200, options=asked).melds == best_found.melds  # deterministic
     full = solve(t, h, DEFAULT, max_states=10**7)
     assert full.optimal and full.max_cards_laid == 11
     wrap = MeldRules(wrap=True)

@@ -45,7 +45,8 @@ def solve(
     The result is a proven optimum unless a limit cut the search: then
     ``optimal`` is False and the answer is the best arrangement found (the
     certified LP's, when it was asked), else the table as it was with nothing
-    laid. ``max_states`` (search states, default :data:`DEFAULT_MAX_STATES`;
+    laid (a flat table is arranged alone for that, under the same limit).
+    ``max_states`` (search states, default :data:`DEFAULT_MAX_STATES`;
     HiGHS is held to a node count) gives the same answer on any machine under
     any load, which seeded simulations need; ``time_limit`` (seconds) may cut
     it shorter for a person waiting. ``feasible`` is False when the table
@@ -92,7 +93,15 @@ def solve(
                 options,
             )
     except SolverTimeout:
-        return fallback(False, True)
+        if given_melds is not None or not flat or not hand:
+            return fallback(False, True)
+        # a flat table has no arrangement yet: the table alone, laying nothing,
+        # is the best found (under a budget of its own, as large)
+        alone = solve(flat, [], rules, max_states=max_states, options=options)
+        if not alone.feasible or alone.melds == [flat]:
+            return fallback(False, alone.feasible)
+        alone.optimal = False
+        return alone
     if found is None:
         return fallback(True, False)
     melds = found
@@ -222,8 +231,9 @@ def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOp
     """Solve one sweep; past ``options.lp_after`` states, ask the certified LP.
 
     Returns ((faces runs, sets) or None if no arrangement exists, proven). When
-    a limit cuts the search, the LP's arrangement (asked now if it was not)
-    is the best found, not proven; without one, SolverTimeout goes up."""
+    a limit cuts the search after the LP was asked, the LP's arrangement is
+    the best found, not proven; without one, SolverTimeout goes up (a limit
+    below ``lp_after``, as the bots' quick rebuilds set, never pays for the LP)."""
     lp = None
     sweep.budget = options.lp_after if (options.use_lp and model.t) else None
     try:
@@ -242,11 +252,6 @@ def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOp
             if lp is not None and lp.value is not None and (v == NEG or v <= lp.value):
                 return _layouts_to_faces(lp.layouts), True
     except SolverTimeout:
-        if lp is None and sweep.budget is not None:
-            try:
-                lp = _lp_path(model, None, options)  # held to its node count
-            except SolverTimeout:
-                lp = None
         if lp is not None and lp.layouts is not None:
             return _layouts_to_faces(lp.layouts), False
         raise
