@@ -221,10 +221,6 @@ class _Sweep:
         hit = self.hmemo.get(key)
         if hit is not None:
             return hit
-        # the bound's own states are held to the same limit, counted apart
-        self.hcalls += 1
-        if self.hcalls >= self.max_states:
-            raise SolverTimeout
         m = self.m
         if pi == self.n:
             L, N = m.L, m.N
@@ -239,7 +235,13 @@ class _Sweep:
             t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
         cap = self.caps[pi][s]
         best_ = NEG
-        for opt in self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1):
+        options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
+        # the bound's work (its transitions, which grow with copies and jokers)
+        # is held to the same limit as the search's states, counted apart
+        self.hcalls += 1 + len(options)
+        if self.hcalls >= self.max_states:
+            raise SolverTimeout
+        for opt in options:
             if opt[1] > cap:
                 continue
             sub = self.hval(s, pi + 1, opt[0], j - opt[3])
