@@ -132,6 +132,7 @@ def solve_position(
             raise SolverInputError("the table's cards cannot all be arranged into valid melds")
         problem = check_solution(flat, hand, sol, game.rules)
         melds, laid, proven, lay_offs = sol.melds, sol.laid, sol.optimal, []
+        cards_proven = sol.cards_optimal
         if problem and not proven and sol.melds == [flat]:
             melds = []  # cut before any arrangement was found: nothing to show
         elif problem:  # the solver's answer is always re-checked; a failure is a bug
@@ -158,6 +159,7 @@ def solve_position(
         ]
         melds += plan.new_melds
         laid, proven = plan.laid, plan.optimal
+        cards_proven = proven
         lay_offs = [
             {"meld": i + 1, "cards": [format_card(c) for c in nats + [j for j, _ in joks]]}
             for i, nats, joks in plan.lay_offs
@@ -169,6 +171,7 @@ def solve_position(
         "laid": [format_card(c) for c in laid],
         "melds": [[format_card(c) for c in m] for m in melds],
         "proven": proven,
+        "cards_proven": cards_proven,
         "seconds": round(seconds, 6),
     }
     if not game.rearrange:
@@ -192,7 +195,11 @@ def _check_plan(
 
 def _echo_answer(out: dict[str, Any]) -> None:
     click.echo(f"{out['max_cards_laid']} hand card(s) laid: {' '.join(out['laid']) or '-'}")
-    if not out["proven"]:
+    if out["cards_proven"] and not out["proven"]:
+        click.echo(
+            "the card count is proven; the search for the most points among such lays reached its limit"
+        )
+    elif not out["proven"]:
         click.echo("not proven: the search reached its state limit; this is the best lay it found")
     for i, m in enumerate(out["melds"], 1):
         click.echo(f"  {i}. {' '.join(m)}")

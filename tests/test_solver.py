@@ -270,10 +270,10 @@ def test_state_limit_cuts_the_search():
     assert not cut.optimal and cut.feasible and cut.laid == [] and cut.max_cards_laid == 0
     assert Counter(c for m in cut.melds for c in m) == Counter(t)
     asked = SolverOptions(lp_after=2)
-    best_found = solve(t, h, DEFAULT, max_states=200, options=asked)
+    best_found = solve(t, h, DEFAULT, max_states=600, options=asked)
     assert not best_found.optimal and best_found.feasible
     assert check_solution(t, h, best_found, DEFAULT) is None and best_found.max_cards_laid <= 11
-    assert solve(t, h, DEFAULT, max_states=200, options=asked).melds == best_found.melds  # deterministic
+    assert solve(t, h, DEFAULT, max_states=600, options=asked).melds == best_found.melds  # deterministic
     full = solve(t, h, DEFAULT, max_states=10**7)
     assert full.optimal and full.max_cards_laid == 11
     wrap = MeldRules(wrap=True)

@@ -35,12 +35,16 @@ class SolverOptions:
     potential, the reference the tests compare with); ``use_lp``: the
     certified linear program on hard positions (needs scipy); ``lp_after``:
     search states before the LP is asked; ``split_long_runs``: best_opening
-    leaves out runs that split into two valid runs (False: every run window)."""
+    leaves out runs that split into two valid runs (False: every run window);
+    ``two_phase``: for the cards objective with a table, prove the most cards
+    first, then the most points among lays of that many (False: one search
+    of the combined weight)."""
 
     relaxation: bool = True
     use_lp: bool = True
     lp_after: int = 2500
     split_long_runs: bool = True
+    two_phase: bool = True
 
 
 DEFAULT_OPTIONS = SolverOptions()
@@ -56,6 +60,7 @@ class Solution:
     optimal: bool = True
     points_laid: int = 0
     feasible: bool = True  # False when the table cards could not all be arranged
+    cards_optimal: bool = True  # the card count is proven (even where optimal is False: the points were cut)
 
 
 @dataclass

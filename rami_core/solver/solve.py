@@ -73,11 +73,16 @@ def solve(
     def fallback(optimal: bool, feasible: bool) -> Solution:
         melds = given_melds if given_melds is not None else ([flat] if flat else [])
         return Solution(
-            melds=[list(mm) for mm in melds], laid=[], max_cards_laid=0, optimal=optimal, feasible=feasible
+            melds=[list(mm) for mm in melds],
+            laid=[],
+            max_cards_laid=0,
+            optimal=optimal,
+            feasible=feasible,
+            cards_optimal=optimal,
         )
 
     live = _live_hand(flat, hand, rules)
-    proven = True
+    proven: bool | None = True
     try:
         if rules.wrap:
             found = _search_solve(flat, live, rules, weight, deadline, max_states)
@@ -100,7 +105,7 @@ def solve(
         alone = solve(flat, [], rules, max_states=max_states, options=options)
         if not alone.feasible or alone.melds == [flat]:
             return fallback(False, alone.feasible)
-        alone.optimal = False
+        alone.optimal = alone.cards_optimal = False
         return alone
     if found is None:
         return fallback(True, False)
@@ -110,8 +115,9 @@ def solve(
         melds=melds,
         laid=laid,
         max_cards_laid=len(laid),
-        optimal=proven,
+        optimal=bool(proven),
         points_laid=sum(value(c) for c in laid),
+        cards_optimal=proven is not False,
     )
     problem = check_solution(flat, hand, sol, rules)
     if problem:  # pragma: no cover - a bug, never a rules question
@@ -271,7 +277,9 @@ def _sweep_solve(
     gran: int = 1,
     max_states: int | None = None,
     options: SolverOptions = DEFAULT_OPTIONS,
-) -> tuple[list[list[Card]] | None, bool]:
+) -> tuple[list[list[Card]] | None, bool | None]:
+    if gran > 1 and table and hand and options.two_phase:
+        return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
     model = _Model(table, hand, rules, weight)
     sweep = _Sweep(model, deadline, max_states)
     sweep.gran = gran
@@ -283,6 +291,46 @@ def _sweep_solve(
         return None, proven
     runs, sets = found
     return _materialise(runs, sets, table, hand, model), proven
+
+
+def _two_phase(
+    table, hand, rules, weight, deadline, gran: int, max_states: int | None, options: SolverOptions
+) -> tuple[list[list[Card]] | None, bool | None]:
+    """The most cards, then the most points among them, in two exact searches.
+
+    The card count alone is a much easier search (and its LP certificate
+    nearly always closes). Knowing it, the search for points starts from a
+    real arrangement (the first phase's) and a cap (no lay has more cards),
+    so it only has to prove that no lay of as many cards has more points.
+    If that second search is cut, the first phase's arrangement is the best
+    found: its card count proven, its points not (``proven`` None)."""
+    ones = _Model(table, hand, rules, lambda c: 1)
+    first = _Sweep(ones, deadline, max_states)
+    first.use_h = options.relaxation
+    found, proven = _run(first, ones, deadline, options)
+    if found is None:
+        return None, proven
+    runs, sets = found
+    melds = _materialise(runs, sets, table, hand, ones)
+    if not proven:  # cut after the LP was asked: its lay is the best found
+        return melds, False
+    laid = _laid_cards(melds, table)
+    reached = sum(weight(c) for c in laid)
+    model = _Model(table, hand, rules, weight)
+    sweep = _Sweep(model, deadline, max_states)
+    sweep.gran = gran
+    sweep.use_h = options.relaxation
+    sweep.incumbent = reached
+    sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
+    try:
+        value = sweep.solve()
+    except SolverTimeout:
+        return melds, None
+    if value == NEG or value <= reached:
+        return melds, True
+    sweep.max_states, sweep.deadline = 1 << 62, None
+    runs, sets = sweep.rebuild()
+    return _materialise(runs, sets, table, hand, model), True
 
 
 def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:
