@@ -15,10 +15,10 @@ from typing import Any, cast
 
 import click
 
-from .cards import Card, CardError, format_card, parse_cards
-from .cli import _set_option
-from .melds import MeldRules, Reading, read_meld
-from .solver import (
+from rami_core.cards import Card, CardError, format_card, parse_cards
+from rami_core.cli.common import set_option
+from rami_core.melds import MeldRules, Reading, read_meld
+from rami_core.solver import (
     DEFAULT_MAX_STATES,
     SolverInputError,
     best_lay_offs,
@@ -136,7 +136,7 @@ def solve_position(
         if problem and not proven and sol.melds == [flat]:
             melds = []  # cut before any arrangement was found: nothing to show
         elif problem:  # the solver's answer is always re-checked; a failure is a bug
-            from .errors import InternalError
+            from rami_core.errors import InternalError
 
             raise InternalError(f"the solver's answer does not check: {problem}")
     else:
@@ -185,7 +185,7 @@ def _check_plan(
     """The lay off answer re-checked: every meld valid, the table kept, the rest from the hand."""
     from collections import Counter
 
-    from .errors import InternalError
+    from rami_core.errors import InternalError
 
     bad = [m for m in melds if read_meld(m, rules) is None]
     down = Counter(c for m in melds for c in m)
@@ -213,7 +213,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 @click.option(
     "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
 )
-@_set_option
+@set_option
 @click.option(
     "--table",
     default="",
@@ -250,7 +250,7 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
     elsewhere its melds keep their places and the answer lays off onto them
     and lays new melds. The answer is a proven optimum unless it says 'not
     proven'. Exit status 1 for a position the game cannot have."""
-    from .loader import load_profile
+    from rami_core.loader import load_profile
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
