@@ -225,6 +225,7 @@ class View(BaseModel):
     """What one seat (or a spectator, seat null) may know, and nothing more."""
 
     table_id: str
+    version: int = Field(description="Grows with every change at the table: a view with a lower one is older.")
     variant: str
     seat: int | None
     players: int

@@ -144,6 +144,7 @@ class Table:
     undo: bool
     created: float
     conns: set[Conn] = field(default_factory=set)
+    version: int = 0  # counts changes, so a client can drop a view older than one it has
     undo_point: tuple | None = None
     turn_key: tuple = ()
     deadline: float | None = None  # loop time when the clock fires
@@ -203,6 +204,7 @@ class Hub:
             t = self._build(st)
             for entry in st.log:
                 self._replay(t, entry)
+            t.version = len(st.log)
             self.tables[t.id] = t
 
     def start(self) -> None:
@@ -412,6 +414,7 @@ class Hub:
     # ------------------------------------------------------------ telling
 
     def _changed(self, t: Table, events: list[Event]) -> None:
+        t.version += 1
         for c in list(t.conns):
             for e in events:
                 c.send({"type": "event", "event": e.for_seat(c.seat).to_dict()})
@@ -595,6 +598,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         nxt = round(max(0.0, t.next_round_at - hub._loop_time()), 1)
     d.update(
         table_id=t.id,
+        version=t.version,
         variant=t.variant,
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
