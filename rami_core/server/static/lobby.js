@@ -84,6 +84,8 @@ async function create(ev) {
   ev.preventDefault();
   $("error").textContent = "";
   const body = { seats: seats.map((s) => s.kind), names: seats.map((s) => s.name), undo: $("undo").checked };
+  const seed = new URLSearchParams(location.search).get("seed"); // a reproducible deal, for tests and demos
+  if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
   const text = $("rules").value.trim();
   if (text) body.rules = text;
   else body.variant = $("variant").value;

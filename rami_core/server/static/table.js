@@ -82,7 +82,7 @@ async function send(action) {
     setRefusal(refusal(data.error.code, data.error.message));
     return false;
   }
-  accept(data, true);
+  accept(data);
   return true;
 }
 
