@@ -39,7 +39,9 @@ class ThreadServer:
 
         self.app = create_app(db, **options)
         self.port = free_port()
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -74,7 +74,9 @@ def test_house_rules_text_errors_are_located_in_the_text(client):
     assert err["message"].startswith("rules:3: opening.pointz: unknown key")
     assert "points" in err["message"]
     r = client.post("/api/tables", json={"rules": "extends: rami51\nopening: [\n", "seats": ["human"] * 2})
-    assert r.json()["error"]["code"] == "profile_invalid" and r.json()["error"]["message"].startswith("rules:")
+    assert r.json()["error"]["code"] == "profile_invalid" and r.json()["error"]["message"].startswith(
+        "rules:"
+    )
 
 
 def test_house_rules_text_with_a_bundled_plugin(client):
@@ -158,7 +160,14 @@ def test_actions_accepted_and_refused(client):
     r = client.post(url + tok[first], json={"meld": [["2H", "3H"]]})
     assert r.status_code == 409 and r.json()["error"]["code"] in ("card_not_in_hand", "invalid_meld")
     assert game.state.to_json() == before
-    for bad in ({"draw": "sky"}, {"discard": "ZZ"}, {"timeout": True}, {"meld": []}, {}, {"player": other, "draw": "stock"}):
+    for bad in (
+        {"draw": "sky"},
+        {"discard": "ZZ"},
+        {"timeout": True},
+        {"meld": []},
+        {},
+        {"player": other, "draw": "stock"},
+    ):
         r = client.post(url + tok[first], json=bad)
         assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_action", (bad, r.text)
     r = client.post(f"/api/tables/{tid}/actions", json={"draw": "stock"})
@@ -237,7 +246,10 @@ def test_undo_takes_back_the_lays_not_the_draw(client, db):
     assert "undo" not in after_draw["may"]
     r = client.post(f"/api/tables/{tid}/actions?token={tok[seat]}", json=action_body(action))
     assert r.status_code == 200 and r.json()["undo_available"] and "undo" in r.json()["may"]
-    assert client.post(f"/api/tables/{tid}/actions?token={tok[1 - seat]}", json={"undo": True}).status_code == 409
+    assert (
+        client.post(f"/api/tables/{tid}/actions?token={tok[1 - seat]}", json={"undo": True}).status_code
+        == 409
+    )
     r = client.post(f"/api/tables/{tid}/actions?token={tok[seat]}", json={"undo": True})
     assert r.status_code == 200
     assert r.json()["hand"] == after_draw["hand"] and r.json()["table"] == after_draw["table"]
@@ -295,7 +307,12 @@ def test_export_waits_for_the_game_end_and_replays(client, db, tmp_path):
     while not game.state.game_over:
         s = game.state
         action = bots[s.turn].choose(game.view(s.turn), game.rules)
-        assert client.post(f"/api/tables/{tid}/actions?token={tok[s.turn]}", json=action_body(action)).status_code == 200
+        assert (
+            client.post(
+                f"/api/tables/{tid}/actions?token={tok[s.turn]}", json=action_body(action)
+            ).status_code
+            == 200
+        )
     saved = client.get(f"/api/tables/{tid}/save").json()
     assert from_save(saved).state.to_json() == game.state.to_json()
     runner = CliRunner()
@@ -317,7 +334,19 @@ def test_schema_protocol_command():
     for name in ("action", "client_message", "server_message", "create_table", "view", "error"):
         assert name in data["messages"]
     view = data["messages"]["view"]
-    for key in ("seat", "hand", "hand_sizes", "table", "discard_top", "stock_size", "turn", "phase", "scores", "round_no", "winner"):
+    for key in (
+        "seat",
+        "hand",
+        "hand_sizes",
+        "table",
+        "discard_top",
+        "stock_size",
+        "turn",
+        "phase",
+        "scores",
+        "round_no",
+        "winner",
+    ):
         assert key in view["properties"]
 
 

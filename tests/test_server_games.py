@@ -43,7 +43,10 @@ def drain(ws, seat, tokens, version: int, log: list) -> dict:
     ],
 )
 def test_whole_game_messages_hold_nothing_hidden(tmp_path: Path, rules, bot, players, seed):
-    with ThreadServer(tmp_path / "g.sqlite", bot_delay=0, round_pause=1000) as srv, httpx.Client(base_url=srv.url) as http:
+    with (
+        ThreadServer(tmp_path / "g.sqlite", bot_delay=0, round_pause=1000) as srv,
+        httpx.Client(base_url=srv.url) as http,
+    ):
         r = http.post("/api/tables", json={"rules": rules, "seats": ["human"] * players, "seed": seed})
         assert r.status_code == 201, r.text
         tid = r.json()["table"]
@@ -53,7 +56,8 @@ def test_whole_game_messages_hold_nothing_hidden(tmp_path: Path, rules, bot, pla
         watchers = [None, *range(players)]
         sockets = {
             w: connect(
-                f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}" + (f"?token={tokens[w]}" if w is not None else ""),
+                f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}"
+                + (f"?token={tokens[w]}" if w is not None else ""),
                 legacy=True,
             )
             for w in watchers
@@ -92,16 +96,23 @@ def test_whole_game_messages_hold_nothing_hidden(tmp_path: Path, rules, bot, pla
             draws = [m["event"] for m in logs[w] if m["type"] == "event" and m["event"]["kind"] == "drawn"]
             own = [e for e in draws if e["seat"] == w and e["source"] == "stock"]
             assert own and all("card" in e for e in own if not e.get("undone"))
-        spectator_draws = [m["event"] for m in logs[None] if m["type"] == "event" and m["event"]["kind"] == "drawn"]
+        spectator_draws = [
+            m["event"] for m in logs[None] if m["type"] == "event" and m["event"]["kind"] == "drawn"
+        ]
         assert spectator_draws and all("card" not in e for e in spectator_draws if e["source"] == "stock")
         assert any(m["type"] == "event" and m["event"]["kind"] == "game_over" for m in logs[None])
 
 
 def test_bots_and_a_spectator_to_the_game_end(tmp_path: Path):
     """Bots play in the server; the spectator's stream alone must carry no hidden card."""
-    with ThreadServer(tmp_path / "b.sqlite", bot_delay=0, round_pause=0.05) as srv, httpx.Client(base_url=srv.url) as http:
+    with (
+        ThreadServer(tmp_path / "b.sqlite", bot_delay=0, round_pause=0.05) as srv,
+        httpx.Client(base_url=srv.url) as http,
+    ):
         rules = "extends: rami51\ngame:\n  end: rounds\n  rounds: 2\n"
-        r = http.post("/api/tables", json={"rules": rules, "seats": ["greedy", "random", "greedy"], "seed": 13})
+        r = http.post(
+            "/api/tables", json={"rules": rules, "seats": ["greedy", "random", "greedy"], "seed": 13}
+        )
         tid = r.json()["table"]
         seen = []
         with connect(f"ws://127.0.0.1:{srv.port}/ws/tables/{tid}") as ws:

@@ -149,7 +149,9 @@ class CreateTable(_Strict):
     @model_validator(mode="after")
     def _one_profile(self) -> CreateTable:
         if (self.variant is None) == (self.rules is None):
-            raise ValueError("give `variant` (a preset name) or `rules` (a house-rule YAML text), one of them")
+            raise ValueError(
+                "give `variant` (a preset name) or `rules` (a house-rule YAML text), one of them"
+            )
         return self
 
 
@@ -225,7 +227,9 @@ class View(BaseModel):
     """What one seat (or a spectator, seat null) may know, and nothing more."""
 
     table_id: str
-    version: int = Field(description="Grows with every change at the table: a view with a lower one is older.")
+    version: int = Field(
+        description="Grows with every change at the table: a view with a lower one is older."
+    )
     variant: str
     seat: int | None
     players: int

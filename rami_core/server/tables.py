@@ -463,10 +463,8 @@ class Hub:
         await asyncio.sleep(seconds)
         if t.key() == key:
             t.clock_task = None
-            try:
+            with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
                 self.accept(t, A.Timeout(t.game.state.turn))
-            except RuleError:  # the engine found nothing to do: the seat keeps its turn
-                pass
 
     async def _round_timer(self, t: Table, key: tuple) -> None:
         await asyncio.sleep(self.round_pause)

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 SEED = int(os.environ.get("RAMI_BROWSER_SEED", "4"))
-RANKS = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
 def hand_of(page) -> list[str]:
