@@ -180,6 +180,7 @@ class TableSummary(BaseModel):
     round_no: int
     phase: str
     game_over: bool
+    actions: int = Field(description="Actions stored so far (the log's length).")
 
 
 class ErrorBody(BaseModel):

@@ -634,4 +634,5 @@ def summary(t: Table) -> dict[str, Any]:
         "round_no": s.round_no,
         "phase": s.phase,
         "game_over": s.game_over,
+        "actions": len(t.game.log),
     }
