@@ -172,6 +172,7 @@ class TableCreated(BaseModel):
 
 class TableSummary(BaseModel):
     table: str
+    id: str = Field(description="The same as `table`.")
     variant: str
     players: int
     seats: list[SeatInfo]

@@ -626,6 +626,7 @@ def summary(t: Table) -> dict[str, Any]:
     ]
     return {
         "table": t.id,
+        "id": t.id,
         "variant": t.variant,
         "players": t.players,
         "seats": seats,

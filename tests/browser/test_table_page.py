@@ -177,3 +177,28 @@ def test_lobby_pasted_house_rules_error(browser, server, lang):
     page.wait_for_function("document.getElementById('error').textContent.length > 0")
     assert "rules:3: opening.pointz" in page.inner_text("#error")
     page.close()
+
+
+def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
+    """The rebuild editor: a hand card moved into a new meld goes out as a
+    `rearrange` of the complete table; the engine's refusal comes back in words."""
+    out = new_table(server, ["human", "random", "random"], variant="voleur", seed=6)
+    page = browser.new_page()
+    page.goto(server.url + out["links"][0] + "&lang=en")
+    page.wait_for_selector("#hand button.card")
+    assert wait_turn(page, 0) == "draw"
+    page.click("#stock")
+    page.wait_for_selector("body[data-phase='lay'][data-turn='0']")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.method == "POST" else None)
+    page.click("#b-rearrange")
+    page.locator("#hand button.card").first.click()
+    page.click("#new-meld")
+    assert page.locator("#work .meld").count() == 1
+    page.click("#rearrange-send")
+    page.wait_for_function("document.getElementById('refusal').textContent.length > 0")
+    assert '"rearrange"' in sent[-1]
+    assert page.inner_text("#refusal").startswith("Refused")
+    page.click("#rearrange-cancel")
+    assert page.is_hidden("#rearrange-box") and page.get_attribute("#melds", "hidden") is None
+    page.close()
