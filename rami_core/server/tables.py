@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -144,6 +145,7 @@ class Table:
     undo: bool
     created: float
     conns: set[Conn] = field(default_factory=set)
+    deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
     version: int = 0  # counts changes, so a client can drop a view older than one it has
     undo_point: tuple | None = None
     turn_key: tuple = ()
@@ -171,8 +173,9 @@ class Table:
         return [s.kind != HUMAN or i in live for i, s in enumerate(self.seats)]
 
     def key(self) -> tuple:
+        """Which turn it is: the clock restarts, and a timer stands down, when this changes."""
         s = self.game.state
-        return (s.round_no, s.reshuffles if s.phase == OVER else 0, s.turns_played, s.turn, s.phase == OVER)
+        return (self.deals, s.turns_played, s.turn, s.phase == OVER)
 
 
 class Hub:
@@ -201,9 +204,13 @@ class Hub:
     def load(self) -> None:
         """Rebuild every stored table by replaying its log through the engine."""
         for st in self.store.tables():
-            t = self._build(st)
-            for entry in st.log:
-                self._replay(t, entry)
+            try:
+                t = self._build(st)
+                for entry in st.log:
+                    self._replay(t, entry)
+            except Exception as e:  # one table this version cannot replay must not keep the others down
+                print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
+                continue
             t.version = len(st.log)
             self.tables[t.id] = t
 
@@ -359,6 +366,8 @@ class Hub:
         except Exception:
             g.rollback(cp)
             raise
+        if isinstance(action, A.NextRound):
+            t.deals += 1
         self._track_undo(t, before_phase)
         self._changed(t, g.events[before_events:])
         if self.on_accept is not None:
@@ -368,6 +377,7 @@ class Hub:
         before_phase = t.game.state.phase
         if entry == {"next_round": True}:
             t.game.next_round()
+            t.deals += 1
         else:
             t.game.apply(A.action_from_dict(entry))
         self._track_undo(t, before_phase)
