@@ -226,7 +226,10 @@ class TableRules(BaseModel):
 
 
 class View(BaseModel):
-    """What one seat (or a spectator, seat null) may know, and nothing more."""
+    """What one seat (or a spectator, seat null) may know, and nothing more.
+    The engine may add public facts of the round as more keys."""
+
+    model_config = ConfigDict(extra="allow")
 
     table_id: str
     version: int = Field(
@@ -256,9 +259,13 @@ class View(BaseModel):
     game_over: bool
     game_winner: int | None
     teams: bool
-    drew_from: str | None
-    taken_discard: str | None
-    jokers_to_replay: list[str]
+    drew_from: str | None = Field(description="Where the seat to play drew this turn (null before).")
+    taken_discard: str | None = Field(description="The card the seat to play took from the discard pile.")
+    jokers_to_replay: list[str] = Field(
+        description="Jokers the seat to play took back and must lay this turn."
+    )
+    laid_this_turn: bool
+    opened_this_turn: bool
     may: list[str] = Field(description="What this seat may do now: draw, meld, layoff, swap, rearrange...")
     undo_available: bool
     clock: Clock | None

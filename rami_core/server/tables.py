@@ -573,23 +573,14 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
 
 
 def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
-    """The protocol's view: the engine's seat view (a spectator gets seat 0's
-    with every private part removed) plus what the table adds."""
+    """The protocol's view: the engine's seat view (every public fact and the
+    seat's own hand; a spectator gets the same without a hand) plus what the
+    table adds."""
     g = t.game
     d = g.view(0 if seat is None else seat).to_dict()
     if seat is None:
-        d.update(
-            seat=None,
-            hand=None,
-            drew_from=None,
-            taken_discard=None,
-            jokers_to_replay=[],
-            laid_this_turn=False,
-            opened_this_turn=False,
-        )
+        d.update(seat=None, hand=None)
     melds = d.pop("table")
-    d.pop("laid_this_turn", None)
-    d.pop("opened_this_turn", None)
     d["table"] = [m["cards"] for m in melds]
     d["melds"] = [
         {"number": i, "cards": m["cards"], "owner": m["owner"], "kind": g.state.table[i].reading.kind}

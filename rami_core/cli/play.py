@@ -8,7 +8,7 @@ import sys
 import click
 from rich.console import Console
 
-from .errors import ProfileError
+from rami_core.errors import ProfileError
 
 
 def _stdout_can_show_symbols() -> bool:
@@ -123,13 +123,13 @@ def play(
     With no options: voleur against one expert bot. Type ? during the game for
     the commands. Commands are read line by line when stdin is not a terminal,
     so a game can be scripted."""
-    from .bots import BOTS, make_bot
-    from .engine import Game
-    from .loader import load_profile
-    from .play import Seat, Session, Terminal, read_save
-    from .play.cards import CardStyle
-    from .play.i18n import Messages
-    from .savegame import SaveError
+    from rami_core.bots import BOTS, make_bot
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.play import Seat, Session, Terminal, read_save
+    from rami_core.play.cards import CardStyle
+    from rami_core.play.i18n import Messages
+    from rami_core.savegame import SaveError
 
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()

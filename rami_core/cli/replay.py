@@ -8,8 +8,8 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .events import Event
-from .savegame import SaveError, load
+from rami_core.events import Event
+from rami_core.savegame import SaveError, load
 
 
 def describe(e: Event) -> str:
