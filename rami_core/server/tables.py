@@ -186,7 +186,7 @@ class Hub:
         store: Store,
         *,
         round_pause: float = 4.0,
-        bot_delay: float = 0.4,
+        bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
     ):
