@@ -411,3 +411,24 @@ def test_a_thinking_bot_blocks_no_other_table_and_its_budget_is_kept(db):
         from rami_core.bots import base
 
         base._REGISTRY._factories.pop("waiting", None)  # other tests iterate over every bot
+
+
+def test_a_reconnect_with_the_token_gets_the_seat_back(client):
+    out = create(client, variant="rami51", seed=8)
+    tid, tok = out["table"], [s["token"] for s in out["seats"]]
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tok[1]}") as ws:
+        first = ws.receive_json()["view"]
+        assert first["seat"] == 1 and first["connected"] == [False, True]
+    assert client.get(f"/api/tables/{tid}/view").json()["connected"] == [False, False]
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tok[1]}") as ws:
+        again = ws.receive_json()["view"]
+        assert again["seat"] == 1 and again["hand"] == first["hand"] and again["connected"] == [False, True]
+    listed = client.get("/api/tables").json()[0]
+    assert listed["seats_taken"] == 0 and listed["humans"] == 2
+
+
+def test_a_body_too_large_is_refused(client):
+    r = client.post(
+        "/api/tables", content=b"x" * (3 * 1024 * 1024), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
