@@ -222,6 +222,7 @@ class Hub:
             self._schedule(t)
 
     async def stop(self) -> None:
+        self.started = False  # nothing may schedule a new timer or bot turn from here on
         tasks = []
         for t in self.tables.values():
             for task in (t.clock_task, t.bot_task, t.round_task):
@@ -235,7 +236,6 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.started = False
 
     def _build(self, st: StoredTable) -> Table:
         profile = Profile.model_validate(st.profile)
