@@ -14,21 +14,16 @@ Refusal: `discard_for_opening_only.not_opened_with_it`.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    pass  # this rule has no settings (a docstring would enter its JSON schema)
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "discard_for_opening_only"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_discard_allowed(self, rules, state, seat, card):

@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from rami_core.cards import Card, format_card
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import AMBIGUOUS, SET
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    pass  # this rule has no settings (a docstring would enter its JSON schema)
 
 
 def _naturals(cards) -> Counter:
@@ -48,12 +46,9 @@ def _face_text(face) -> str:
     return format_card(Card(rank, suit))
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "joker_freed_from_hand"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):

@@ -20,29 +20,24 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from rami_core.actions import LayOff, Rearrange
 from rami_core.cards import JOKER_SUIT
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 JOKER = (0, JOKER_SUIT)
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    pass  # this rule has no settings (a docstring would enter its JSON schema)
 
 
 def _faces(cards) -> Counter:
     return Counter(c.face for c in cards)
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "joker_replay_new_meld"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):

@@ -15,23 +15,19 @@ The stock is never affected.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
     first_turn: bool = Field(True, description="No discard draw in a seat's first turn of the round.")
     single_card: bool = Field(True, description="No discard draw while holding a single card.")
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "no_early_discard_draw"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_draw_allowed(self, rules, state, seat, source):

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from rami_core.actions import Rearrange
 from rami_core.cards import format_card
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    pass  # this rule has no settings (a docstring would enter its JSON schema)
 
 
 def _faces(cards) -> Counter:
@@ -49,12 +47,9 @@ def _fits(needs: list[Counter], rooms: list[Counter]) -> bool:
     return False
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "no_joker_split"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):

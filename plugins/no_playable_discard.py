@@ -13,23 +13,19 @@ tests/scenarios/plugins/no_playable_discard.yaml.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import lay_off_positional, read_meld
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
     last_card_exempt: bool = Field(True, description="The discard that ends the round is always allowed.")
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "no_playable_discard"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_discard_allowed(self, rules, state, seat, card):

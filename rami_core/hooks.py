@@ -26,7 +26,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 import pluggy
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import hookspecs
 from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
@@ -35,8 +35,8 @@ from .hookspecs import Refusal
 ENTRY_POINT_GROUP = "rami"
 
 
-class NoSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class NoSettings(hookspecs.PluginSettings):
+    pass  # what a plugin class without a Settings model takes (no docstring: it would enter the schema)
 
 
 class PluginError(RamiError):

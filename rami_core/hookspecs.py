@@ -19,12 +19,43 @@ judged on: a hook must not change it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
 
 import pluggy
+from pydantic import BaseModel, ConfigDict
 
 PROJECT = "rami"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+class PluginSettings(BaseModel):
+    """Base of a plugin's settings model: an unknown key is an error, so a
+    misspelt setting in a profile is reported instead of ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+S = TypeVar("S", bound=PluginSettings)
+
+
+class HousePlugin(Generic[S]):
+    """A small base for a plugin class: the host builds it with its settings,
+    validated by `Settings`, and the hooks read them as `self.settings`.
+
+        class Settings(PluginSettings):
+            cards: int = 2
+
+        class Plugin(HousePlugin[Settings]):
+            name = "my_rule"
+            Settings = Settings
+    """
+
+    name: ClassVar[str]
+    Settings: ClassVar[type[PluginSettings]] = PluginSettings
+
+    def __init__(self, settings: S) -> None:
+        self.settings = settings
 
 
 @dataclass(frozen=True)
