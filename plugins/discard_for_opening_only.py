@@ -18,7 +18,7 @@ from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
 class Settings(PluginSettings):
-    pass  # this rule has no settings (a docstring would enter its JSON schema)
+    """No settings: the rule is on or off."""
 
 
 class Plugin(HousePlugin[Settings]):

@@ -27,7 +27,7 @@ from rami_core.melds import AMBIGUOUS, SET
 
 
 class Settings(PluginSettings):
-    pass  # this rule has no settings (a docstring would enter its JSON schema)
+    """No settings: the rule is on or off."""
 
 
 def _naturals(cards) -> Counter:

@@ -11,6 +11,7 @@ between tables comes from the profile.
 from __future__ import annotations
 
 import random
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,6 +59,7 @@ class Game:
         self.log: list[A.Action | A.NextRound] = []
         self.events: list[Event] = []
         self._listeners: list[tuple[Callable[[Event], None], int | None]] = []
+        self.listener_errors: list[tuple[Callable[[Event], None], Event, Exception]] = []
         self._turn_start = state.copy()
 
     # ------------------------------------------------------------ creation
@@ -67,6 +69,14 @@ class Game:
         cls, profile: Profile, players: int, seed: int | None = 0, plugins: Sequence[object] = ()
     ) -> Game:
         """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
+        if not isinstance(profile, Profile):
+            raise TypeError(
+                f"profile must be a Profile (see rami_core.loader.load_profile), got {type(profile).__name__}"
+            )
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be an int, got {type(players).__name__} {players!r:.40}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__} {seed!r:.40}")
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
         rules = Rules.build(profile, players, plugins)
@@ -110,7 +120,12 @@ class Game:
         """Call `listener` with every event from now on. `seat`: the seat whose
         private stream to follow (its own draws shown, others' hidden); None
         for a spectator's stream; -1 (default) for the full stream, hidden
-        cards included (a referee's log)."""
+        cards included (a referee's log).
+
+        Listeners are told after a move is committed, so a listener that
+        raises cannot undo or hide the move: its exception is kept in
+        :attr:`listener_errors` (listener, event, exception), reported as a
+        RuntimeWarning, and the other listeners are still told."""
         self._listeners.append((listener, seat))
 
     def checkpoint(self) -> tuple:
@@ -165,7 +180,15 @@ class Game:
     def _notify(self, events: list[Event]) -> None:
         for listener, seat in self._listeners:
             for e in events:
-                listener(e if seat == -1 else e.for_seat(seat))
+                try:
+                    listener(e if seat == -1 else e.for_seat(seat))
+                except Exception as exc:  # the move stands: see subscribe()
+                    self.listener_errors.append((listener, e, exc))
+                    warnings.warn(
+                        f"a listener failed on event {e.kind} (the move stands): {type(exc).__name__}: {exc}",
+                        RuntimeWarning,
+                        stacklevel=3,
+                    )
 
     def _timeout(self, action: A.Timeout) -> tuple[GameState, bool]:
         """The clock ran out: draw if the seat has not drawn, then end the turn

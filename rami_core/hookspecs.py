@@ -19,7 +19,7 @@ judged on: a hook must not change it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import pluggy
 from pydantic import BaseModel, ConfigDict
@@ -29,9 +29,18 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A plugin's reason to refuse an action: `code` becomes `<plugin>.<code>`
+    (or stays as is when it is one of `ERROR_CODES`), `message` is shown to the player."""
+
+    code: str
+    message: str
+
+
 class PluginSettings(BaseModel):
-    """Base of a plugin's settings model: an unknown key is an error, so a
-    misspelt setting in a profile is reported instead of ignored."""
+    """The base of a plugin's settings: a pydantic model that refuses unknown keys,
+    so a misspelt setting in a profile is an error, not a silent default."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -40,31 +49,17 @@ S = TypeVar("S", bound=PluginSettings)
 
 
 class HousePlugin(Generic[S]):
-    """A small base for a plugin class: the host builds it with its settings,
-    validated by `Settings`, and the hooks read them as `self.settings`.
+    """A base for a plugin: ``name``, its ``Settings`` model and ``self.settings``.
 
-        class Settings(PluginSettings):
-            cards: int = 2
+    Subclass it as ``class Plugin(HousePlugin[Settings])``, set ``name`` and
+    ``Settings``, and add ``@hookimpl`` methods; the host builds it with the
+    profile's settings, validated by ``Settings``."""
 
-        class Plugin(HousePlugin[Settings]):
-            name = "my_rule"
-            Settings = Settings
-    """
+    name: str = ""
+    Settings: type[PluginSettings] = PluginSettings
 
-    name: ClassVar[str]
-    Settings: ClassVar[type[PluginSettings]] = PluginSettings
-
-    def __init__(self, settings: S) -> None:
+    def __init__(self, settings: S):
         self.settings = settings
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """A plugin's reason to refuse an action: `code` becomes `<plugin>.<code>`
-    (or stays as is when it is one of `ERROR_CODES`), `message` is shown to the player."""
-
-    code: str
-    message: str
 
 
 # --------------------------------------------------------------------------- dealing
