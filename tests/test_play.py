@@ -18,8 +18,8 @@ import sys
 import pytest
 
 from rami_core.cards import parse_card
-from rami_core.play.cards import CardStyle, parse_input_card
 from rami_core.play import commands as C
+from rami_core.play.cards import CardStyle, parse_input_card
 from rami_core.play.commands import CommandError, apply_edits, parse
 
 pexpect = pytest.importorskip("pexpect")
@@ -344,6 +344,8 @@ def test_colours_on_a_terminal_and_no_color_honoured():
         child.expect(r"(?m)^(\x1b\[[0-9;]*m)*> ")
         text = child.before
         child.sendline("q")
+        child.expect("Save the game before leaving")
+        child.sendline("")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
@@ -622,10 +624,10 @@ def _session(variant: str, hand: str, table: list[str], lines: list[str]):
     from rich.console import Console
 
     from rami_core.engine import Game
+    from rami_core.i18n import Messages
     from rami_core.loader import load_profile
     from rami_core.melds import read_meld
     from rami_core.play import Seat, Session, Terminal
-    from rami_core.i18n import Messages
     from rami_core.state import TableMeld
 
     game = Game.new(load_profile(variant), 2, seed=1)
