@@ -39,7 +39,7 @@ from pydantic import BaseModel, ValidationError
 
 from rami_core.errors import Problem, ProfileError
 from rami_core.profile import Profile
-from rami_core.resources import preset_names, variants_dir
+from rami_core.resources import profile_names, profile_path, variants_dir
 
 __all__ = [
     "MAX_ALIASES",
@@ -323,8 +323,9 @@ def _dotted(path: KeyPath) -> str:
 
 
 def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
-    path = variants_dir() / f"{name}.yaml"
-    if name and "/" not in name and path.is_file():
+    # A name is a preset, a bundled house file or an installed package's profile (resources.profile_path).
+    path = profile_path(name)
+    if path is not None:
         return path.resolve()
     raise ProfileError(
         Problem(
@@ -333,7 +334,7 @@ def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
             problem_at.column,
             key_path,
             f"unknown preset '{name}'",
-            _suggest(name, preset_names()),
+            _suggest(name, profile_names()),
         )
     )
 
@@ -541,7 +542,7 @@ def _resolve(
         name = str(name_or_path).strip()
         path = _preset_file(name, Loc("rami"), "")
         shown = _display(path)
-        allowed = [presets]
+        allowed = [presets, path.parent]
     layer = _Resolver(allowed).file(path, [])
     if rules:
         layer = layer.over(_mapping_layer(rules, rules_label))
