@@ -44,7 +44,7 @@ def replay(file: str, seat: int | None, lang: str) -> None:
     teller = Teller(
         msg,
         name=lambda s: msg("seat", n=s),
-        discard_enabled=game.profile.discard.enabled,
+        discard_enabled=False,  # a log tells every event, the end of each turn too
         ends=True,
     )
     for e in game.events:
