@@ -34,7 +34,7 @@ class Settings(BaseModel):
 
 
 def _faces(cards) -> Counter:
-    return Counter(c[:2] for c in cards)
+    return Counter(c.face for c in cards)
 
 
 class Plugin:
@@ -56,7 +56,7 @@ class Plugin:
         if isinstance(action, LayOff):
             return Refusal("lay_off", message)
         if isinstance(action, Rearrange):
-            other_jokers = sum(1 for c in given if c.suit == JOKER_SUIT and c not in pending)
+            other_jokers = sum(1 for c in given if c.is_joker and c not in pending)
             old = [_faces(m.cards) for m in old_table]
             extended = 0
             for m in new_table:

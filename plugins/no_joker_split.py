@@ -20,7 +20,7 @@ from collections import Counter
 from pydantic import BaseModel, ConfigDict
 
 from rami_core.actions import Rearrange
-from rami_core.cards import JOKER_SUIT, format_card
+from rami_core.cards import format_card
 from rami_core.hookspecs import Refusal, hookimpl
 
 
@@ -29,7 +29,7 @@ class Settings(BaseModel):
 
 
 def _faces(cards) -> Counter:
-    return Counter(c[:2] for c in cards)
+    return Counter(c.face for c in cards)
 
 
 def _fits(needs: list[Counter], rooms: list[Counter]) -> bool:
@@ -61,9 +61,7 @@ class Plugin:
         if not isinstance(action, Rearrange):
             return None
         with_joker = [
-            (i, _faces(m.cards))
-            for i, m in enumerate(old_table)
-            if any(c.suit == JOKER_SUIT for c in m.cards)
+            (i, _faces(m.cards)) for i, m in enumerate(old_table) if any(c.is_joker for c in m.cards)
         ]
         if not with_joker:
             return None

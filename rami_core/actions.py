@@ -4,6 +4,10 @@ Actions name cards by face (copy 0): a player says "the 7♥", never "the
 second deck's 7♥"; the engine picks the physical card from the hand. Each
 action also has a plain-dict form, the one the scenario format and saved
 games use, so that a log of actions is readable and replays exactly.
+
+The acting seat is the field `seat`, the word the engine, the state and the
+hooks use everywhere; the dict form keeps the key `player` (`{player: 0,
+draw: stock}`), because scenarios and saved games already spell it so.
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ from .cards import Card, CardError, format_card, parse_card
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    player: int
+    seat: int
     source: str  # "stock" | "discard"
 
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    player: int
+    seat: int
     melds: tuple[tuple[Card, ...], ...]
 
 
@@ -35,39 +39,39 @@ class LayOffItem:
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    player: int
+    seat: int
     items: tuple[LayOffItem, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Swap:
-    player: int
+    seat: int
     cards: tuple[Card, ...]
     meld: int
 
 
 @dataclass(frozen=True, slots=True)
 class Rearrange:
-    player: int
+    seat: int
     melds: tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    player: int
+    seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
-    player: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """The turn clock ran out: the engine plays the profile's default for the seat."""
 
-    player: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,17 +118,17 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     key = keys[0]
     if "player" not in step:
         raise ActionFormatError(f"{key}: a step needs `player`")
-    player = _int(step["player"], "player")
+    seat = _int(step["player"], "player")
     v = step[key]
     try:
         if key == "draw":
             if v not in ("stock", "discard"):
                 raise ActionFormatError(f"draw: expected stock or discard, got {v!r}")
-            return Draw(player, v)
+            return Draw(seat, v)
         if key == "meld":
-            return Meld(player, _melds(v, "meld"))
+            return Meld(seat, _melds(v, "meld"))
         if key == "rearrange":
-            return Rearrange(player, _melds(v, "rearrange"))
+            return Rearrange(seat, _melds(v, "rearrange"))
         if key == "layoff":
             if not isinstance(v, list):
                 raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {v!r}")
@@ -137,19 +141,19 @@ def action_from_dict(step: dict[str, Any]) -> Action:
                     raise ActionFormatError(f"layoff: unknown keys {sorted(extra)}")
                 as_ = parse_card(it["as"]) if it.get("as") is not None else None
                 items.append(LayOffItem(parse_card(it["card"]), _int(it["to"], "layoff.to"), as_))
-            return LayOff(player, tuple(items))
+            return LayOff(seat, tuple(items))
         if key == "swap":
             if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
                 raise ActionFormatError(
                     f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}"
                 )
             cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
-            return Swap(player, cards, _int(v["meld"], "swap.meld"))
+            return Swap(seat, cards, _int(v["meld"], "swap.meld"))
         if key == "discard":
-            return Discard(player, parse_card(v))
+            return Discard(seat, parse_card(v))
         if key == "end_turn":
-            return EndTurn(player)
-        return Timeout(player)
+            return EndTurn(seat)
+        return Timeout(seat)
     except CardError as e:
         raise ActionFormatError(f"{key}: {e}") from None
 
@@ -160,11 +164,11 @@ def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
     if isinstance(a, NextRound):
         return {"next_round": True}
     if isinstance(a, Draw):
-        return {"player": a.player, "draw": a.source}
+        return {"player": a.seat, "draw": a.source}
     if isinstance(a, Meld):
-        return {"player": a.player, "meld": [[f(c) for c in m] for m in a.melds]}
+        return {"player": a.seat, "meld": [[f(c) for c in m] for m in a.melds]}
     if isinstance(a, Rearrange):
-        return {"player": a.player, "rearrange": [[f(c) for c in m] for m in a.melds]}
+        return {"player": a.seat, "rearrange": [[f(c) for c in m] for m in a.melds]}
     if isinstance(a, LayOff):
         items = []
         for it in a.items:
@@ -172,16 +176,16 @@ def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
             if it.as_ is not None:
                 d["as"] = f(it.as_)
             items.append(d)
-        return {"player": a.player, "layoff": items}
+        return {"player": a.seat, "layoff": items}
     if isinstance(a, Swap):
         if len(a.cards) == 1:
-            return {"player": a.player, "swap": {"card": f(a.cards[0]), "meld": a.meld}}
-        return {"player": a.player, "swap": {"cards": [f(c) for c in a.cards], "meld": a.meld}}
+            return {"player": a.seat, "swap": {"card": f(a.cards[0]), "meld": a.meld}}
+        return {"player": a.seat, "swap": {"cards": [f(c) for c in a.cards], "meld": a.meld}}
     if isinstance(a, Discard):
-        return {"player": a.player, "discard": f(a.card)}
+        return {"player": a.seat, "discard": f(a.card)}
     if isinstance(a, EndTurn):
-        return {"player": a.player, "end_turn": True}
-    return {"player": a.player, "timeout": True}
+        return {"player": a.seat, "end_turn": True}
+    return {"player": a.seat, "timeout": True}
 
 
 _KINDS = {

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from . import actions as A
-from .cards import JOKER_SUIT, Card, build_deck, format_card, shuffled
+from .cards import Card, build_deck, format_card, shuffled
 from .errors import RuleError
 from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
@@ -170,24 +170,24 @@ class Game:
         turn cannot end as it stands (a joker or a taken discard still owed),
         what the seat did this turn is undone first."""
         s = self.state
-        _common(s, action.player)
+        _common(s, action.seat)
         for undone, base in ((False, s), (True, self._turn_start)):
             new = base.copy()
             try:
                 if new.phase == DRAW:
                     try:
-                        _draw(self.rules, new, A.Draw(action.player, STOCK))
+                        _draw(self.rules, new, A.Draw(action.seat, STOCK))
                     except RuleError:
                         if new.discard and self.profile.draw.from_discard:
-                            _draw(self.rules, new, A.Draw(action.player, DISCARD))
+                            _draw(self.rules, new, A.Draw(action.seat, DISCARD))
                         else:
                             raise
                 if new.phase != OVER:
                     if self.profile.discard.enabled:
-                        new = self._timeout_discard(new, action.player)
+                        new = self._timeout_discard(new, action.seat)
                     else:
-                        _end_turn(self.rules, new, A.EndTurn(action.player))
-                self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.player)
+                        _end_turn(self.rules, new, A.EndTurn(action.seat))
+                self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.seat)
                 return new, undone
             except RuleError:
                 continue
@@ -270,13 +270,13 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
     """Remove the physical cards for these faces from `hand` (a working copy)."""
     taken: list[Card] = []
     for face in faces:
-        target = face[:2]
+        target = face.face
         for i in range(len(hand) - 1, -1, -1):
-            if hand[i][:2] == target:
+            if hand[i].face == target:
                 taken.append(hand.pop(i))
                 break
         else:
-            need = sum(1 for f in faces if f[:2] == target)
+            need = sum(1 for f in faces if f.face == target)
             raise RuleError(
                 "card_not_in_hand",
                 f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
@@ -317,7 +317,7 @@ def _table_acceptable(
         "rami_table_acceptable",
         rules=rules,
         state=s,
-        seat=a.player,
+        seat=a.seat,
         old_table=old_table,
         new_table=list(s.table),
         given=list(given),
@@ -330,9 +330,9 @@ def _finish_lay(
 ) -> None:
     """The end every lay shares: a card kept to discard, the house rules on
     the new table, then the bookkeeping (and going out)."""
-    _check_keep_discard(rules, s.hands[a.player])
+    _check_keep_discard(rules, s.hands[a.seat])
     _table_acceptable(rules, s, a, old_table, placed)
-    _after_lay(rules, s, a.player, placed)
+    _after_lay(rules, s, a.seat, placed)
 
 
 def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) -> None:
@@ -349,19 +349,19 @@ def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) ->
 
 
 def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     if s.phase != DRAW:
         raise RuleError("wrong_phase", "you have already drawn this turn")
     p = rules.profile
-    hand = s.hands[a.player]
+    hand = s.hands[a.seat]
     if a.source == DISCARD:
         if not p.draw.from_discard:
             raise RuleError("draw_forbidden", "this variant draws from the stock only")
-        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.player):
+        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.seat):
             raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
         if not s.discard:
             raise RuleError("draw_forbidden", "the discard pile is empty")
-        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=DISCARD)
+        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=DISCARD)
         card = s.discard.pop()
         hand.append(card)
         s.taken_discard = card
@@ -370,7 +370,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
         return
     if a.source != STOCK:
         raise RuleError("draw_forbidden", f"no such pile: {a.source}")
-    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=STOCK)
+    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=STOCK)
     if not s.stock:
         mode = p.draw.empty_stock
         if mode == EmptyStock.reshuffle:
@@ -406,10 +406,10 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
 
 
 def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "laying")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     free = may_lay_freely(rules, s, seat)
     if (
         free
@@ -462,10 +462,10 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
 
 
 def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "laying off")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if not p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
         raise RuleError("action_forbidden", "this variant does not allow laying off")
     if not a.items:
@@ -491,11 +491,11 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     for idx, items in by_meld.items():
         old = s.table[idx]
         if rules.profile.positional_jokers:
-            nat = [c for c, _ in items if c.suit != JOKER_SUIT]
+            nat = [c for c, _ in items if not c.is_joker]
             jok = [
                 (c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None)
                 for c, it in items
-                if c.suit == JOKER_SUIT
+                if c.is_joker
             ]
             res = lay_off_positional(old.reading, nat, jok, rules.melds)
             if isinstance(res, str):
@@ -510,10 +510,10 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
 
 
 def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "swapping a joker")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if p.jokers.swap != JokerSwap.to_hand:
         how = (
             "jokers move only when the table is rearranged"
@@ -545,15 +545,15 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
 
 
 def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "rearranging the table")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if not p.table.rearrange:
         raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
     old_cards = [c for m in s.table for c in m.cards]
-    new_faces = Counter(c[:2] for m in a.melds for c in m)
-    old_faces = Counter(c[:2] for c in old_cards)
+    new_faces = Counter(c.face for m in a.melds for c in m)
+    old_faces = Counter(c.face for c in old_cards)
     added = new_faces - old_faces
     lost = old_faces - new_faces
     hand = s.hands[seat]
@@ -570,10 +570,10 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         )
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in old_cards + from_hand:
-        pool.setdefault(c[:2], []).append(c)
+        pool.setdefault(c.face, []).append(c)
     readings: list[Reading] = []
     for i, m in enumerate(a.melds):
-        cards = [pool[c[:2]].pop(0) for c in m]
+        cards = [pool[c.face].pop(0) for c in m]
         r = read_meld(cards, rules.melds) if cards else None
         if r is None:
             raise RuleError(
@@ -585,9 +585,9 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
     old_owner = {}
     for m in s.table:
-        old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
+        old_owner.setdefault(tuple(sorted(c.face for c in m.cards)), m.owner)
     old_table = list(s.table)
-    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
+    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c.face for c in r.cards)), seat)) for r in readings]
     _finish_lay(rules, s, a, old_table, from_hand)
 
 
@@ -614,12 +614,12 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
 
 
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "discarding")
     p = rules.profile
     if not p.discard.enabled:
         raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
-    hand = s.hands[a.player]
+    hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card])
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError(
@@ -635,16 +635,16 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
         )
     _turn_may_end(rules, s)
     if house_rules:
-        rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
+        rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.seat, card=card)
     s.discard.append(card)
     if not hand:
-        finish_round(rules, s, a.player, OUT)
+        finish_round(rules, s, a.seat, OUT)
         return
     _next_turn(rules, s)
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "ending your turn")
     if rules.profile.discard.enabled:
         raise RuleError("wrong_phase", "your turn ends with a discard")

@@ -43,7 +43,6 @@ def tmp_presets(tmp_path, monkeypatch):
     folder = tmp_path / "presets"
     write(folder / "_tmp_test.yaml", "name: tmp_test\ndescription: a test preset\nopening:\n  points: 30\n")
     monkeypatch.setattr(resources, "variants_dir", lambda: folder)
-    monkeypatch.setattr(loader, "variants_dir", lambda: folder)
     return folder
 
 
@@ -372,16 +371,16 @@ _tree = st.recursive(_leaf, lambda inner: st.dictionaries(_keys, inner, max_size
 
 @given(st.dictionaries(_keys, _tree, max_size=4), st.dictionaries(_keys, _tree, max_size=4))
 def test_deep_merge_property(base, over):
-    merged = loader._deep_merge(base, over)
+    merged = loader.deep_merge(base, over)
     assert set(merged) == set(base) | set(over)
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(base.get(key), dict):
-            assert merged[key] == loader._deep_merge(base[key], value)
+            assert merged[key] == loader.deep_merge(base[key], value)
         else:
             assert merged[key] == value
     for key in set(base) - set(over):
         assert merged[key] == base[key]
-    assert loader._deep_merge(base, {}) == base
+    assert loader.deep_merge(base, {}) == base
 
 
 # --------------------------------------------------------------------------- presets (written by another hand)

@@ -28,7 +28,6 @@ import traceback
 from collections import Counter
 
 import pytest
-from playout import KINDS, Attempt, Tally, playout
 
 from rami_core.actions import action_to_dict
 from rami_core.cards import build_deck
@@ -38,6 +37,7 @@ from rami_core.loader import load_profile
 from rami_core.melds import RUN, rank_at, read_meld
 from rami_core.profile import JokerSwap, Profile
 from rami_core.state import DRAW, LAY, GameState
+from tests.support.playout import KINDS, Attempt, Tally, playout
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 ROUNDS = int(os.environ.get("RAMI_PLAYOUT_ROUNDS", "100"))

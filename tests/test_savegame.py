@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from playout import RandomBot, Tally, play_round
 
 from rami_core import actions as A
 from rami_core.cli import main
@@ -25,6 +24,7 @@ from rami_core.engine import Game
 from rami_core.loader import load_profile
 from rami_core.savegame import MAX_SAVE_BYTES, SaveError, _digest, from_save, load, save, to_save
 from rami_core.state import OVER
+from tests.support.playout import RandomBot, Tally, play_round
 
 
 def play_game(name: str, players: int, seed: int, rounds: int, *overrides: str) -> Game:

@@ -54,7 +54,7 @@ class CardStyle:
         return FR_SUITS[suit] if self.lang == "fr" else SUITS[suit]
 
     def name(self, card: Card) -> str:
-        if card.suit == JOKER_SUIT:
+        if card.is_joker:
             return "JK"
         return rank_name(card.rank, self.lang) + self.suit(card.suit)
 
@@ -66,7 +66,7 @@ class CardStyle:
 
     def text(self, card: Card, stands: tuple[int, int] | None = None) -> Text:
         label = self.name(card)
-        if card.suit == JOKER_SUIT and stands is not None:
+        if card.is_joker and stands is not None:
             label += f"({self.face(*stands)})"
         return Text(label, style=SUIT_STYLES.get(card.suit, ""))
 

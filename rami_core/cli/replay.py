@@ -8,10 +8,10 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from .events import EventKind
-from .i18n import LANGS, Messages
-from .narration import Teller, tell
-from .savegame import SaveError, load
+from rami_core.events import EventKind
+from rami_core.i18n import LANGS, Messages
+from rami_core.narration import Teller, tell
+from rami_core.savegame import SaveError, load
 
 
 @click.command("replay")

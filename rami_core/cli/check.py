@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .scenario import Result, run_file, scenario_files
+from rami_core.scenario import Result, run_file, scenario_files
 
 
 @click.command("check")

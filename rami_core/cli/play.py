@@ -9,7 +9,7 @@ import sys
 import click
 from rich.console import Console
 
-from .errors import ProfileError
+from rami_core.errors import ProfileError
 
 # The variant `rami play`, `rami solve` and `rami simulate` use when none is given:
 # Rami 51, the most played French rami.
@@ -145,13 +145,13 @@ def play(
     With no options: Rami 51 against one expert bot, no clock. Type ? during the game for
     the commands. Commands are read line by line when stdin is not a terminal,
     so a game can be scripted."""
-    from .bots import BOTS, make_bot
-    from .engine import Game
-    from .i18n import Messages
-    from .loader import load_profile
-    from .play import Seat, Session, Terminal, read_save
-    from .play.cards import CardStyle
-    from .savegame import SaveError
+    from rami_core.bots import BOTS, make_bot
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.play import Seat, Session, Terminal, read_save
+    from rami_core.play.cards import CardStyle
+    from rami_core.i18n import Messages
+    from rami_core.savegame import SaveError
 
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from rami_core.cli import _set_option
+from rami_core.cli.common import set_option
 from rami_core.simulate import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.simulate import simulate as run_simulation
 
@@ -118,7 +118,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     console.print(t)
 
 
-@click.command()
+@click.command("simulate")
 @click.option("--variant", "variant", default=None, help="Preset name or profile file (default rami51).")
 @click.option(
     "--rules",
@@ -127,7 +127,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="A house-rule profile file.",
 )
-@_set_option
+@set_option
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1))
 @click.option("--players", default=2, show_default=True, type=click.IntRange(1, 8))
 @click.option(
@@ -224,7 +224,3 @@ def simulate_cmd(
         click.echo(json.dumps(res, indent=1, sort_keys=True))
     else:
         _print_summary(res)
-
-
-simulate = simulate_cmd
-simulate.name = "simulate"

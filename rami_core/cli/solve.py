@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from .cards import Card, CardError, format_card, parse_cards
-from .melds import MeldRules
-from .solver import check_solution, solve
+from rami_core.cards import Card, CardError, format_card, parse_cards
+from rami_core.melds import MeldRules
+from rami_core.solver import check_solution, solve
 
 
 def _cards(text: str, what: str) -> list[Card]:
@@ -76,7 +76,7 @@ def _solve_one(
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def solve_cmd(variant, rules_file, table, hand, objective, batch, as_json) -> None:
     """The arrangement of the whole table that lays the most hand cards (a proven optimum)."""
-    from .loader import load_profile
+    from rami_core.loader import load_profile
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
