@@ -14,6 +14,10 @@ from pathlib import Path
 
 _REPO = Path(__file__).resolve().parent.parent
 
+# The variant `rami play`, `rami solve` and `rami simulate` use when none is
+# given: Rami 51, the most played French rami.
+DEFAULT_VARIANT = "rami51"
+
 
 def _package_dir(package: str, fallback: str) -> Path:
     try:

@@ -11,9 +11,7 @@ from rich.console import Console
 
 from rami_core.errors import ProfileError
 
-# The variant `rami play`, `rami solve` and `rami simulate` use when none is given:
-# Rami 51, the most played French rami.
-DEFAULT_VARIANT = "rami51"
+from rami_core.resources import DEFAULT_VARIANT
 
 
 def _stdout_can_show_symbols() -> bool:

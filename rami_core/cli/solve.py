@@ -11,6 +11,7 @@ import click
 
 from rami_core.cards import Card, CardError, format_card, parse_cards
 from rami_core.melds import MeldRules
+from rami_core.resources import DEFAULT_VARIANT
 from rami_core.solver import check_solution, solve
 
 
@@ -54,7 +55,7 @@ def _solve_one(
 
 
 @click.command("solve")
-@click.option("--variant", default=None, help="A preset name (default: voleur).")
+@click.option("--variant", default=None, help="A preset or profile name (default: rami51).")
 @click.option(
     "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
 )
@@ -80,7 +81,7 @@ def solve_cmd(variant, rules_file, table, hand, objective, batch, as_json) -> No
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
-    profile = load_profile(rules_file or variant or "voleur")
+    profile = load_profile(rules_file or variant or DEFAULT_VARIANT)
     rules = MeldRules.from_profile(profile)
     if batch is None:
         out = _solve_one(_cards(table, "--table"), _cards(hand, "--hand"), rules, objective, profile)
