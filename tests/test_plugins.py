@@ -418,7 +418,7 @@ def test_a_plugin_failing_in_a_scenario_fails_the_scenario_not_the_runner(tmp_pa
             "variant": "voleur",
             "rules": {"plugins": {"nope": {}}},
             "setup": {"hands": [["2S"], ["3S"]]},
-            "steps": [],
+            "steps": [{"expect": {"turn": 0}}],
         },
         tmp_path,
         "<inline>",
