@@ -68,7 +68,7 @@ def test_the_score_sheet_has_a_row_per_round_the_totals_and_the_target():
         per_round = [[int(x) for x in r.split()[1:]] for r in rows]
         totals = [int(x) for x in lines[-1].split()[1:]]
         assert totals == list(game.state.scores)
-        assert [sum(col) for col in zip(*per_round)] == totals
+        assert [sum(col) for col in zip(*per_round, strict=True)] == totals
 
 
 def test_names_given_on_the_command_line_and_the_sheet_on_demand():
