@@ -10,7 +10,6 @@ import click
 from rich.console import Console
 
 from rami_core.errors import ProfileError
-
 from rami_core.resources import DEFAULT_VARIANT
 
 
@@ -145,10 +144,10 @@ def play(
     so a game can be scripted."""
     from rami_core.bots import BOTS, make_bot
     from rami_core.engine import Game
+    from rami_core.i18n import Messages
     from rami_core.loader import load_profile
     from rami_core.play import Seat, Session, Terminal, read_save
     from rami_core.play.cards import CardStyle
-    from rami_core.i18n import Messages
     from rami_core.savegame import SaveError
 
     msg = Messages(lang)
