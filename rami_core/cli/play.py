@@ -5,11 +5,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from typing import Any
 
 import click
 from rich.console import Console
 
+from rami_core.cli.common import one_line
 from rami_core.errors import ProfileError
+from rami_core.hooks import PluginError
 from rami_core.resources import DEFAULT_VARIANT
 
 
@@ -154,7 +157,7 @@ def play(
     symbols = _stdout_can_show_symbols()
     if not symbols:
         with contextlib.suppress(AttributeError, ValueError):
-            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
+            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a TextIOWrapper, or suppressed
     style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
     interactive = sys.stdin.isatty()
     out_tty = sys.stdout.isatty()
@@ -182,6 +185,11 @@ def play(
         n = game.rules.players
         saved = play_info.get("seats")
         if bots is None and isinstance(saved, list) and len(saved) == n:
+            if not all(isinstance(x, dict) for x in saved):
+                err.print(
+                    "cannot resume: the save's seating (play.seats) is malformed", style="red", markup=False
+                )
+                sys.exit(1)
             seat_kinds = [None if s.get("human") else str(s.get("bot") or default_bot) for s in saved]
         else:
             seat_kinds = _seating(n, bot_names or [default_bot], hotseat)
@@ -269,7 +277,24 @@ def play(
         code = session.run()
     except KeyboardInterrupt:
         code = session.abandon()
+    except PluginError as e:
+        # The engine commits nothing a failed hook touched: save the game as it stands, then stop.
+        _rescue(session, e, save_path, err)
+        code = 1
     sys.exit(code)
+
+
+def _rescue(session: Any, error: Exception, save_path: str | None, err: Console) -> None:
+    from rami_core.play.saves import write_save
+    from rami_core.savegame import SaveError
+
+    path = save_path or f"rami-rescued-{session.game.state.seed or 0}.json"
+    try:
+        write_save(session.game, path, [s.to_dict() for s in session.seats], session.msg.lang)
+        saved = f"the game was saved to {path} (rami play --resume {path})"
+    except SaveError as se:
+        saved = f"the game could not be saved: {se.reason or se}"
+    err.print(f"error: {one_line(str(error))}; {saved}", style="red", markup=False)
 
 
 def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:

@@ -25,14 +25,16 @@ from rami_core.savegame import SaveError, load
 def replay(file: str, seat: int | None, lang: str) -> None:
     """Replay a saved game, check it matches its snapshot, and print it turn by turn."""
     msg = Messages(lang)
-    out = Console(highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
     try:
         game = load(file)
     except SaveError as err:
-        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(
+        Console(file=sys.stderr, highlight=False, soft_wrap=True, emoji=False).print(
             f"{msg('cannot_replay')} {err}", style="red", markup=False
         )
         sys.exit(1)
+    if seat is not None and not 0 <= seat < game.rules.players:
+        raise click.BadParameter(f"this game has seats 0 to {game.rules.players - 1}", param_hint="--seat")
     title = msg(
         "replay_title",
         variant=game.profile.name,
@@ -47,11 +49,11 @@ def replay(file: str, seat: int | None, lang: str) -> None:
         discard_enabled=False,  # a log tells every event, the end of each turn too
         ends=True,
     )
-    for e in game.events:
-        line = tell(teller, e if seat is None else e.for_seat(seat))
+    for ev in game.events:
+        line = tell(teller, ev if seat is None else ev.for_seat(seat))
         if line is None:
             continue
-        if e.kind in (EventKind.ROUND_OVER, EventKind.GAME_OVER, EventKind.ROUND_DEALT):
+        if ev.kind in (EventKind.ROUND_OVER, EventKind.GAME_OVER, EventKind.ROUND_DEALT):
             line.stylize("bold")
             out.print(line)
         else:

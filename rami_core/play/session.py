@@ -24,7 +24,9 @@ from ..errors import RuleError
 from ..events import Event, EventKind
 from ..i18n import Messages
 from ..narration import Teller, tell
+from ..savegame import SaveError
 from ..state import OVER
+from ..userfiles import visible
 from . import commands as C
 from .cards import CardStyle
 from .commands import CommandError, Parser
@@ -265,7 +267,15 @@ class Session:
 
     def handle(self, seat: int, line: str) -> str | None:
         try:
-            return self.execute(seat, self.parser.parse(line))
+            cmd = self.parser.parse(line)
+        except CommandError as e:
+            self.command_error(e)
+            return None
+        except Exception:  # any line runs or is "not understood", never a crash
+            self.command_error(CommandError("unknown_command", cmd=visible(line.strip().partition(" ")[0])))
+            return None
+        try:
+            return self.execute(seat, cmd)
         except CommandError as e:
             self.command_error(e)
         return None
@@ -390,14 +400,14 @@ class Session:
     def save(self, path: str) -> None:
         try:
             write_save(self.game, path, [s.to_dict() for s in self.seats], self.msg.lang)
-        except OSError as e:
-            self.say("save_failed", "red", path=path, error=e.strerror or str(e))
+        except SaveError as e:
+            self.say("save_failed", "red", path=visible(path), error=e.reason or str(e))
             return
-        self.say("saved", "green", path=path)
+        self.say("saved", "green", path=visible(path))
 
     def autosave(self) -> None:
         if self.save_path:
             try:
                 write_save(self.game, self.save_path, [s.to_dict() for s in self.seats], self.msg.lang)
-            except OSError as e:
-                self.say("save_failed", "red", path=self.save_path, error=e.strerror or str(e))
+            except SaveError as e:
+                self.say("save_failed", "red", path=visible(self.save_path), error=e.reason or str(e))

@@ -25,6 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from ..userfiles import visible
+
 TIMEOUT = "\x00timeout"
 
 
@@ -143,7 +145,7 @@ class Terminal:
             return None
         line = line.rstrip("\r\n")
         if not self.interactive:
-            self.console.print(line, markup=False, highlight=False)
+            self.console.print(visible(line), markup=False, highlight=False, emoji=False)
         return line
 
     def _update_clock(self, text: str) -> None:
