@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     ROUND_OVER = "round_over"
     GAME_OVER = "game_over"
     ROUND_DEALT = "round_dealt"
+    UNDONE = "undone"  # an app took back a seat's moves of the turn (the table server's undo)
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,7 @@ NARRATION: dict[EventKind, Callable[[Teller, Event], Text | None]] = {
     EventKind.DISCARDED: lambda t, e: t.line("discarded", e, card=t.cards([e.data["card"]])),
     EventKind.TURN_ENDED: _turn_ended,
     EventKind.TIMED_OUT: _timed_out,
+    EventKind.UNDONE: lambda t, e: t.line("undone", e),
     EventKind.ROUND_OVER: _round_over,
     EventKind.GAME_OVER: _game_over,
 }

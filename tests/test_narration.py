@@ -48,6 +48,7 @@ SAMPLES: dict[EventKind, Event] = {
         },
     ),
     EventKind.GAME_OVER: Event(EventKind.GAME_OVER, None, {"winner": 0, "scores": [0, 510]}),
+    EventKind.UNDONE: Event(EventKind.UNDONE, 0),
 }
 
 
