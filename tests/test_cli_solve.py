@@ -10,6 +10,10 @@ from rami_core.cli import main
 
 
 def run(*args: str, input: str | None = None):
+    # These positions were written for voleur (the whole table rebuilt); the
+    # command's own default is rami51, so they name voleur unless they say otherwise.
+    if "--variant" not in args and "--rules" not in args:
+        args = ("--variant", "voleur", *args)
     return CliRunner().invoke(main, ["solve", *args], input=input)
 
 
