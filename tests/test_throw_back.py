@@ -17,16 +17,18 @@ from rami_core.scenario import build_setup
 SETUP = {"hands": [["2C", "5D", "9S"], ["3H", "4H"]], "stock": ["QD"], "discard": ["KH"]}
 
 
-@pytest.mark.parametrize(
-    "variant, on",
-    [("rami51", True), ("rami71", True), ("kaluki", True), ("classic", True), ("simple", False)],
-)
-def test_presets(variant, on):
-    assert load_profile(variant).discard.throw_back is not on
+@pytest.mark.parametrize("variant", ["rami51", "rami71", "kaluki", "classic", "simple", "voleur"])
+def test_no_preset_forbids_it(variant):
+    # None of the rule pages the presets follow forbids throwing the card back.
+    assert load_profile(variant).discard.throw_back is True
+
+
+def test_the_house_file_forbids_it():
+    assert load_profile("rami51_no_throw_back").discard.throw_back is False
 
 
 def test_rules_say_it_and_the_engine_refuses():
-    game = build_setup(load_profile("rami51"), SETUP)
+    game = build_setup(load_profile("rami51_no_throw_back"), SETUP)
     game.apply(A.Draw(0, "discard"))
     assert game.rules.throw_back_forbidden(game.state, parse_card("KH"))
     assert not game.rules.throw_back_forbidden(game.state, parse_card("9S"))
@@ -37,7 +39,7 @@ def test_rules_say_it_and_the_engine_refuses():
 
 def test_the_hint_and_the_bots_never_throw_back():
     for bot_name in ("greedy", "expert", "random", None):
-        game = build_setup(load_profile("rami51"), SETUP)
+        game = build_setup(load_profile("rami51_no_throw_back"), SETUP)
         game.apply(A.Draw(0, "discard"))
         if bot_name is None:
             plan = suggest(game.view(0), game.rules)
@@ -54,7 +56,7 @@ def test_the_hint_and_the_bots_never_throw_back():
 
 
 def test_a_game_of_rami51_between_bots_has_no_throw_back():
-    game = Game.new(load_profile("rami51"), 2, seed=5)
+    game = Game.new(load_profile("rami51_no_throw_back"), 2, seed=5)
     bots = [make_bot("greedy", s) for s in range(2)]
     for _ in range(400):
         s = game.state
