@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, card_points
 from .melds import MeldRules, Reading, meld_points
 from .profile import Profile
+
+if TYPE_CHECKING:
+    from .hooks import PluginHost
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class Rules:
     players: int
     melds: MeldRules
     teams: bool
-    hooks: Any = field(default=None, compare=False, repr=False)  # hooks.PluginHost of this game
+    hooks: PluginHost = field(compare=False, repr=False)  # this game's plugins (none: an empty host)
 
     @classmethod
     def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> Rules:
@@ -53,7 +56,7 @@ class Rules:
         return self.profile.opening.required
 
     def hand_value(self, cards: list[Card]) -> int:
-        if self.hooks is not None and self.hooks.has("rami_hand_cost"):
+        if self.hooks.has("rami_hand_cost"):
             d = self.hooks.decide("rami_hand_cost", rules=self, cards=list(cards))
             if d is not None:
                 return int(d.value)
@@ -64,6 +67,13 @@ class Rules:
     def meld_value(self, reading: Reading) -> int:
         s = self.profile.scoring
         return meld_points(reading, ace=s.ace_points, ace_low=s.ace_low_points, court=s.court_points)
+
+    def throw_back_forbidden(self, state: Any, card: Card) -> bool:
+        """Whether discarding `card` now would throw back the card taken from
+        the discard pile this turn, where discard.throw_back is false. Asked by
+        the engine; bots and the hint see the refusal through it."""
+        taken = getattr(state, "taken_discard", None)
+        return not self.profile.discard.throw_back and taken is not None and card.face == taken.face
 
     @property
     def target(self) -> int:

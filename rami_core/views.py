@@ -1,10 +1,17 @@
 """What one seat may know: the only thing bots and interfaces are given.
 
-A view is built from the state by copying out the public part (table,
-discard pile, counts, scores) and the seat's own hand; the stock's order, the
-other hands and the seed never enter it. At the end of a round every hand
-is shown at the table, so the view then carries them all, as the players
-would see them laid face up.
+A view is built from the state by copying out every public fact (table,
+discard pile, counts, scores, who has opened or laid, the turn counters, what
+the seat to play drew and owes this turn) and the seat's own hand; the
+stock's order, the other hands and the seed never enter it. Which deck a card
+came from is not visible either (every card is shown as copy 0). At the end
+of a round every hand is shown at the table, so the view then carries them
+all, as the players would see them laid face up.
+
+`HIDDEN_FIELDS` and `PUBLIC_FIELDS` sort every field of `GameState`: a
+guard test fails when a field is added to the state and to neither, so a
+new public fact cannot be forgotten by the views (and by the state a bot
+rebuilds from its view, `bots.base.state_from_view`).
 """
 
 from __future__ import annotations
@@ -42,7 +49,8 @@ class SeatView:
     phase: str
     round_no: int
     teams: bool
-    # This seat's obligations in the current turn.
+    # What the seat to play has done and owes in the current turn: seen by
+    # everybody at the table.
     drew_from: str | None
     taken_discard: Card | None
     jokers_to_replay: tuple[Card, ...]
@@ -54,6 +62,18 @@ class SeatView:
     revealed_hands: tuple[tuple[Card, ...], ...] | None
     game_over: bool
     game_winner: int | None
+    # The rest of the public record of the round.
+    laid_before: tuple[bool, ...] = ()  # each seat has laid something before this turn (rami sec)
+    first_player: int = 0
+    turns_played: int = 0  # turns ended this round, every seat counted
+    reshuffles: int = 0  # stock rebuilds this round, and deals replayed
+    stock_exhausted: bool = False  # the last stock card was drawn this turn
+    round_end: str | None = None
+    rami_sec: bool = False
+    # The card taken from the discard pile is still in the hand of the seat
+    # to play (which of two twins was laid is seen at the table, not in a
+    # hand shown without deck marks).
+    taken_discard_in_hand: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -87,12 +107,20 @@ class SeatView:
             "laid_this_turn": self.laid_this_turn,
             "opened_this_turn": self.opened_this_turn,
             "winner": self.winner,
-            "penalties": list(self.penalties),
+            "penalties": list(self.penalties) if self.penalties else [0] * self.players,
             "revealed_hands": [cards(h) for h in self.revealed_hands]
             if self.revealed_hands is not None
             else None,
             "game_over": self.game_over,
             "game_winner": self.game_winner,
+            "laid_before": list(self.laid_before),
+            "first_player": self.first_player,
+            "turns_played": self.turns_played,
+            "reshuffles": self.reshuffles,
+            "stock_exhausted": self.stock_exhausted,
+            "round_end": self.round_end,
+            "rami_sec": self.rami_sec,
+            "taken_discard_in_hand": self.taken_discard_in_hand,
         }
 
 
@@ -130,11 +158,43 @@ def _public_hand(hand) -> tuple[Card, ...]:
     return tuple(sorted(map(_public, hand), key=_public_key))
 
 
+# Every field of GameState is one or the other (tests/test_views.py checks it).
+HIDDEN_FIELDS = frozenset({"hands", "stock", "seed"})  # own hand and the stock's size excepted
+PUBLIC_FIELDS = frozenset(
+    {
+        "players",
+        "discard",
+        "table",
+        "opened",
+        "laid_before",
+        "scores",
+        "turn",
+        "phase",
+        "drew_from",
+        "taken_discard",
+        "laid_this_turn",
+        "opened_this_turn",
+        "jokers_to_replay",
+        "stock_exhausted",
+        "round_no",
+        "first_player",
+        "turns_played",
+        "reshuffles",
+        "penalties",
+        "winner",
+        "round_end",
+        "rami_sec",
+        "game_over",
+        "game_winner",
+    }
+)
+
+
 def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
     if not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat}")
-    own_turn = state.turn == seat and state.phase != OVER
     over = state.phase == OVER
+    taken = state.taken_discard
     return SeatView(
         seat=seat,
         players=state.players,
@@ -149,14 +209,22 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         phase=state.phase,
         round_no=state.round_no,
         teams=teams,
-        drew_from=state.drew_from if own_turn else None,
-        taken_discard=_public(state.taken_discard) if own_turn and state.taken_discard is not None else None,
-        jokers_to_replay=tuple(_public(c) for c in state.jokers_to_replay) if own_turn else (),
-        laid_this_turn=state.laid_this_turn if own_turn else False,
-        opened_this_turn=state.opened_this_turn if own_turn else False,
+        drew_from=state.drew_from,
+        taken_discard=_public(taken) if taken is not None else None,
+        jokers_to_replay=tuple(_public(c) for c in state.jokers_to_replay),
+        laid_this_turn=state.laid_this_turn,
+        opened_this_turn=state.opened_this_turn,
         winner=state.winner if over else None,
-        penalties=tuple(state.penalties) if over and state.penalties else tuple([0] * state.players),
+        penalties=tuple(state.penalties),
         revealed_hands=tuple(_public_hand(h) for h in state.hands) if over else None,
         game_over=state.game_over,
         game_winner=state.game_winner if state.game_over else None,
+        laid_before=tuple(state.laid_before),
+        first_player=state.first_player,
+        turns_played=state.turns_played,
+        reshuffles=state.reshuffles,
+        stock_exhausted=state.stock_exhausted,
+        round_end=state.round_end,
+        rami_sec=state.rami_sec,
+        taken_discard_in_hand=taken is not None and not over and taken in state.hands[state.turn],
     )

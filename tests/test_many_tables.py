@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playout import play_prefix
 
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
@@ -23,6 +22,7 @@ from rami_core.hookspecs import hookimpl
 from rami_core.loader import load_profile
 from rami_core.savegame import from_save, to_save
 from rami_core.state import OVER
+from tests.support.playout import play_prefix
 
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = 120

@@ -11,13 +11,13 @@ seat has not seen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from playout import RandomBot, Tally, play_round
 
 from rami_core import actions as A
 from rami_core.cards import Card, format_card, parse_card, sort_key
@@ -26,6 +26,7 @@ from rami_core.loader import load_profile
 from rami_core.savegame import seat_record
 from rami_core.state import DRAW, LAY, OVER, GameState
 from rami_core.views import view
+from tests.support.playout import RandomBot, Tally, play_round
 
 ROOT = Path(__file__).resolve().parents[1]
 ATLAS = ROOT / "variants" / "house" / "rami51_atlas.yaml"
@@ -106,13 +107,14 @@ def check_view(game: Game, seat: int) -> dict:
     else:
         assert d["revealed_hands"] is None
         assert d["winner"] is None and d["penalties"] == [0] * s.players
-    if s.turn != seat or s.phase == OVER:
-        # Another seat's obligations this turn are not this seat's business.
-        assert d["drew_from"] is None and d["taken_discard"] is None
-        assert d["jokers_to_replay"] == [] and d["laid_this_turn"] is False
-    else:
-        assert d["drew_from"] == s.drew_from
-        assert v.my_turn
+    # What the seat to play did and owes this turn is seen by the whole table.
+    assert d["drew_from"] == s.drew_from and d["laid_this_turn"] == s.laid_this_turn
+    assert d["taken_discard"] == (format_card(s.taken_discard) if s.taken_discard is not None else None)
+    assert d["jokers_to_replay"] == [format_card(c) for c in s.jokers_to_replay]
+    assert d["turns_played"] == s.turns_played and d["laid_before"] == s.laid_before
+    assert d["first_player"] == s.first_player and d["reshuffles"] == s.reshuffles
+    assert d["stock_exhausted"] == s.stock_exhausted and d["round_end"] == s.round_end
+    assert v.my_turn == (s.turn == seat and s.phase != OVER)
     assert d["game_over"] == s.game_over
     assert d["game_winner"] == (s.game_winner if s.game_over else None)
     return d
@@ -124,14 +126,16 @@ def check_view(game: Game, seat: int) -> dict:
 def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[str, GameState]]:
     """States that differ from `s` only in what `seat` may not know."""
     out: list[tuple[str, GameState]] = []
-    if len(set(c[:2] for c in s.stock)) > 1:
+    if len({c.face for c in s.stock}) > 1:
         t = s.copy()
-        while [c[:2] for c in t.stock] == [c[:2] for c in s.stock]:
+        while [c.face for c in t.stock] == [c.face for c in s.stock]:
             rng.shuffle(t.stock)
         out.append(("stock order", t))
     t = s.copy()
     t.seed = (s.seed or 0) + 1
     out.append(("seed", t))
+    # Cards the whole table saw go into the hand of the seat to play this turn.
+    known = [s.taken_discard, *s.jokers_to_replay] if s.taken_discard or s.jokers_to_replay else []
     if s.phase != OVER:
         others = [q for q in range(s.players) if q != seat and s.hands[q]]
         if others and s.stock:
@@ -139,6 +143,8 @@ def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[s
             q = rng.choice(others)
             for _ in range(min(3, len(t.hands[q]), len(t.stock))):
                 i, j = rng.randrange(len(t.hands[q])), rng.randrange(len(t.stock))
+                if t.hands[q][i] in known:
+                    continue  # the table saw this card go into that hand
                 t.hands[q][i], t.stock[j] = t.stock[j], t.hands[q][i]
             if t.to_json() != s.to_json():
                 out.append(("another hand swapped with the stock", t))
@@ -146,7 +152,8 @@ def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[s
             t = s.copy()
             a, b = others[:2]
             i, j = rng.randrange(len(t.hands[a])), rng.randrange(len(t.hands[b]))
-            t.hands[a][i], t.hands[b][j] = t.hands[b][j], t.hands[a][i]
+            if t.hands[a][i] not in known and t.hands[b][j] not in known:
+                t.hands[a][i], t.hands[b][j] = t.hands[b][j], t.hands[a][i]
             if t.to_json() != s.to_json():
                 out.append(("two other hands swapped", t))
     # Which deck a card of one's own hand came from is invisible too.
@@ -154,7 +161,7 @@ def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[s
         (i, j)
         for i, c in enumerate(s.hands[seat])
         for j, d in enumerate(s.stock)
-        if c[:2] == d[:2] and c != d
+        if c.face == d.face and c != d and c not in known
     ]
     if twins:
         t = s.copy()
@@ -289,10 +296,8 @@ def card_tokens(obj) -> set[str]:
         for v in obj:
             out |= card_tokens(v)
     elif isinstance(obj, str):
-        try:
+        with contextlib.suppress(ValueError):
             out.add(format_card(parse_card(obj)))
-        except ValueError:
-            pass
     return out
 
 
@@ -356,3 +361,15 @@ def test_events_for_seat_hide_other_seats_stock_draws():
             assert mine.kind == full.kind and mine.data == full.data and mine.seat == full.seat
             if full.private:
                 assert mine.private == (full.private if seat is not None and full.seat == seat else {})
+
+
+def test_every_state_field_is_public_or_hidden():
+    """A field added to GameState must be sorted: public (in every view, and
+    in the state a bot rebuilds) or hidden (the stock, other hands, the seed)."""
+    from dataclasses import fields
+
+    from rami_core.views import HIDDEN_FIELDS, PUBLIC_FIELDS
+
+    names = {f.name for f in fields(GameState)}
+    assert not HIDDEN_FIELDS & PUBLIC_FIELDS
+    assert names == HIDDEN_FIELDS | PUBLIC_FIELDS, names ^ (HIDDEN_FIELDS | PUBLIC_FIELDS)

@@ -59,12 +59,17 @@ def _table_meld(m: MeldView) -> TableMeld:
 
 
 def state_from_view(view: SeatView) -> GameState:
-    """A state the engine can judge the seat's own moves on."""
+    """The state the engine judges the seat's own moves on: the true state
+    but for the cards this seat cannot see (other hands and the stock stand
+    in as placeholders, the seed is unknown) and which deck each card came
+    from. Every public fact of the view is carried over, so that a plugin
+    reading the turn counters, who has laid or the discard taken this turn
+    judges the rebuilt state as it judges the true one."""
     hands = []
     k = 0
     for i, n in enumerate(view.hand_sizes):
         if i == view.seat:
-            hands.append(list(view.hand))
+            hands.append(_own_hand(view))
         else:
             hands.append(_placeholders(k, k + n))
             k += n
@@ -75,7 +80,7 @@ def state_from_view(view: SeatView) -> GameState:
         discard=list(view.discard),
         table=[_table_meld(m) for m in view.table],
         opened=list(view.opened),
-        laid_before=[True] * view.players,
+        laid_before=list(view.laid_before) if view.laid_before else [True] * view.players,
         scores=list(view.scores),
         turn=view.turn,
         phase=view.phase,
@@ -84,8 +89,36 @@ def state_from_view(view: SeatView) -> GameState:
         laid_this_turn=view.laid_this_turn,
         opened_this_turn=view.opened_this_turn,
         jokers_to_replay=list(view.jokers_to_replay),
+        stock_exhausted=view.stock_exhausted,
         round_no=view.round_no,
+        first_player=view.first_player,
+        turns_played=view.turns_played,
+        reshuffles=view.reshuffles,
+        penalties=list(view.penalties),
+        winner=view.winner,
+        round_end=view.round_end,
+        rami_sec=view.rami_sec,
+        game_over=view.game_over,
+        game_winner=view.game_winner,
     )
+
+
+def _own_hand(view: SeatView) -> list[Card]:
+    """The seat's hand with the card taken from the discard pile told apart
+    from its twins. The engine lays or discards the taken card first among
+    cards of its face, and asks whether *that card* is still in hand; the
+    view's hand, without deck marks, shows faces only. So the twins get deck
+    marks 1, 2, ... and the taken card (copy 0, as in the view) is kept last,
+    and only while the view says it is still in hand."""
+    hand = list(view.hand)
+    taken = view.taken_discard
+    if taken is None or view.turn != view.seat or taken not in hand:
+        return hand
+    twins = [c for c in hand if c == taken]
+    rest = [c for c in hand if c != taken]
+    keep = len(twins) - 1 if view.taken_discard_in_hand else len(twins)
+    marked = [Card(taken.rank, taken.suit, i + 1) for i in range(keep)]
+    return rest + marked + ([taken] if view.taken_discard_in_hand else [])
 
 
 def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:

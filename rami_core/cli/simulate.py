@@ -1,0 +1,254 @@
+"""`rami simulate`: many bot games, with a progress bar and statistics."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from rami_core.cli.common import set_option
+from rami_core.resources import DEFAULT_VARIANT
+from rami_core.simulate import ROUND_CAP, TURN_CAP, SimConfig, compare
+from rami_core.simulate import simulate as run_simulation
+
+
+def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...]):
+    from rami_core.loader import load_profile
+
+    if variant and rules_file:
+        raise click.UsageError("give --variant or --rules, not both")
+    return load_profile(rules_file or variant or DEFAULT_VARIANT, overrides)
+
+
+def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict:
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--backend ray needs Ray: pip install 'rami[ray]'") from None
+    if sys.stderr.isatty() and config.games > 1:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(
+            TextColumn(label or config.profile.name, markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(file=sys.stderr),
+            transient=True,
+        ) as bar:
+            task = bar.add_task("games", total=config.games)
+            return run_simulation(config, workers, backend, progress=lambda k: bar.advance(task, k))
+    return run_simulation(config, workers, backend)
+
+
+def _fmt(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x:.3f}" if isinstance(x, float) else str(x)
+
+
+def _console() -> Console:
+    # Names come from profiles: shown as written, never read as rich markup or emoji codes.
+    return Console(markup=False, emoji=False)
+
+
+def _print_summary(res: dict) -> None:
+    console = _console()
+    t = Table(
+        title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
+    )
+    if len(set(res["bots"])) == 1:
+        # One bot type in every seat: a row per seat (or side) says what the
+        # seat order is worth; a row per bot would only say the bot wins.
+        from rami_core.simulate import wilson
+
+        side = len(res["wins_per_seat"]) != res["players"]
+        t.add_column("side" if side else "seat")
+        for col in ("games", "wins", "win rate", "95% CI"):
+            t.add_column(col, justify="right")
+        n = res["games"]
+        for i, w in enumerate(res["wins_per_seat"]):
+            lo, hi = wilson(w, n) if n else (None, None)
+            t.add_row(
+                f"{res['bots'][0]} {i}",
+                str(n),
+                str(int(w)) if float(w).is_integer() else _fmt(w),
+                _fmt(w / n if n else None),
+                f"[{_fmt(lo)}, {_fmt(hi)}]",
+            )
+        console.print(t)
+    else:
+        t.add_column("bot")
+        for col in ("games", "wins", "win rate", "95% CI"):
+            t.add_column(col, justify="right")
+        for bot, st in res["bots_stats"].items():
+            t.add_row(
+                bot,
+                str(st["games"]),
+                str(st["wins"]),
+                _fmt(st["win_rate"]),
+                f"[{_fmt(st['ci95'][0])}, {_fmt(st['ci95'][1])}]",
+            )
+        console.print(t)
+    s = Table(show_header=True)
+    s.add_column("statistic")
+    s.add_column("value", justify="right")
+    rows = [
+        (
+            "wins per seat" + (" (side)" if len(res["wins_per_seat"]) != res["players"] else ""),
+            " ".join(str(int(w)) for w in res["wins_per_seat"]),
+        ),
+        ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
+        ("games stopped by a plugin error", str(res.get("failed_games", 0))),
+        ("rounds per game", _fmt(res["rounds_per_game"])),
+        ("turns per round", _fmt(res["turns_per_round"])),
+        ("rounds ending on an empty stock", _fmt(res["empty_stock_share"])),
+        ("rounds stopped at the turn cap", str(res["turn_capped_rounds"])),
+        ("turn of first opening", _fmt(res["first_opening_turn"])),
+        ("average penalty (per seat and round)", _fmt(res["average_penalty"])),
+        (
+            "refused actions / timeouts / bot errors",
+            f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}",
+        ),
+        ("games per second", _fmt(res["timing"]["games_per_second"])),
+    ]
+    for k, v in rows:
+        s.add_row(k, v)
+    console.print(s)
+
+
+def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
+    console = _console()
+    t = Table(title=f"A = {names[0]}, B = {names[1]}: {cmp['games']} games on the same deals (B - A, 95% CI)")
+    for col in ("statistic", "A", "B", "B - A", "95% CI"):
+        t.add_column(col, justify="left" if col == "statistic" else "right")
+    for key, m in cmp["metrics"].items():
+        t.add_row(
+            key.replace("_", " "),
+            _fmt(m["a"]),
+            _fmt(m["b"]),
+            _fmt(m["diff"]),
+            f"[{_fmt(m['ci95'][0])}, {_fmt(m['ci95'][1])}]",
+        )
+    for bot, w in cmp["win_rates"].items():
+        wa, wb = w["a"] or {}, w["b"] or {}
+        t.add_row(
+            f"{bot} win rate",
+            f"{_fmt(wa.get('rate'))} [{_fmt((wa.get('ci95') or [None])[0])}, {_fmt((wa.get('ci95') or [None, None])[1])}]",
+            f"{_fmt(wb.get('rate'))} [{_fmt((wb.get('ci95') or [None])[0])}, {_fmt((wb.get('ci95') or [None, None])[1])}]",
+            "",
+            "",
+        )
+    console.print(t)
+
+
+@click.command("simulate")
+@click.option("--variant", "variant", default=None, help="Preset name or profile file (default: rami51).")
+@click.option(
+    "--rules",
+    "rules_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="A house-rule profile file.",
+)
+@set_option
+@click.option("--games", default=100, show_default=True, type=click.IntRange(1))
+@click.option("--players", default=2, show_default=True, type=click.IntRange(1, 8))
+@click.option(
+    "--bots",
+    "bots",
+    default="greedy",
+    show_default=True,
+    help="Comma-separated bots, one per seat or one for all: random, greedy, expert.",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Game i is dealt from seed + i.")
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1), help="Processes (or Ray CPUs)."
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="ray: Ray tasks on a local Ray instance (pip install 'rami[ray]').",
+)
+@click.option(
+    "--turn-cap",
+    default=TURN_CAP,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Turns after which a round is stopped (counted).",
+)
+@click.option(
+    "--round-cap",
+    default=ROUND_CAP,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Rounds after which a game is stopped (counted).",
+)
+@click.option(
+    "--compare",
+    "compare_files",
+    nargs=2,
+    default=None,
+    metavar="A.yaml B.yaml",
+    help="Play the same deals under two profiles and report the differences.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
+def simulate_cmd(
+    variant,
+    rules_file,
+    overrides,
+    games,
+    players,
+    bots,
+    seed,
+    workers,
+    backend,
+    turn_cap,
+    round_cap,
+    compare_files,
+    as_json,
+):
+    """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
+    from rami_core.bots import BOTS
+
+    names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    known = list(BOTS)
+    for n in names:
+        if n not in known:
+            raise click.BadParameter(f"no bot named {n!r}; bots: {', '.join(known)}", param_hint="--bots")
+    if len(names) not in (1, players):
+        raise click.BadParameter(
+            f"{len(names)} bots for {players} players: give one per seat, or one for all", param_hint="--bots"
+        )
+
+    def config(profile) -> SimConfig:
+        if not profile.allows_players(players):
+            raise click.UsageError(f"{profile.name} is not played by {players} players")
+        return SimConfig(profile, players, names, games, seed, turn_cap, round_cap)
+
+    if compare_files:
+        from rami_core.loader import load_profile
+
+        pa, pb = (load_profile(f, overrides) for f in compare_files)
+        ra = _run(config(pa), workers, backend, "A")
+        rb = _run(config(pb), workers, backend, "B")
+        cmp = compare(ra, rb)
+        if as_json:
+            ra.pop("_records"), rb.pop("_records")
+            click.echo(json.dumps({"a": ra, "b": rb, "compare": cmp}, indent=1, sort_keys=True))
+        else:
+            _print_compare(ra, rb, cmp, compare_files)
+        return
+    profile = _load(variant, rules_file, overrides)
+    res = _run(config(profile), workers, backend)
+    res.pop("_records")
+    if as_json:
+        click.echo(json.dumps(res, indent=1, sort_keys=True))
+    else:
+        _print_summary(res)
