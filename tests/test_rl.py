@@ -184,24 +184,30 @@ def test_episode_is_a_saved_game(tmp_path):
 
 
 def test_round_rewards_are_the_penalties():
-    env = rl.env("classic", players=2, seed=3)
-    env.reset()
-    rng = random.Random(1)
-    total = dict.fromkeys(env.possible_agents, 0.0)
-    while True:
-        agent = env.agent_selection
-        _, reward, term, trunc, info = env.last()
-        total[agent] += reward
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                break
-            continue
-        env.step(int(rng.choice(list(np.flatnonzero(env.observe(agent)["action_mask"])))))
-    s = env.game.state
-    if s.phase == OVER:
-        for seat, a in enumerate(env.possible_agents):
-            assert total[a] == -s.penalties[seat]
+    """A seat goes out: each seat is paid minus its penalty (normalised on request)."""
+    from rami_core.cards import parse_cards
+    from rami_core.rl.faces import face_index
+
+    for normalize in (False, True):
+        env = rl.env("classic", players=2, seed=3, normalize=normalize)
+        env.reset()
+        s = env.game.state
+        seat = s.turn
+        s.hands[seat] = parse_cards("2H 3H 4H 9S")
+        s.phase = "lay"
+        env.oracle._key = None
+        L = env.layout
+        for f in ("2H", "3H", "4H"):
+            env.step(L.add_index(face_index(parse_cards(f)[0])))
+        env.step(5)
+        env.step(L.discard_index(face_index(parse_cards("9S")[0])))
+        assert env.game.state.phase == OVER and env.game.state.winner == seat
+        scale = env.game.rules.target or 100 if normalize else 1
+        paid = env.game.state.penalties
+        assert paid[1 - seat] > 0
+        for i, a in enumerate(env.possible_agents):
+            assert env._cumulative_rewards[a] == -paid[i] / scale
+            assert env.terminations[a]
 
 
 def test_game_reward_needs_game_episodes():
@@ -216,7 +222,7 @@ def test_single_agent_wrapper_against_bots():
     rng = random.Random(0)
     for _ in range(60):
         legal = np.flatnonzero(env.action_masks())
-        obs, reward, term, trunc, _ = env.step(int(rng.choice(list(legal))))
+        obs, _reward, term, trunc, _ = env.step(int(rng.choice(list(legal))))
         if term or trunc:
             break
     assert env.observation_space.contains(obs)
