@@ -90,7 +90,6 @@ class RamiSingleAgentEnv(gym.Env):
                 steps += 1
                 if self._done():
                     return
-            self._pending_reward += env.rewards.get(self.agent, 0.0)
 
     def _apply_bot(self, action: A.Action) -> None:
         """A bot's whole action through the AEC environment's bookkeeping (round ends, rewards)."""
@@ -98,7 +97,8 @@ class RamiSingleAgentEnv(gym.Env):
         try:
             env.apply_engine_action(action)
         except RuleError:
-            env.apply_engine_action(A.Timeout(action.player))
+            env.apply_engine_action(A.Timeout(env.game.state.turn if env.game else 0))
+        self._pending_reward += env.rewards.get(self.agent, 0.0)
 
     def step(self, action: int):
         env = self.aec
