@@ -25,14 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import actions as A
+from .caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped, turns_in_round
 from .engine import Game
 from .errors import RuleError
 from .profile import Profile
 from .state import OVER
-
-TURN_CAP = 600
-ROUND_CAP = 100
-STEP_CAP = 60  # actions one turn may take before the driver runs the clock out
 
 
 def kind_of(a: A.Action) -> str:
@@ -81,16 +78,16 @@ def play_game(config: SimConfig, index: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     capped_round = False
     while True:
-        turns = 0
         steps = 0
         first_open: int | None = None
         opened0 = list(game.state.opened)
         while game.state.phase != OVER:
-            if turns >= config.turn_cap:
+            if round_capped(game.state, config.turn_cap):
                 capped_round = True
                 break
             s = game.state
             seat = s.turn
+            turn_no = s.turns_played
             try:
                 action = bots[seat].choose(game.view(seat), rules)
             except Exception:  # a bot bug: counted, the clock runs out
@@ -115,11 +112,11 @@ def play_game(config: SimConfig, index: int) -> dict[str, Any]:
                     break
             steps += 1
             n = game.state
-            if first_open is None and any(o and not b for o, b in zip(n.opened, opened0)):
-                first_open = turns + 1
-            if n.phase == OVER or n.turn != seat:
-                turns += 1
+            if first_open is None and any(o and not b for o, b in zip(n.opened, opened0, strict=True)):
+                first_open = turn_no + 1
+            if n.phase == OVER or n.turns_played != turn_no:
                 steps = 0
+        turns = turns_in_round(game.state) if not capped_round else game.state.turns_played
         st = game.state
         if capped_round:
             rounds.append(

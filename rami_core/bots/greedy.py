@@ -736,9 +736,8 @@ class PlanningBot:
         return A.Timeout(seat)
 
     def discard_draw_ok(self, rules: Rules, s2: GameState, seat: int) -> bool:
-        """After taking the discard: the turn can still end (the taken card laid where it must be)."""
-        if not rules.profile.draw.taken_discard_must_be_laid:
-            return True
+        """After taking the discard: the turn can still end, as the engine judges
+        it (the taken card laid where it must be, a discard a house rule allows)."""
         plan = self.planner(rules).plan(s2, seat)
         return bool(plan) and run_actions(rules, s2, plan) is not None
 
