@@ -1,6 +1,6 @@
-"""A joker is freed only with cards from the player's own hand (seed 002).
+"""A joker is freed only with cards from the player's own hand (a second voleur rules page).
 
-Seed 002: "the joker must be won back with cards from one's own hand, never
+That page: "the joker must be won back with cards from one's own hand, never
 with the help of cards already on the table". Where jokers move on the table
 (voleur's rearrangements), a player could otherwise take a 6H off a carre of
 sixes to replace the joker in 5H-JK-7H. This plugin refuses that.
@@ -21,24 +21,22 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
-from rami_core.cards import JOKER_SUIT, Card, format_card
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.cards import Card, format_card
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import AMBIGUOUS, SET
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    """No settings: the rule is on or off."""
 
 
 def _naturals(cards) -> Counter:
-    return Counter(c[:2] for c in cards if c.suit != JOKER_SUIT)
+    return Counter(c.face for c in cards if not c.is_joker)
 
 
 def _joker_stands(meld) -> Counter:
     r = meld.reading
-    return Counter(s for c, s in zip(r.cards, r.stands) if c.suit == JOKER_SUIT)
+    return Counter(s for c, s in zip(r.cards, r.stands) if c.is_joker)
 
 
 def _face_text(face) -> str:
@@ -48,16 +46,13 @@ def _face_text(face) -> str:
     return format_card(Card(rank, suit))
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "joker_freed_from_hand"
     Settings = Settings
 
-    def __init__(self, settings: Settings):
-        self.settings = settings
-
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
-        hand = Counter(c[:2] for c in given if c.suit != JOKER_SUIT)
+        hand = Counter(c.face for c in given if not c.is_joker)
         for i, old in enumerate(old_table):
             stands = _joker_stands(old)
             if not stands:
@@ -67,13 +62,13 @@ class Plugin:
                 new_table,
                 key=lambda m: (
                     sum((nat & _naturals(m.cards)).values()),
-                    any(c.suit == JOKER_SUIT for c in m.cards),
+                    any(c.is_joker for c in m.cards),
                 ),
                 default=None,
             )
             if successor is not None and not nat & _naturals(successor.cards):
                 successor = None  # the meld was taken apart entirely
-            if any(Counter(c[:2] for c in m.cards) == Counter(c[:2] for c in old.cards) for m in new_table):
+            if any(Counter(c.face for c in m.cards) == Counter(c.face for c in old.cards) for m in new_table):
                 continue  # the meld is still there as it was (perhaps written in another order)
             kept = _joker_stands(successor) if successor is not None else Counter()
             if (

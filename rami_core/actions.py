@@ -4,26 +4,71 @@ Actions name cards by face (copy 0): a player says "the 7♥", never "the
 second deck's 7♥"; the engine picks the physical card from the hand. Each
 action also has a plain-dict form, the one the scenario format and saved
 games use, so that a log of actions is readable and replays exactly.
+
+The acting seat is the field `seat`, the word the engine, the state and the
+hooks use everywhere; the dict form keeps the key `player` (`{player: 0,
+draw: stock}`), because scenarios and saved games already spell it so.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
 
 
+# Checks made when an action is built: a bad value from the Python API is refused
+# at once with a clear TypeError, not accepted into a log that cannot be saved.
+def _seat(value: Any, what: str = "seat") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a seat number (an int), got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def _index(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a meld number (an int), got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def _card(value: Any, what: str = "card") -> Card:
+    if not isinstance(value, Card):
+        raise TypeError(
+            f"{what} must be a Card (rami_core.cards.Card or parse_card('7H')), got {type(value).__name__} {value!r:.40}"
+        )
+    return value
+
+
+def _card_tuple(values: Any, what: str) -> tuple[Card, ...]:
+    if isinstance(values, (str, bytes, Card)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of Cards, got {type(values).__name__}")
+    return tuple(_card(c, what) for c in values)
+
+
+def _meld_tuple(values: Any, what: str) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(values, (str, bytes, Card)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of melds, got {type(values).__name__}")
+    return tuple(_card_tuple(m, what) for m in values)
+
+
 @dataclass(frozen=True, slots=True)
 class Draw:
-    player: int
+    seat: int
     source: str  # "stock" | "discard"
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")  # the source is the engine's to judge: a bad one is refused as a rule
 
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    player: int
+    seat: int
     melds: tuple[tuple[Card, ...], ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,42 +77,74 @@ class LayOffItem:
     to: int
     as_: Card | None = None  # for a joker: the card it is to stand for
 
+    def __post_init__(self) -> None:
+        _card(self.card)
+        _index(self.to, "to")
+        if self.as_ is not None:
+            _card(self.as_, "as_")
+
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
-    player: int
+    seat: int
     items: tuple[LayOffItem, ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        items = tuple(self.items)
+        if not all(isinstance(it, LayOffItem) for it in items):
+            raise TypeError("items must be LayOffItems")
+        object.__setattr__(self, "items", items)
 
 
 @dataclass(frozen=True, slots=True)
 class Swap:
-    player: int
+    seat: int
     cards: tuple[Card, ...]
     meld: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "cards", _card_tuple(self.cards, "cards"))
+        _index(self.meld, "meld")
 
 
 @dataclass(frozen=True, slots=True)
 class Rearrange:
-    player: int
+    seat: int
     melds: tuple[tuple[Card, ...], ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    player: int
+    seat: int
     card: Card
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        _card(self.card)
 
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
-    player: int
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
 class Timeout:
     """The turn clock ran out: the engine plays the profile's default for the seat."""
 
-    player: int
+    seat: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +152,12 @@ class NextRound:
     """Not a player's move: the log's marker that the next round was dealt."""
 
 
-Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
+Action = Draw | Meld | LayOff | Swap | Rearrange | Discard | EndTurn | Timeout
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
 
 
 class ActionFormatError(ValueError):
-    """A step or saved action that is not written as DESIGN.md says."""
+    """A step or saved action that is not written in the action dict form."""
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
@@ -105,7 +182,7 @@ def _int(value: Any, where: str) -> int:
 
 
 def action_from_dict(step: dict[str, Any]) -> Action:
-    """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
+    """Build an action from its dict form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
         raise ActionFormatError(
@@ -114,17 +191,17 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     key = keys[0]
     if "player" not in step:
         raise ActionFormatError(f"{key}: a step needs `player`")
-    player = _int(step["player"], "player")
+    seat = _int(step["player"], "player")
     v = step[key]
     try:
         if key == "draw":
             if v not in ("stock", "discard"):
                 raise ActionFormatError(f"draw: expected stock or discard, got {v!r}")
-            return Draw(player, v)
+            return Draw(seat, v)
         if key == "meld":
-            return Meld(player, _melds(v, "meld"))
+            return Meld(seat, _melds(v, "meld"))
         if key == "rearrange":
-            return Rearrange(player, _melds(v, "rearrange"))
+            return Rearrange(seat, _melds(v, "rearrange"))
         if key == "layoff":
             if not isinstance(v, list):
                 raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {v!r}")
@@ -137,34 +214,34 @@ def action_from_dict(step: dict[str, Any]) -> Action:
                     raise ActionFormatError(f"layoff: unknown keys {sorted(extra)}")
                 as_ = parse_card(it["as"]) if it.get("as") is not None else None
                 items.append(LayOffItem(parse_card(it["card"]), _int(it["to"], "layoff.to"), as_))
-            return LayOff(player, tuple(items))
+            return LayOff(seat, tuple(items))
         if key == "swap":
             if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
                 raise ActionFormatError(
                     f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}"
                 )
             cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
-            return Swap(player, cards, _int(v["meld"], "swap.meld"))
+            return Swap(seat, cards, _int(v["meld"], "swap.meld"))
         if key == "discard":
-            return Discard(player, parse_card(v))
+            return Discard(seat, parse_card(v))
         if key == "end_turn":
-            return EndTurn(player)
-        return Timeout(player)
+            return EndTurn(seat)
+        return Timeout(seat)
     except CardError as e:
         raise ActionFormatError(f"{key}: {e}") from None
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
-    """The DESIGN.md form of an action (inverse of action_from_dict)."""
+    """The dict form of an action (inverse of action_from_dict)."""
     f = format_card
     if isinstance(a, NextRound):
         return {"next_round": True}
     if isinstance(a, Draw):
-        return {"player": a.player, "draw": a.source}
+        return {"player": a.seat, "draw": a.source}
     if isinstance(a, Meld):
-        return {"player": a.player, "meld": [[f(c) for c in m] for m in a.melds]}
+        return {"player": a.seat, "meld": [[f(c) for c in m] for m in a.melds]}
     if isinstance(a, Rearrange):
-        return {"player": a.player, "rearrange": [[f(c) for c in m] for m in a.melds]}
+        return {"player": a.seat, "rearrange": [[f(c) for c in m] for m in a.melds]}
     if isinstance(a, LayOff):
         items = []
         for it in a.items:
@@ -172,16 +249,16 @@ def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
             if it.as_ is not None:
                 d["as"] = f(it.as_)
             items.append(d)
-        return {"player": a.player, "layoff": items}
+        return {"player": a.seat, "layoff": items}
     if isinstance(a, Swap):
         if len(a.cards) == 1:
-            return {"player": a.player, "swap": {"card": f(a.cards[0]), "meld": a.meld}}
-        return {"player": a.player, "swap": {"cards": [f(c) for c in a.cards], "meld": a.meld}}
+            return {"player": a.seat, "swap": {"card": f(a.cards[0]), "meld": a.meld}}
+        return {"player": a.seat, "swap": {"cards": [f(c) for c in a.cards], "meld": a.meld}}
     if isinstance(a, Discard):
-        return {"player": a.player, "discard": f(a.card)}
+        return {"player": a.seat, "discard": f(a.card)}
     if isinstance(a, EndTurn):
-        return {"player": a.player, "end_turn": True}
-    return {"player": a.player, "timeout": True}
+        return {"player": a.seat, "end_turn": True}
+    return {"player": a.seat, "timeout": True}
 
 
 _KINDS = {

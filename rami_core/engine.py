@@ -3,19 +3,21 @@
 Every action runs on a copy of the state and replaces the state only if it
 completes: a refused action raises one RuleError and leaves the game exactly
 as it was, whatever it had checked or moved before failing. Checks run in the
-order of DESIGN.md's error table so that, where several apply, the first one
-listed there is the one reported. No variant is named here: every difference
+order of `rami_core.errors.ERROR_CODES` so that, where several apply, the
+first one listed there is the one reported. No variant is named here: every difference
 between tables comes from the profile.
 """
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import actions as A
-from .cards import JOKER_SUIT, Card, build_deck, format_card, shuffled
+from .cards import Card, build_deck, format_card, shuffled
 from .errors import RuleError
 from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
@@ -57,13 +59,24 @@ class Game:
         self.log: list[A.Action | A.NextRound] = []
         self.events: list[Event] = []
         self._listeners: list[tuple[Callable[[Event], None], int | None]] = []
+        self.listener_errors: list[tuple[Callable[[Event], None], Event, Exception]] = []
         self._turn_start = state.copy()
 
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> Game:
+    def new(
+        cls, profile: Profile, players: int, seed: int | None = 0, plugins: Sequence[object] = ()
+    ) -> Game:
         """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
+        if not isinstance(profile, Profile):
+            raise TypeError(
+                f"profile must be a Profile (see rami_core.loader.load_profile), got {type(profile).__name__}"
+            )
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players must be an int, got {type(players).__name__} {players!r:.40}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {type(seed).__name__} {seed!r:.40}")
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
         rules = Rules.build(profile, players, plugins)
@@ -107,7 +120,12 @@ class Game:
         """Call `listener` with every event from now on. `seat`: the seat whose
         private stream to follow (its own draws shown, others' hidden); None
         for a spectator's stream; -1 (default) for the full stream, hidden
-        cards included (a referee's log)."""
+        cards included (a referee's log).
+
+        Listeners are told after a move is committed, so a listener that
+        raises cannot undo or hide the move: its exception is kept in
+        :attr:`listener_errors` (listener, event, exception), reported as a
+        RuntimeWarning, and the other listeners are still told."""
         self._listeners.append((listener, seat))
 
     def checkpoint(self) -> tuple:
@@ -162,7 +180,15 @@ class Game:
     def _notify(self, events: list[Event]) -> None:
         for listener, seat in self._listeners:
             for e in events:
-                listener(e if seat == -1 else e.for_seat(seat))
+                try:
+                    listener(e if seat == -1 else e.for_seat(seat))
+                except Exception as exc:  # the move stands: see subscribe()
+                    self.listener_errors.append((listener, e, exc))
+                    warnings.warn(
+                        f"a listener failed on event {e.kind} (the move stands): {type(exc).__name__}: {exc}",
+                        RuntimeWarning,
+                        stacklevel=3,
+                    )
 
     def _timeout(self, action: A.Timeout) -> tuple[GameState, bool]:
         """The clock ran out: draw if the seat has not drawn, then end the turn
@@ -170,24 +196,24 @@ class Game:
         turn cannot end as it stands (a joker or a taken discard still owed),
         what the seat did this turn is undone first."""
         s = self.state
-        _common(s, action.player)
+        _common(s, action.seat)
         for undone, base in ((False, s), (True, self._turn_start)):
             new = base.copy()
             try:
                 if new.phase == DRAW:
                     try:
-                        _draw(self.rules, new, A.Draw(action.player, STOCK))
+                        _draw(self.rules, new, A.Draw(action.seat, STOCK))
                     except RuleError:
                         if new.discard and self.profile.draw.from_discard:
-                            _draw(self.rules, new, A.Draw(action.player, DISCARD))
+                            _draw(self.rules, new, A.Draw(action.seat, DISCARD))
                         else:
                             raise
                 if new.phase != OVER:
                     if self.profile.discard.enabled:
-                        new = self._timeout_discard(new, action.player)
+                        new = self._timeout_discard(new, action.seat)
                     else:
-                        _end_turn(self.rules, new, A.EndTurn(action.player))
-                self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.player)
+                        _end_turn(self.rules, new, A.EndTurn(action.seat))
+                self.rules.hooks.call_all("rami_timeout", rules=self.rules, state=new, seat=action.seat)
                 return new, undone
             except RuleError:
                 continue
@@ -246,8 +272,7 @@ def deal(
         seed=seed,
         reshuffles=attempt,
     )
-    if rules.hooks is not None:
-        rules.hooks.call_all("rami_deal", rules=rules, state=state)
+    rules.hooks.call_all("rami_deal", rules=rules, state=state)
     return state
 
 
@@ -270,13 +295,13 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
     """Remove the physical cards for these faces from `hand` (a working copy)."""
     taken: list[Card] = []
     for face in faces:
-        target = face[:2]
+        target = face.face
         for i in range(len(hand) - 1, -1, -1):
-            if hand[i][:2] == target:
+            if hand[i].face == target:
                 taken.append(hand.pop(i))
                 break
         else:
-            need = sum(1 for f in faces if f[:2] == target)
+            need = sum(1 for f in faces if f.face == target)
             raise RuleError(
                 "card_not_in_hand",
                 f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
@@ -317,7 +342,7 @@ def _table_acceptable(
         "rami_table_acceptable",
         rules=rules,
         state=s,
-        seat=a.player,
+        seat=a.seat,
         old_table=old_table,
         new_table=list(s.table),
         given=list(given),
@@ -330,9 +355,9 @@ def _finish_lay(
 ) -> None:
     """The end every lay shares: a card kept to discard, the house rules on
     the new table, then the bookkeeping (and going out)."""
-    _check_keep_discard(rules, s.hands[a.player])
+    _check_keep_discard(rules, s.hands[a.seat])
     _table_acceptable(rules, s, a, old_table, placed)
-    _after_lay(rules, s, a.player, placed)
+    _after_lay(rules, s, a.seat, placed)
 
 
 def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) -> None:
@@ -349,19 +374,19 @@ def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) ->
 
 
 def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     if s.phase != DRAW:
         raise RuleError("wrong_phase", "you have already drawn this turn")
     p = rules.profile
-    hand = s.hands[a.player]
+    hand = s.hands[a.seat]
     if a.source == DISCARD:
         if not p.draw.from_discard:
             raise RuleError("draw_forbidden", "this variant draws from the stock only")
-        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.player):
+        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.seat):
             raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
         if not s.discard:
             raise RuleError("draw_forbidden", "the discard pile is empty")
-        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=DISCARD)
+        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=DISCARD)
         card = s.discard.pop()
         hand.append(card)
         s.taken_discard = card
@@ -370,7 +395,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
         return
     if a.source != STOCK:
         raise RuleError("draw_forbidden", f"no such pile: {a.source}")
-    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.player, source=STOCK)
+    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=STOCK)
     if not s.stock:
         mode = p.draw.empty_stock
         if mode == EmptyStock.reshuffle:
@@ -406,10 +431,10 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
 
 
 def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "laying")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     free = may_lay_freely(rules, s, seat)
     if (
         free
@@ -462,10 +487,10 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
 
 
 def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "laying off")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if not p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
         raise RuleError("action_forbidden", "this variant does not allow laying off")
     if not a.items:
@@ -480,7 +505,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _require_opened(rules, s, seat, "lay off")
     if not p.table.lay_off and not p.table.rearrange:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
-        # even by a seat marked opened or covered by a partner (DESIGN reading 10).
+        # even by a seat marked opened or covered by a partner.
         raise RuleError(
             "not_opened", "nothing is laid off in this variant: go out by laying all but one card at once"
         )
@@ -491,29 +516,31 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     for idx, items in by_meld.items():
         old = s.table[idx]
         if rules.profile.positional_jokers:
-            nat = [c for c, _ in items if c.suit != JOKER_SUIT]
+            nat = [c for c, _ in items if not c.is_joker]
             jok = [
                 (c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None)
                 for c, it in items
-                if c.suit == JOKER_SUIT
+                if c.is_joker
             ]
-            res = lay_off_positional(old.reading, nat, jok, rules.melds)
-            if isinstance(res, str):
-                raise RuleError("invalid_meld", f"meld {idx}: {res}")
+            laid = lay_off_positional(old.reading, nat, jok, rules.melds)
+            if isinstance(laid, str):
+                raise RuleError("invalid_meld", f"meld {idx}: {laid}")
+            res = laid
         else:
             cards = list(old.cards) + [c for c, _ in items]
-            res = read_meld(cards, rules.melds)
-            if res is None:
+            read = read_meld(cards, rules.melds)
+            if read is None:
                 raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
+            res = read
         s.table[idx] = TableMeld(res, old.owner)
     _finish_lay(rules, s, a, old_table, placed)
 
 
 def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "swapping a joker")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if p.jokers.swap != JokerSwap.to_hand:
         how = (
             "jokers move only when the table is rearranged"
@@ -529,9 +556,10 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
     # Every table meld carries its reading (on a rearranged table too, read
-    # as in DESIGN reading 2), so a swap gives exactly the card a joker stands
-    # for there, and a set's joker follows jokers.set_swap (reading 6;
-    # voleur_002: both missing cards free a three-card set's joker).
+    # as a new meld is: a run in written order, else a set, else any run), so
+    # a swap gives exactly the card a joker stands for there, and a set's
+    # joker follows jokers.set_swap (voleur_002: both missing cards free a
+    # three-card set's joker).
     res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
     if isinstance(res, str):
         raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
@@ -545,15 +573,15 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
 
 
 def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "rearranging the table")
     p = rules.profile
-    seat = a.player
+    seat = a.seat
     if not p.table.rearrange:
         raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
     old_cards = [c for m in s.table for c in m.cards]
-    new_faces = Counter(c[:2] for m in a.melds for c in m)
-    old_faces = Counter(c[:2] for c in old_cards)
+    new_faces = Counter(c.face for m in a.melds for c in m)
+    old_faces = Counter(c.face for c in old_cards)
     added = new_faces - old_faces
     lost = old_faces - new_faces
     hand = s.hands[seat]
@@ -570,10 +598,10 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         )
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in old_cards + from_hand:
-        pool.setdefault(c[:2], []).append(c)
+        pool.setdefault(c.face, []).append(c)
     readings: list[Reading] = []
     for i, m in enumerate(a.melds):
-        cards = [pool[c[:2]].pop(0) for c in m]
+        cards = [pool[c.face].pop(0) for c in m]
         r = read_meld(cards, rules.melds) if cards else None
         if r is None:
             raise RuleError(
@@ -583,11 +611,11 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         readings.append(r)
     if not from_hand:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
-    old_owner = {}
-    for m in s.table:
-        old_owner.setdefault(tuple(sorted(c[:2] for c in m.cards)), m.owner)
+    old_owner: dict[tuple[tuple[int, int], ...], int | None] = {}
+    for tm in s.table:
+        old_owner.setdefault(tuple(sorted(c.face for c in tm.cards)), tm.owner)
     old_table = list(s.table)
-    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c[:2] for c in r.cards)), seat)) for r in readings]
+    s.table = [TableMeld(r, old_owner.get(tuple(sorted(c.face for c in r.cards)), seat)) for r in readings]
     _finish_lay(rules, s, a, old_table, from_hand)
 
 
@@ -607,6 +635,7 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
     if _owes_taken_discard(rules, s):
+        assert s.taken_discard is not None  # owed only when one was taken
         raise RuleError(
             "discard_not_laid",
             f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn",
@@ -614,12 +643,12 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
 
 
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "discarding")
     p = rules.profile
     if not p.discard.enabled:
         raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
-    hand = s.hands[a.player]
+    hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card])
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError(
@@ -630,16 +659,16 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
     _turn_may_end(rules, s)
     if house_rules:
-        rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.player, card=card)
+        rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.seat, card=card)
     s.discard.append(card)
     if not hand:
-        finish_round(rules, s, a.player, OUT)
+        finish_round(rules, s, a.seat, OUT)
         return
     _next_turn(rules, s)
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
-    _common(s, a.player)
+    _common(s, a.seat)
     _must_have_drawn(s, "ending your turn")
     if rules.profile.discard.enabled:
         raise RuleError("wrong_phase", "your turn ends with a discard")
@@ -680,7 +709,7 @@ def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
     return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Rules, GameState, Any], None]] = {
     A.Draw: _draw,
     A.Meld: _meld,
     A.LayOff: _lay_off,

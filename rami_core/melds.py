@@ -1,6 +1,6 @@
 """Runs and sets under a profile's meld rules, and what each joker stands for.
 
-A meld is judged by its cards as a multiset (DESIGN.md reading 1), but once a
+A meld is judged by its cards as a multiset, but once a
 meld is on the table in a variant where jokers keep their places, the places
 matter: a later lay off or joker swap is judged against them. So validation
 returns a `Reading`: the meld with every card's place and the face each joker
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import JOKER_SUIT, Card
+from .cards import Card
 
 RUN = "run"
 SET = "set"
@@ -28,7 +28,11 @@ def rank_at(place: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class MeldRules:
-    """The part of a profile that says what a valid meld is."""
+    """The part of a profile that says what a valid meld is.
+
+    Passed around as `meld_rules` (the game's `Rules` holds it as
+    `rules.melds`), so that the name `rules` always means `Rules`.
+    """
 
     run_min: int = 3
     set_min: int = 3
@@ -95,7 +99,7 @@ class Reading:
 
     @property
     def jokers(self) -> int:
-        return sum(1 for c in self.cards if c.suit == JOKER_SUIT)
+        return sum(1 for c in self.cards if c.is_joker)
 
     @property
     def pure(self) -> bool:
@@ -106,15 +110,15 @@ class Reading:
         return self.start + len(self.cards) - 1
 
 
-def _counts_ok(naturals: int, jokers: int, rules: MeldRules) -> bool:
-    if naturals < rules.min_naturals:
+def _counts_ok(naturals: int, jokers: int, meld_rules: MeldRules) -> bool:
+    if naturals < meld_rules.min_naturals:
         return False
-    return rules.max_jokers is None or jokers <= rules.max_jokers
+    return meld_rules.max_jokers is None or jokers <= meld_rules.max_jokers
 
 
 def _split(cards: Sequence[Card]) -> tuple[list[Card], list[Card]]:
-    nat = [c for c in cards if c.suit != JOKER_SUIT]
-    jok = [c for c in cards if c.suit == JOKER_SUIT]
+    nat = [c for c in cards if not c.is_joker]
+    jok = [c for c in cards if c.is_joker]
     return nat, jok
 
 
@@ -133,12 +137,12 @@ def _run_from_places(placed: dict[int, Card], jokers: list[Card], lo: int, hi: i
     return Reading(RUN, tuple(cards), tuple(stands), start=lo, suit=suit)
 
 
-def _run_parts(cards: Sequence[Card], rules: MeldRules) -> tuple[list[Card], list[Card], int] | None:
+def _run_parts(cards: Sequence[Card], meld_rules: MeldRules) -> tuple[list[Card], list[Card], int] | None:
     """Naturals, jokers and suit of a would-be run, or None if it cannot be one."""
-    if len(cards) < rules.run_min:
+    if len(cards) < meld_rules.run_min:
         return None
     nat, jok = _split(cards)
-    if not nat or not _counts_ok(len(nat), len(jok), rules):
+    if not nat or not _counts_ok(len(nat), len(jok), meld_rules):
         return None
     suit = nat[0].suit
     if any(c.suit != suit for c in nat):
@@ -146,26 +150,26 @@ def _run_parts(cards: Sequence[Card], rules: MeldRules) -> tuple[list[Card], lis
     return nat, jok, suit
 
 
-def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+def read_run_in_order(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
     """The meld as a run in its written (ascending) order, jokers at their places."""
     n = len(cards)
-    parts = _run_parts(cards, rules)
+    parts = _run_parts(cards, meld_rules)
     if parts is None:
         return None
-    nat, jok, suit = parts
-    first = next(i for i, c in enumerate(cards) if c.suit != JOKER_SUIT)
-    for p in rules.places_of(cards[first].rank):
+    _nat, _jok, suit = parts
+    first = next(i for i, c in enumerate(cards) if not c.is_joker)
+    for p in meld_rules.places_of(cards[first].rank):
         lo = p - first
-        if rules.wrap and lo < 1:
+        if meld_rules.wrap and lo < 1:
             lo += 13
         hi = lo + n - 1
-        if not rules.window_ok(lo, hi):
+        if not meld_rules.window_ok(lo, hi):
             continue
-        if all(c.suit == JOKER_SUIT or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
-            if not rules.wrap and any(
-                c.rank == 1 and lo + i not in rules.places_of(1)
+        if all(c.is_joker or rank_at(lo + i) == c.rank for i, c in enumerate(cards)):
+            if not meld_rules.wrap and any(
+                c.rank == 1 and lo + i not in meld_rules.places_of(1)
                 for i, c in enumerate(cards)
-                if c.suit != JOKER_SUIT
+                if not c.is_joker
             ):
                 continue
             stands = tuple((rank_at(lo + i), suit) for i in range(n))
@@ -173,9 +177,9 @@ def read_run_in_order(cards: Sequence[Card], rules: MeldRules) -> Reading | None
     return None
 
 
-def _windows(n: int, rules: MeldRules) -> Iterable[int]:
+def _windows(n: int, meld_rules: MeldRules) -> Iterable[int]:
     """Window starts from the highest to the lowest (jokers take the highest places)."""
-    if rules.wrap:
+    if meld_rules.wrap:
         if n > 13:
             return []
         straight = list(range(14 - n + 1, 0, -1))
@@ -183,17 +187,17 @@ def _windows(n: int, rules: MeldRules) -> Iterable[int]:
         return straight + wrapping
     if n > 13:
         return []
-    return range(rules.high_bound - n + 1, rules.low_bound - 1, -1)
+    return range(meld_rules.high_bound - n + 1, meld_rules.low_bound - 1, -1)
 
 
-def read_run_any(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+def read_run_any(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
     """The meld as a run in any order, jokers taking the highest free places."""
     n = len(cards)
-    parts = _run_parts(cards, rules)
+    parts = _run_parts(cards, meld_rules)
     if parts is None:
         return None
     nat, jok, suit = parts
-    for lo in _windows(n, rules):
+    for lo in _windows(n, meld_rules):
         hi = lo + n - 1
         want: dict[int, list[int]] = {}
         for p in range(lo, hi + 1):
@@ -211,19 +215,19 @@ def read_run_any(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
     return None
 
 
-def read_set(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
+def read_set(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
     n = len(cards)
-    if not rules.set_min <= n <= rules.set_max:
+    if not meld_rules.set_min <= n <= meld_rules.set_max:
         return None
     nat, jok = _split(cards)
-    if not nat or not _counts_ok(len(nat), len(jok), rules):
+    if not nat or not _counts_ok(len(nat), len(jok), meld_rules):
         return None
     rank = nat[0].rank
     if any(c.rank != rank for c in nat):
         return None
     nat.sort(key=lambda c: (c.suit, c.copy))
     stands = [(rank, c.suit) for c in nat]
-    if rules.set_distinct_suits:
+    if meld_rules.set_distinct_suits:
         suits = {c.suit for c in nat}
         if len(suits) != len(nat):
             return None
@@ -239,16 +243,18 @@ def read_set(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
     return Reading(SET, tuple(nat + jok), tuple(stands), rank=rank)
 
 
-def read_meld(cards: Sequence[Card], rules: MeldRules) -> Reading | None:
-    """DESIGN.md reading 2: a run in written order, else a set, else a run in any order."""
-    return read_run_in_order(cards, rules) or read_set(cards, rules) or read_run_any(cards, rules)
+def read_meld(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
+    """A new meld's reading: a run in written order, else a set, else a run in any order."""
+    return (
+        read_run_in_order(cards, meld_rules) or read_set(cards, meld_rules) or read_run_any(cards, meld_rules)
+    )
 
 
-def is_valid(cards: Sequence[Card], rules: MeldRules) -> bool:
-    return read_meld(cards, rules) is not None
+def is_valid(cards: Sequence[Card], meld_rules: MeldRules) -> bool:
+    return read_meld(cards, meld_rules) is not None
 
 
-def why_invalid(cards: Sequence[Card], rules: MeldRules) -> str:
+def why_invalid(cards: Sequence[Card], meld_rules: MeldRules) -> str:
     """A short reason a person can act on; only called for refused melds."""
     from .cards import format_card
 
@@ -256,26 +262,26 @@ def why_invalid(cards: Sequence[Card], rules: MeldRules) -> str:
     nat, jok = _split(cards)
     if not nat:
         return f"[{text}] has no natural card"
-    if len(nat) < rules.min_naturals:
-        return f"[{text}] needs at least {rules.min_naturals} natural cards"
-    if rules.max_jokers is not None and len(jok) > rules.max_jokers:
-        return f"[{text}] holds {len(jok)} jokers, at most {rules.max_jokers} allowed"
+    if len(nat) < meld_rules.min_naturals:
+        return f"[{text}] needs at least {meld_rules.min_naturals} natural cards"
+    if meld_rules.max_jokers is not None and len(jok) > meld_rules.max_jokers:
+        return f"[{text}] holds {len(jok)} jokers, at most {meld_rules.max_jokers} allowed"
     same_suit = len({c.suit for c in nat}) == 1
     same_rank = len({c.rank for c in nat}) == 1
     if (same_rank and not same_suit) or (same_rank and len(nat) == 1):
-        if len(cards) < rules.set_min:
-            return f"[{text}] is too short for a set (at least {rules.set_min} cards)"
-        if len(cards) > rules.set_max:
-            return f"[{text}] is too long for a set (at most {rules.set_max} cards)"
-        if rules.set_distinct_suits:
+        if len(cards) < meld_rules.set_min:
+            return f"[{text}] is too short for a set (at least {meld_rules.set_min} cards)"
+        if len(cards) > meld_rules.set_max:
+            return f"[{text}] is too long for a set (at most {meld_rules.set_max} cards)"
+        if meld_rules.set_distinct_suits:
             return f"[{text}] repeats a suit: a set's cards are all of different suits"
     if same_suit:
-        if len(cards) < rules.run_min:
-            return f"[{text}] is too short for a run (at least {rules.run_min} cards)"
+        if len(cards) < meld_rules.run_min:
+            return f"[{text}] is too short for a run (at least {meld_rules.run_min} cards)"
         ranks = sorted(c.rank for c in nat)
         if len(set(ranks)) != len(ranks):
             return f"[{text}] repeats a card: a run's cards are all different"
-        if not rules.wrap and 1 in ranks and 13 in ranks and 2 in ranks:
+        if not meld_rules.wrap and 1 in ranks and 13 in ranks and 2 in ranks:
             return f"[{text}] turns the corner K-A-2, which this variant forbids"
         return f"[{text}] is not a run: the cards do not follow one another"
     return f"[{text}] is neither a run (one suit, consecutive) nor a set (one rank)"
@@ -305,33 +311,33 @@ def lay_off_positional(
     reading: Reading,
     naturals: Sequence[Card],
     jokers: Sequence[tuple[Card, tuple[int, int] | None]],
-    rules: MeldRules,
+    meld_rules: MeldRules,
 ) -> Reading | str:
     """Add cards to a table meld whose laid cards keep their places (reading 3
     and 4). Returns the new reading, or a reason for `invalid_meld`."""
     if reading.kind == SET:
-        return _lay_off_set(reading, naturals, [j for j, _ in jokers], rules)
-    return _lay_off_run(reading, naturals, jokers, rules)
+        return _lay_off_set(reading, naturals, [j for j, _ in jokers], meld_rules)
+    return _lay_off_run(reading, naturals, jokers, meld_rules)
 
 
 def _lay_off_set(
-    reading: Reading, naturals: Sequence[Card], jokers: Sequence[Card], rules: MeldRules
+    reading: Reading, naturals: Sequence[Card], jokers: Sequence[Card], meld_rules: MeldRules
 ) -> Reading | str:
     held = {s for (_r, s) in reading.stands[: len(reading.cards) - reading.jokers]}
     fixed_joker_suits = {
-        s for c, (_r, s) in zip(reading.cards, reading.stands) if c.suit == JOKER_SUIT and s != AMBIGUOUS
+        s for c, (_r, s) in zip(reading.cards, reading.stands) if c.is_joker and s != AMBIGUOUS
     }
     for c in naturals:
         if c.rank != reading.rank:
             return f"{c} is not of the set's rank"
-        if rules.set_distinct_suits and c.suit in fixed_joker_suits:
+        if meld_rules.set_distinct_suits and c.suit in fixed_joker_suits:
             return f"a joker stands for {c} in that set: give it by a joker swap"
-        if rules.set_distinct_suits and c.suit in held:
+        if meld_rules.set_distinct_suits and c.suit in held:
             return f"the set already holds that suit ({c})"
-    new = read_set(list(reading.cards) + list(naturals) + list(jokers), rules)
+    new = read_set(list(reading.cards) + list(naturals) + list(jokers), meld_rules)
     if new is None:
         return "the set would no longer be valid: " + why_invalid(
-            list(reading.cards) + list(naturals) + list(jokers), rules
+            list(reading.cards) + list(naturals) + list(jokers), meld_rules
         )
     return new
 
@@ -340,7 +346,7 @@ def _lay_off_run(
     reading: Reading,
     naturals: Sequence[Card],
     jokers: Sequence[tuple[Card, tuple[int, int] | None]],
-    rules: MeldRules,
+    meld_rules: MeldRules,
 ) -> Reading | str:
     lo, hi = reading.start, reading.end
     window = set(range(lo, hi + 1))
@@ -348,22 +354,22 @@ def _lay_off_run(
         if c.suit != reading.suit:
             return f"{c} is not of the run's suit"
     # Places of the run's own jokers, to name the card a joker stands for.
-    joker_places = {lo + i for i, c in enumerate(reading.cards) if c.suit == JOKER_SUIT}
+    joker_places = {lo + i for i, c in enumerate(reading.cards) if c.is_joker}
 
     def candidates(rank: int) -> list[int]:
         out = []
-        for base in rules.places_of(rank):
-            for p in (base - 13, base, base + 13) if rules.wrap else (base,):
+        for base in meld_rules.places_of(rank):
+            for p in (base - 13, base, base + 13) if meld_rules.wrap else (base,):
                 out.append(p)
         return out
 
     def fits(a: int, b: int) -> bool:
-        if rules.wrap:
+        if meld_rules.wrap:
             return b - a + 1 <= 13
-        return rules.window_ok(a, b)
+        return meld_rules.window_ok(a, b)
 
     as_places: list[list[int]] = []
-    for j, face in jokers:
+    for _j, face in jokers:
         if face is None:
             continue
         if face[1] != reading.suit:
@@ -407,7 +413,7 @@ def _lay_off_run(
         if free:
             continue
         shift = 0
-        if rules.wrap:
+        if meld_rules.wrap:
             while a + shift < 1:
                 shift += 13
             while a + shift > 13:
@@ -415,8 +421,8 @@ def _lay_off_run(
         if not fits(a, b) or b - a + 1 != len(places):
             continue
         cards = [places[p] for p in range(a, b + 1)]
-        nat = [c for c in cards if c.suit != JOKER_SUIT]
-        if not _counts_ok(len(nat), len(cards) - len(nat), rules):
+        nat = [c for c in cards if not c.is_joker]
+        if not _counts_ok(len(nat), len(cards) - len(nat), meld_rules):
             return f"the run would hold {len(cards) - len(nat)} jokers, more than allowed"
         stands = tuple((rank_at(p), reading.suit) for p in range(a, b + 1))
         return Reading(RUN, tuple(cards), stands, start=a + shift, suit=reading.suit)
@@ -435,21 +441,21 @@ def face_text(face: tuple[int, int]) -> str:
 
 
 def swap_positional(
-    reading: Reading, given: Sequence[Card], rules: MeldRules, set_any: bool = False
+    reading: Reading, given: Sequence[Card], meld_rules: MeldRules, set_any: bool = False
 ) -> tuple[Reading, Card] | str:
     """Give natural cards for one joker of a meld whose jokers keep their
     places. Returns (new reading, freed joker) or a reason for
-    `joker_swap_forbidden` (DESIGN.md reading 6)."""
+    `joker_swap_forbidden`."""
     if reading.jokers == 0:
         return "that meld holds no joker"
-    if any(c.suit == JOKER_SUIT for c in given):
+    if any(c.is_joker for c in given):
         return "a joker cannot be given for a joker"
     if reading.kind == RUN:
         if len(given) != 1:
             return "a joker in a run is freed by exactly the one card it stands for"
         c = given[0]
         for i, (card, face) in enumerate(zip(reading.cards, reading.stands)):
-            if card.suit == JOKER_SUIT and face == c.face:
+            if card.is_joker and face == c.face:
                 cards = list(reading.cards)
                 cards[i] = c
                 return Reading(
@@ -457,8 +463,8 @@ def swap_positional(
                 ), card
         return f"no joker in that run stands for {c}"
     # A set.
-    jokers = [c for c in reading.cards if c.suit == JOKER_SUIT]
-    nat = [c for c in reading.cards if c.suit != JOKER_SUIT]
+    jokers = [c for c in reading.cards if c.is_joker]
+    nat = [c for c in reading.cards if not c.is_joker]
     if any(c.rank != reading.rank for c in given):
         return "the cards given are not of the set's rank"
     suits = [c.suit for c in given]
@@ -469,10 +475,10 @@ def swap_positional(
         fixed = [
             face
             for card, face in zip(reading.cards, reading.stands)
-            if card.suit == JOKER_SUIT and face[1] != AMBIGUOUS
+            if card.is_joker and face[1] != AMBIGUOUS
         ]
         if c.face in fixed or set_any:
-            new = read_set(nat + [c] + jokers[1:], rules)
+            new = read_set(nat + [c] + jokers[1:], meld_rules)
             if new is not None:
                 return new, jokers[0]
         if len(reading.cards) == 3:
@@ -481,7 +487,7 @@ def swap_positional(
     if len(given) == 2:
         if len(reading.cards) != 3 or len(jokers) != 1:
             return "two cards free a joker only from a three-card set holding one joker"
-        new = read_set(nat + list(given), rules)
+        new = read_set(nat + list(given), meld_rules)
         if new is None:
             return "the set with those cards would not be valid"
         return new, jokers[0]

@@ -10,7 +10,7 @@ rules it changes. Every field has a default and a description so that
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -101,10 +101,13 @@ class TimeoutAction(str, Enum):
 
 
 class Players(Strict):
-    min: int = Field(2, ge=1, le=8, description="Fewest players the variant is played with.")
-    max: int = Field(4, ge=1, le=8, description="Most players the variant is played with.")
+    min: int = Field(
+        2, ge=2, le=8, description="Fewest players the variant is played with (a game needs two)."
+    )
+    max: int = Field(4, ge=2, le=8, description="Most players the variant is played with.")
     counts: list[int] | None = Field(
         None,
+        min_length=1,
         description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams).",
     )
 
@@ -118,7 +121,7 @@ class Deck(Strict):
 
 class Deal(Strict):
     hand_size: int = Field(13, ge=1, le=30, description="Cards dealt to each player.")
-    hand_size_by_players: dict[int, int] = Field(
+    hand_size_by_players: dict[int, Annotated[int, Field(ge=1, le=30)]] = Field(
         default_factory=dict,
         description="Hand size by player count, overriding hand_size for the counts listed (classic: 2: 10, 3: 7 ...).",
     )
@@ -302,6 +305,19 @@ class Turn(Strict):
     )
 
 
+class ProfileConflicts(ValueError):
+    """Cross-field problems of a profile, each a ``(key path, message)`` pair.
+
+    Raised from the profile's own validator, so pydantic carries it in the
+    error's context and the loader can point at each key path's file and line
+    without reading the message.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        super().__init__("; ".join(message for _, message in problems))
+        self.problems = problems
+
+
 class Profile(Strict):
     """A whole variant: the presets and every house-rule file resolve to one."""
 
@@ -331,13 +347,15 @@ class Profile(Strict):
 
     @model_validator(mode="after")
     def _coherent(self) -> Profile:
-        problems: list[str] = []
+        problems: list[tuple[str, str]] = []
         if self.players.min > self.players.max:
-            problems.append(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+            problems.append(
+                ("players.min", f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+            )
         if self.players.counts is not None and any(
             not self.players.min <= n <= self.players.max for n in self.players.counts
         ):
-            problems.append("players.counts names a count outside players.min..max")
+            problems.append(("players.counts", "players.counts names a count outside players.min..max"))
         deck_size = 52 * self.deck.decks + self.deck.jokers
         for n in range(self.players.min, self.players.max + 1):
             need = (
@@ -347,77 +365,134 @@ class Profile(Strict):
             )
             if need > deck_size:
                 problems.append(
-                    f"at {n} players the deal needs {need} cards but the deck holds {deck_size} "
-                    f"(deck.decks {self.deck.decks}, deck.jokers {self.deck.jokers})"
+                    (
+                        "deck.decks",
+                        f"at {n} players the deal needs {need} cards but the deck holds {deck_size} "
+                        f"(deck.decks {self.deck.decks}, deck.jokers {self.deck.jokers})",
+                    )
                 )
                 break
         for n in self.deal.hand_size_by_players:
             if not self.players.min <= n <= self.players.max:
-                problems.append(f"deal.hand_size_by_players names {n} players, outside players.min..max")
+                problems.append(
+                    (
+                        "deal.hand_size_by_players",
+                        f"deal.hand_size_by_players names {n} players, outside players.min..max",
+                    )
+                )
         if not self.discard.enabled:
             if self.draw.from_discard:
                 problems.append(
-                    "draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from"
+                    (
+                        "draw.from_discard",
+                        "draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from",
+                    )
                 )
             if self.deal.upcard:
                 problems.append(
-                    "deal.upcard is true but discard.enabled is false: there is no discard pile to start"
+                    (
+                        "deal.upcard",
+                        "deal.upcard is true but discard.enabled is false: there is no discard pile to start",
+                    )
                 )
             if self.discard.keep_last:
                 problems.append(
-                    "discard.keep_last is true but discard.enabled is false: there is no discard to go out with"
+                    (
+                        "discard.keep_last",
+                        "discard.keep_last is true but discard.enabled is false: there is no discard to go out with",
+                    )
                 )
             if self.draw.empty_stock in (EmptyStock.reshuffle, EmptyStock.turn_over):
                 problems.append(
-                    f"draw.empty_stock is {self.draw.empty_stock.value} but discard.enabled is false: there is no pile to rebuild the stock from"
+                    (
+                        "draw.empty_stock",
+                        f"draw.empty_stock is {self.draw.empty_stock.value} but discard.enabled is false: there is no pile to rebuild the stock from",
+                    )
                 )
             if self.deal.dealer_extra_card:
                 problems.append(
-                    "deal.dealer_extra_card needs a discard: the first player starts by discarding"
+                    (
+                        "deal.dealer_extra_card",
+                        "deal.dealer_extra_card needs a discard: the first player starts by discarding",
+                    )
                 )
-        if not self.draw.from_discard and (
-            self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening
-        ):
-            if self.draw.taken_discard_must_be_laid:
-                problems.append("draw.taken_discard_must_be_laid is true but draw.from_discard is false")
+        if not self.draw.from_discard and self.draw.taken_discard_must_be_laid:
+            problems.append(
+                (
+                    "draw.taken_discard_must_be_laid",
+                    "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
+                )
+            )
         if self.melds.set_min > self.melds.set_max:
             problems.append(
-                f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})"
+                (
+                    "melds.set_min",
+                    f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})",
+                )
             )
         if self.melds.set_distinct_suits and self.melds.set_max > 4:
             problems.append(
-                "melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits"
+                (
+                    "melds.set_max",
+                    "melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits",
+                )
             )
         if self.melds.wrap and self.melds.ace != AceRule.both:
-            problems.append("melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)")
-        if self.jokers.max_per_meld is not None and self.jokers.max_per_meld > 0 and self.deck.jokers == 0:
-            pass  # harmless: a limit on jokers that are not in the deck
+            problems.append(
+                ("melds.wrap", "melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)")
+            )
+        if self.jokers.max_per_meld == 0 and self.deck.jokers > 0:
+            problems.append(
+                (
+                    "jokers.max_per_meld",
+                    f"jokers.max_per_meld is 0 but deck.jokers is {self.deck.jokers}: the jokers could never be laid (set deck.jokers: 0)",
+                )
+            )
         if self.opening.go_out_run_without_taken_discard and not self.opening.go_out_below_points:
-            problems.append("opening.go_out_run_without_taken_discard needs opening.go_out_below_points")
+            problems.append(
+                (
+                    "opening.go_out_run_without_taken_discard",
+                    "opening.go_out_run_without_taken_discard needs opening.go_out_below_points",
+                )
+            )
         if self.opening.all_at_once and self.table.rearrange:
             problems.append(
-                "opening.all_at_once and table.rearrange contradict: nothing stays on the table to rearrange before going out"
+                (
+                    "opening.all_at_once",
+                    "opening.all_at_once and table.rearrange contradict: nothing stays on the table to rearrange before going out",
+                )
             )
         if not self.opening.required and (
             self.opening.pure_run or self.opening.points or self.opening.run_and_set
         ):
             problems.append(
-                "opening.required is false but an opening condition (pure_run, points or run_and_set) is set"
+                (
+                    "opening.required",
+                    "opening.required is false but an opening condition (pure_run, points or run_and_set) is set",
+                )
             )
         if self.table.rearrange and self.jokers.swap == JokerSwap.never:
             problems.append(
-                "table.rearrange is true but jokers.swap is never: a rearranged table must be free to move its jokers (use on_table)"
+                (
+                    "table.rearrange",
+                    "table.rearrange is true but jokers.swap is never: a rearranged table must be free to move its jokers (use on_table)",
+                )
             )
         if self.jokers.swap == JokerSwap.on_table and not self.table.rearrange:
             problems.append(
-                "jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging"
+                (
+                    "jokers.swap",
+                    "jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging",
+                )
             )
         if self.teams.enabled and self.players.max < 4:
-            problems.append("teams.enabled is true but players.max is below 4: teams play at four")
+            problems.append(
+                ("teams.enabled", "teams.enabled is true but players.max is below 4: teams play at four")
+            )
         if self.game.end == GameEnd.single_round and self.game.end_on_empty_stock:
             pass
         if problems:
-            raise ValueError("; ".join(problems))
+            raise ProfileConflicts(problems)
         return self
 
     # ------------------------------------------------------------ derived

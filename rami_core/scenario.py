@@ -1,13 +1,22 @@
 """Conformance scenarios (`rami check`): a closed-world setup, then steps.
 
-The format is DESIGN.md's. A scenario fails, never crashes: a bad file, a
-setup that breaks the closed world (`setup_invalid`), an action refused
-when it should pass, a state that differs from `expect`; each says which
-step and what differed.
+The format (docs/scenarios.md) is closed: a scenario file is read by the same
+safe reader as a profile (size, alias, nesting and integer limits, plain tags
+only); an unknown key anywhere is an error naming it, with the nearest known
+key suggested; a step is `player` with one action and an optional `expect`, or
+`expect` alone; comparisons are exact in type (`false` is not `0`). A scenario
+that checks nothing (no step with an `expect`) fails: a scenario is a claim
+about the rules, and a claim with nothing to check must not count as a pass.
+
+A scenario fails, never crashes: a bad file, a setup that breaks the closed
+world (`setup_invalid`), an action refused when it should pass, a state that
+differs from `expect`, a plugin that fails, or any other error inside it; each
+says which step and what went wrong, and the run goes on with the next one.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import Counter
 from collections.abc import Iterable
@@ -15,15 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from .actions import ActionFormatError, action_from_dict
-from .cards import JOKER_SUIT, Card, CardError, format_card, parse_card
+from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
+from .cards import Card, CardError, format_card, parse_card
 from .engine import Game
-from .errors import ProfileError, RuleError
+from .errors import Problem, ProfileError, RuleError
+from .hooks import PluginError
 from .melds import read_meld, why_invalid
 from .profile import Profile
 from .state import DRAW, LAY, OVER, GameState, TableMeld
+from .userfiles import cut, short
 
 EXPECT_KEYS = (
     "error",
@@ -42,7 +51,21 @@ EXPECT_KEYS = (
     "game_over",
     "game_winner",
 )
+MAX_SCENARIOS_PER_FILE = 1000  # a file is read whole: many scenarios go in several files
 SETUP_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "scores")
+SCENARIO_KEYS = ("name", "description", "variant", "rules", "players", "setup", "steps")
+STEP_KEYS = ("player", *ACTION_KEYS, "expect")
+
+
+def _unknown(keys: Iterable[Any], known: Iterable[str], where: str) -> str | None:
+    """The message for the first unknown key, with the nearest known one suggested."""
+    known = list(known)
+    for key in keys:
+        if key not in known:
+            near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            hint = f" (did you mean `{near[0]}`?)" if near else f" (known: {', '.join(known)})"
+            return f"{where}: unknown key {short(key)}{hint}"
+    return None
 
 
 class SetupInvalid(Exception):
@@ -86,20 +109,47 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def load_documents(path: Path) -> list[Any]:
-    text = path.read_text(encoding="utf-8")
-    return [d for d in yaml.safe_load_all(text) if d is not None]
+    """The documents of a scenario file, read by the safe reader; ProfileError if unreadable."""
+    from .loader.safe_yaml import display_path, load_yaml_documents, read_yaml_text
+
+    label = display_path(path)
+    docs = [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    if len(docs) > MAX_SCENARIOS_PER_FILE:
+        raise ProfileError(
+            Problem(
+                label, None, None, "", f"more than {MAX_SCENARIOS_PER_FILE} scenarios in one file: split it"
+            )
+        )
+    return docs
 
 
 def run_file(path: Path, shown: str | None = None) -> list[Result]:
+    """Every scenario of one file; a scenario that raises fails alone and the next one runs."""
     shown = shown or str(path)
     try:
         docs = load_documents(path)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+    except ProfileError as e:
         return [Result(path.name, shown, False, None, None, None, f"cannot read scenario file: {e}")]
-    results = []
-    for i, doc in enumerate(docs):
-        results.append(run_scenario(doc, path.parent, shown, index=i))
-    return results
+    if not docs:
+        return [
+            Result(path.name, shown, False, None, None, None, "the file holds no scenario: checks nothing")
+        ]
+    return [run_guarded(doc, path.parent, shown, index=i) for i, doc in enumerate(docs)]
+
+
+def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
+    """:func:`run_scenario`, with any error turned into that scenario's failure."""
+    name = f"document {index + 1}"
+    if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+        name = doc["name"]
+    try:
+        return run_scenario(doc, base_dir, shown, index=index)
+    except PluginError as e:
+        return Result(name, shown, False, None, None, None, str(e))
+    except Exception as e:  # the run goes on: one broken scenario must not hide the others
+        return Result(
+            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {cut(str(e), 200)}"
+        )
 
 
 # ------------------------------------------------------------------ one scenario
@@ -108,10 +158,30 @@ def run_file(path: Path, shown: str | None = None) -> list[Result]:
 def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
     if not isinstance(doc, dict):
         return Result(f"document {index + 1}", shown, False, None, None, None, "a scenario is a mapping")
-    name = str(doc.get("name") or f"document {index + 1}")
-    unknown = set(doc) - {"name", "variant", "rules", "setup", "steps", "description", "players"}
+    name = doc.get("name")
+    name = name if isinstance(name, str) and name else f"document {index + 1}"
+    unknown = _unknown(doc, SCENARIO_KEYS, "scenario")
     if unknown:
-        return Result(name, shown, False, None, None, None, f"unknown scenario keys: {sorted(unknown)}")
+        return Result(name, shown, False, None, None, None, unknown)
+    steps = doc.get("steps")
+    if steps is None:
+        steps = []
+    if not isinstance(steps, list):
+        return Result(name, shown, False, None, None, None, "steps must be a list")
+    for n, step in enumerate(steps, start=1):
+        problem = _step_problem(step)
+        if problem is not None:
+            return Result(name, shown, False, n, None, None, problem)
+    if not any(isinstance(step, dict) and step.get("expect") for step in steps):
+        return Result(
+            name,
+            shown,
+            False,
+            None,
+            None,
+            None,
+            "checks nothing: no step has an `expect` (a state to check or an error to expect)",
+        )
     try:
         profile = _profile(doc, base_dir)
     except ProfileError as e:
@@ -120,15 +190,103 @@ def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result
         game = build_setup(profile, doc.get("setup") or {})
     except SetupInvalid as e:
         return Result(name, shown, False, None, "setup", "setup_invalid", f"setup_invalid: {e}")
-    steps = doc.get("steps") or []
-    if not isinstance(steps, list):
-        return Result(name, shown, False, None, None, None, "steps must be a list")
     for n, step in enumerate(steps, start=1):
-        failure = _run_step(game, step)
+        try:
+            failure = _run_step(game, step)
+        except PluginError as e:
+            return Result(name, shown, False, n, None, None, str(e))
         if failure is not None:
             expected, actual, message = failure
             return Result(name, shown, False, n, expected, actual, message)
     return Result(name, shown, True)
+
+
+def _step_problem(step: Any) -> str | None:
+    """What makes a step malformed, before anything runs: a closed set of keys,
+    `player` with exactly one action, or `expect` alone; a well-typed `expect`."""
+    if not isinstance(step, dict):
+        return f"a step is a mapping, got {short(step)}"
+    unknown = _unknown(step, STEP_KEYS, "step")
+    if unknown:
+        return unknown
+    actions = [k for k in ACTION_KEYS if k in step]
+    if len(actions) > 1:
+        return f"a step holds one action, got {', '.join(actions)}"
+    if actions and "player" not in step:
+        return f"{actions[0]}: a step with an action needs `player`"
+    if "player" in step and not actions:
+        return "`player` without an action: a step is `player` with one action, or `expect` alone"
+    if not actions and "expect" not in step:
+        return "an empty step: give `player` with an action, or `expect`"
+    expect = step.get("expect")
+    if "expect" in step and not isinstance(expect, dict):
+        return "expect must be a mapping"
+    if expect:
+        unknown = _unknown(expect, EXPECT_KEYS, "expect")
+        if unknown:
+            return unknown
+        if "error" in expect and not actions:
+            return "expect.error needs an action in the same step"
+        for key, want in expect.items():
+            problem = _expect_type_problem(key, want)
+            if problem is not None:
+                return f"expect.{key}: {problem}"
+    return None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _int_list(x: Any) -> bool:
+    return isinstance(x, list) and all(_is_int(v) for v in x)
+
+
+def _card_texts(x: Any) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def _expect_type_problem(key: str, want: Any) -> str | None:
+    """Why an expected value has the wrong type for its key, or None (exact types: a bool is no seat)."""
+    if key in ("turn", "stock_size"):
+        ok = _is_int(want)
+        kind = "a whole number"
+    elif key in ("winner", "game_winner"):
+        ok = want is None or _is_int(want)
+        kind = "a seat number or null"
+    elif key in ("hand_sizes", "penalties", "scores"):
+        ok = _int_list(want)
+        kind = "a list of whole numbers"
+    elif key == "opened":
+        ok = isinstance(want, list) and all(isinstance(v, bool) for v in want)
+        kind = "a list of true/false"
+    elif key in ("round_over", "game_over"):
+        ok = isinstance(want, bool)
+        kind = "true or false"
+    elif key == "phase":
+        ok = want in (DRAW, LAY, OVER)
+        kind = f"one of {DRAW}, {LAY}, {OVER}"
+    elif key in ("error",):
+        ok = isinstance(want, str) and bool(want)
+        kind = "an error code"
+    elif key == "discard_top":
+        ok = want is None or isinstance(want, str)
+        kind = "a card or null"
+    elif key == "table":
+        ok = isinstance(want, list) and all(_card_texts(m) for m in want)
+        kind = "a list of melds, each a list of cards"
+    elif key == "hands":
+        if not isinstance(want, dict):
+            return "expected a mapping seat -> cards"
+        for seat, cards in want.items():
+            if not _is_int(seat):
+                return f"seat {short(seat)} is not a seat number"
+            if not _card_texts(cards):
+                return f"seat {seat}: expected a list of cards"
+        return None
+    else:  # pragma: no cover - EXPECT_KEYS are all handled above
+        return None
+    return None if ok else f"expected {kind}, got {short(want)}"
 
 
 def _profile(doc: dict, base_dir: Path) -> Profile:
@@ -143,21 +301,15 @@ def _profile(doc: dict, base_dir: Path) -> Profile:
     return load_profile(variant, base_dir=base_dir, rules=rules)
 
 
-def _run_step(game: Game, step: Any) -> tuple[Any, Any, str] | None:
-    if not isinstance(step, dict):
-        return None, None, f"a step is a mapping, got {step!r}"
+def _run_step(game: Game, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
+    """Run one step already checked by :func:`_step_problem`."""
     expect = step.get("expect") or {}
-    if not isinstance(expect, dict):
-        return None, None, "expect must be a mapping"
-    bad = set(expect) - set(EXPECT_KEYS)
-    if bad:
-        return None, None, f"unknown expect keys: {sorted(bad)}"
-    has_action = any(k != "expect" for k in step)
+    has_action = any(k in step for k in ACTION_KEYS)
     if has_action:
         try:
             action = action_from_dict({k: v for k, v in step.items() if k != "expect"})
         except (ActionFormatError, CardError) as e:
-            return None, None, f"bad action: {e}"
+            return None, None, f"bad action: {cut(str(e), 200)}"
         before = game.state.to_json()
         want_error = expect.get("error")
         try:
@@ -172,8 +324,6 @@ def _run_step(game: Game, step: Any) -> tuple[Any, Any, str] | None:
             return _compare(game, {k: v for k, v in expect.items() if k != "error"})
         if want_error is not None:
             return want_error, "accepted", f"accepted, expected refusal with {want_error}"
-    elif "error" in expect:
-        return None, None, "expect.error needs an action in the same step"
     return _compare(game, expect)
 
 
@@ -194,9 +344,9 @@ def _card_list(value: Any, where: str) -> list[Card]:
 def build_setup(profile: Profile, setup: dict) -> Game:
     if not isinstance(setup, dict):
         raise SetupInvalid("setup must be a mapping")
-    unknown = set(setup) - set(SETUP_KEYS)
+    unknown = _unknown(setup, SETUP_KEYS, "setup")
     if unknown:
-        raise SetupInvalid(f"unknown setup keys: {sorted(unknown)}")
+        raise SetupInvalid(unknown)
     hands_in = setup.get("hands")
     if not isinstance(hands_in, list) or not hands_in:
         raise SetupInvalid("setup.hands: one list of cards per seat")
@@ -206,8 +356,8 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
-        key = face[:2]
-        limit = profile.deck.jokers if face.suit == JOKER_SUIT else profile.deck.decks
+        key = face.face
+        limit = profile.deck.jokers if face.is_joker else profile.deck.decks
         if copies[key] >= limit:
             raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")
         c = Card(face.rank, face.suit, copies[key])
@@ -223,7 +373,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         raise SetupInvalid("discard: this variant has no discard pile")
     from .melds import MeldRules
 
-    mrules = MeldRules.from_profile(profile)
+    meld_rules = MeldRules.from_profile(profile)
     table: list[TableMeld] = []
     table_in = setup.get("table") or []
     if not isinstance(table_in, list):
@@ -240,9 +390,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
                 raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
-        r = read_meld(cards, mrules)
+        r = read_meld(cards, meld_rules)
         if r is None:
-            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, mrules))
+            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, meld_rules))
         table.append(TableMeld(r, owner))
     owners = {m.owner for m in table if m.owner is not None}
     if not profile.opening.required:
@@ -323,24 +473,30 @@ def observe(game: Game) -> dict[str, Any]:
     }
 
 
+def same(want: Any, got: Any) -> bool:
+    """Equal in value and in type, all the way down: `false` is not `0`, `1.0` is not `1`."""
+    if type(want) is not type(got):
+        return False
+    if isinstance(want, list):
+        return len(want) == len(got) and all(same(w, g) for w, g in zip(want, got, strict=True))
+    if isinstance(want, dict):
+        return want.keys() == got.keys() and all(same(v, got[k]) for k, v in want.items())
+    return bool(want == got)
+
+
 def _compare(game: Game, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
     actual = observe(game)
     for key, want in expect.items():
         got = actual[key]
         try:
             if key == "hands":
-                if not isinstance(want, dict):
-                    return want, got, "hands: expected a mapping seat -> cards"
                 for seat, cards in want.items():
-                    seat_i = int(seat)
-                    if seat_i not in got:
+                    if seat not in got:
                         return want, None, f"hands: no seat {seat}"
-                    if _expected_faces(cards) != got[seat_i]:
-                        return {seat: cards}, {seat: got[seat_i]}, f"hands[{seat}] differ"
+                    if _expected_faces(cards) != got[seat]:
+                        return {seat: cards}, {seat: got[seat]}, f"hands[{seat}] differ"
                 continue
             if key == "table":
-                if not isinstance(want, list):
-                    return want, got, "table: expected a list of melds"
                 if sorted(_expected_faces(m) for m in want) != got:
                     return want, got, "table differs"
                 continue
@@ -350,7 +506,7 @@ def _compare(game: Game, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
                     return want, got, "discard_top differs"
                 continue
         except (CardError, ValueError) as e:
-            return want, got, f"{key}: bad expectation: {e}"
-        if want != got:
+            return want, got, f"{key}: bad expectation: {cut(str(e), 200)}"
+        if not same(want, got):
             return want, got, f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
     return None

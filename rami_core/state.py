@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .cards import JOKER_SUIT, Card, format_card, parse_card
+from .cards import Card, format_card, parse_card
 from .melds import Reading
 
 DRAW = "draw"
@@ -187,7 +187,3 @@ def _meld(d: dict[str, Any]) -> TableMeld:
         rank=d["rank"],
     )
     return TableMeld(r, d["owner"])
-
-
-def is_joker(c: Card) -> bool:
-    return c.suit == JOKER_SUIT

@@ -15,7 +15,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import rami_core.cli as cli_module
 from rami_core.cli import main
 from rami_core.profile import Profile
 
@@ -152,7 +151,7 @@ def test_schema_is_the_profile_schema():
 # --------------------------------------------------------------------------- extension points
 
 
-def test_commands_can_be_added_from_other_modules(monkeypatch, tmp_path):
+def test_commands_can_be_added_from_other_modules():
     @click.command("hello")
     def hello() -> None:
         click.echo("hello")
@@ -162,17 +161,6 @@ def test_commands_can_be_added_from_other_modules(monkeypatch, tmp_path):
         assert run("hello").stdout == "hello\n"
     finally:
         main.commands.pop("hello")
-
-    (tmp_path / "rami_lazy_test_cmd.py").write_text(
-        "import click\n\n@click.command()\ndef lazy():\n    click.echo('lazy')\n", encoding="utf-8"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(cli_module.LAZY_COMMANDS, "lazyhello", "rami_lazy_test_cmd:lazy")
-    try:
-        assert "lazyhello" in run("--help").stdout
-        assert run("lazyhello").stdout == "lazy\n"
-    finally:
-        main.commands.pop("lazyhello", None)
 
 
 def test_version():

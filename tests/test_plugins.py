@@ -171,7 +171,13 @@ def test_hook_rami_table_acceptable():
         rec.calls.append(
             (
                 "table",
-                dict(seat=seat, old=len(old_table), new=len(new_table), given=sorted(given), action=action),
+                {
+                    "seat": seat,
+                    "old": len(old_table),
+                    "new": len(new_table),
+                    "given": sorted(given),
+                    "action": action,
+                },
             )
         )
         return Refusal("no_more", "one meld on the table is enough") if len(new_table) > 1 else None
@@ -187,8 +193,8 @@ def test_hook_rami_table_acceptable():
     assert g.state.to_json() == before
     ((_, call),) = rec.calls
     assert call["seat"] == 0 and (call["old"], call["new"]) == (0, 2) and call["action"] == meld
-    assert [c[:2] for c in call["given"]] == sorted(
-        c[:2] for c in (C("9H"), C("10H"), C("JH"), C("KS"), C("KH"), C("KC"))
+    assert [c.face for c in call["given"]] == sorted(
+        c.face for c in (C("9H"), C("10H"), C("JH"), C("KS"), C("KH"), C("KC"))
     )
 
 
@@ -212,7 +218,7 @@ def test_hook_rami_discard_allowed():
     assert e.value.code == "no_aces.ace" and g.state.to_json() == before
     g.apply(A.Discard(0, C("2C")))
     # the card is already out of the hand when the hook runs
-    assert [(c[:2], inside) for c, inside in seen] == [(C("AS")[:2], False), (C("2C")[:2], False)]
+    assert [(c.face, inside) for c, inside in seen] == [(C("AS").face, False), (C("2C").face, False)]
 
 
 def test_hook_rami_timeout():
@@ -418,7 +424,7 @@ def test_a_plugin_failing_in_a_scenario_fails_the_scenario_not_the_runner(tmp_pa
             "variant": "voleur",
             "rules": {"plugins": {"nope": {}}},
             "setup": {"hands": [["2S"], ["3S"]]},
-            "steps": [],
+            "steps": [{"expect": {"turn": 0}}],
         },
         tmp_path,
         "<inline>",
@@ -521,7 +527,7 @@ def test_bundled_plugin_has_a_house_file_and_scenarios(name):
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_plugin_codes_are_prefixed(name):
-    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or a DESIGN code."""
+    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or one of rami_core.errors.ERROR_CODES."""
     import yaml
 
     from rami_core.errors import ERROR_CODES

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from rami_core.errors import ProfileError
 from rami_core.scenario import load_documents, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -33,7 +33,7 @@ def _collect() -> list[Any]:
         rel = path.relative_to(SCENARIOS).as_posix()
         try:
             docs = load_documents(path)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        except ProfileError as e:
             params.append(pytest.param(path, None, 0, str(e), id=f"{rel}::<unreadable>"))
             continue
         seen: dict[str, int] = {}
@@ -149,12 +149,16 @@ SETUP_CASES = [
 ]
 
 
+# A scenario must check something: the setup cases check the seat to play.
+CHECK_TURN = [{"expect": {"turn": 0}}]
+
+
 @pytest.mark.parametrize("rule, variant, good, bad", SETUP_CASES, ids=[c[0] for c in SETUP_CASES])
 def test_setup_rules(rule: str, variant: Any, good: dict, bad: dict) -> None:
     base = variant if isinstance(variant, dict) else {"variant": variant}
-    ok = run_scenario({"name": rule, **base, "setup": good, "steps": []}, SCENARIOS, "<inline>")
+    ok = run_scenario({"name": rule, **base, "setup": good, "steps": CHECK_TURN}, SCENARIOS, "<inline>")
     assert ok.passed, _explain(ok)
-    refused = run_scenario({"name": rule, **base, "setup": bad, "steps": []}, SCENARIOS, "<inline>")
+    refused = run_scenario({"name": rule, **base, "setup": bad, "steps": CHECK_TURN}, SCENARIOS, "<inline>")
     assert not refused.passed and refused.actual == "setup_invalid", (
         f"{rule}: the setup should be refused as setup_invalid, got {refused.message or 'a pass'}"
     )

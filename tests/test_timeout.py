@@ -152,7 +152,7 @@ def test_rami51_timeout_before_drawing_draws_and_discards_that_card():
     g.apply(A.Timeout(0))
     s = g.state
     assert s.hands[0] == hand
-    assert faces(s.discard) == faces([C("6C"), C("4C")]) and s.discard[-1][:2] == C("4C")[:2]
+    assert faces(s.discard) == faces([C("6C"), C("4C")]) and s.discard[-1].face == C("4C").face
     assert len(s.stock) == 2
     assert s.turn == 1 and s.phase == DRAW
     assert kinds(g) == ["timed_out", "drawn", "discarded", "turn_ended"]
@@ -165,7 +165,7 @@ def test_rami51_timeout_after_drawing_discards_the_drawn_card():
     g.apply(A.Draw(0, "discard"))
     g.apply(A.Timeout(0))
     s = g.state
-    assert s.discard[-1][:2] == C("6C")[:2] and len(s.discard) == 1
+    assert s.discard[-1].face == C("6C").face and len(s.discard) == 1
     assert faces(s.hands[0]) == faces(map(C, R51_SETUP["hands"][0]))
     assert kinds(g) == ["drawn", "timed_out", "discarded", "turn_ended"]
     assert not timed_out_event(g).data.get("undone")
@@ -189,7 +189,7 @@ def test_rami51_timeout_undoes_a_swap_whose_joker_is_owed():
     assert faces(s.hands[0]) == faces(start.hands[0])
     assert s.jokers_to_replay == []
     # The default turn is then played from the turn's start: draw, discard it.
-    assert s.discard[-1][:2] == C("4C")[:2] and len(s.stock) == len(start.stock) - 1
+    assert s.discard[-1].face == C("4C").face and len(s.stock) == len(start.stock) - 1
     assert s.turn == 1 and s.phase == DRAW
     assert timed_out_event(g).data == {"undone": True}
     assert kinds(g, n) == ["timed_out", "drawn", "discarded", "turn_ended"]
@@ -227,7 +227,7 @@ def test_rami51_timeout_undoes_an_opening_whose_taken_discard_is_owed():
     # card discarded; the default turn drew from the stock and discarded that.
     assert s.table == [] and s.opened[0] is False
     assert faces(s.hands[0]) == faces(start.hands[0])
-    assert [c[:2] for c in s.discard] == [C("KC")[:2], C("4C")[:2]]
+    assert [c.face for c in s.discard] == [C("KC").face, C("4C").face]
     assert len(s.stock) == len(start.stock) - 1
     assert s.turn == 1
     assert timed_out_event(g).data == {"undone": True}
@@ -247,9 +247,9 @@ def test_rami51_timeout_when_the_drawn_card_may_not_be_discarded():
     g.apply(A.Timeout(0))
     s = g.state
     assert s.turn == 1 and s.phase == DRAW
-    assert any(c[:2] == C("JK")[:2] for c in s.hands[0])
+    assert any(c.face == C("JK").face for c in s.hands[0])
     discarded = s.discard[-1]
-    assert discarded[:2] != C("JK")[:2]
+    assert discarded.face != C("JK").face
     assert discarded in with_joker.hands[0]
     assert kinds(g) == ["timed_out", "drawn", "discarded", "turn_ended"]
     assert g.events[1].private == {"card": "JK"}

@@ -11,6 +11,7 @@ seat has not seen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -125,9 +126,9 @@ def check_view(game: Game, seat: int) -> dict:
 def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[str, GameState]]:
     """States that differ from `s` only in what `seat` may not know."""
     out: list[tuple[str, GameState]] = []
-    if len(set(c[:2] for c in s.stock)) > 1:
+    if len({c.face for c in s.stock}) > 1:
         t = s.copy()
-        while [c[:2] for c in t.stock] == [c[:2] for c in s.stock]:
+        while [c.face for c in t.stock] == [c.face for c in s.stock]:
             rng.shuffle(t.stock)
         out.append(("stock order", t))
     t = s.copy()
@@ -160,7 +161,7 @@ def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[s
         (i, j)
         for i, c in enumerate(s.hands[seat])
         for j, d in enumerate(s.stock)
-        if c[:2] == d[:2] and c != d and c not in known
+        if c.face == d.face and c != d and c not in known
     ]
     if twins:
         t = s.copy()
@@ -295,10 +296,8 @@ def card_tokens(obj) -> set[str]:
         for v in obj:
             out |= card_tokens(v)
     elif isinstance(obj, str):
-        try:
+        with contextlib.suppress(ValueError):
             out.add(format_card(parse_card(obj)))
-        except ValueError:
-            pass
     return out
 
 

@@ -45,16 +45,12 @@ MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one han
 # --------------------------------------------------------------------------- small helpers
 
 
-def face(c: Card) -> Card:
-    return Card(c.rank, c.suit, 0)
-
-
 def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
     """`cards` minus one copy of each face in `remove`."""
     out = list(cards)
     for r in remove:
         for i in range(len(out) - 1, -1, -1):
-            if out[i][:2] == r[:2]:
+            if out[i].face == r.face:
                 del out[i]
                 break
     return out
@@ -63,9 +59,10 @@ def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
 def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> GameState | None:
     """The state after every action in turn, or None if the engine refuses one."""
     for a in actions:
-        s = play(rules, s, a)
-        if s is None:
+        after = play(rules, s, a)
+        if after is None:
             return None
+        s = after
     return s
 
 
@@ -83,15 +80,15 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
     """How much `card` helps toward melds with the rest of `hand` (jokers: a lot).
     `dead`: faces out of play (on the table or buried in the discard pile), which
     make a partial meld needing them less promising."""
-    if card.suit == JOKER_SUIT:
+    if card.is_joker:
         return 100
     score = 0
     seen_self = False
     for o in hand:
-        if o.suit == JOKER_SUIT:
+        if o.is_joker:
             score += 1
             continue
-        if o[:2] == card[:2]:
+        if o.face == card.face:
             if not seen_self:
                 seen_self = True
                 continue
@@ -114,18 +111,18 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
 _MELDABLE_TABLES: dict = {}
 
 
-def _meldable_tables(mr):
+def _meldable_tables(meld_rules):
     """Per meld rules: each rank's run places as a bit mask, and every run window's mask."""
-    t = _MELDABLE_TABLES.get(mr)
+    t = _MELDABLE_TABLES.get(meld_rules)
     if t is None:
         place_bits = [0] * 14
         for r in range(1, 14):
-            for p in mr.places_of(r):
+            for p in meld_rules.places_of(r):
                 place_bits[r] |= 1 << p
-        L = mr.run_min
-        lo_b, hi_b = (1, 27) if mr.wrap else (mr.low_bound, mr.high_bound)
+        L = meld_rules.run_min
+        lo_b, hi_b = (1, 27) if meld_rules.wrap else (meld_rules.low_bound, meld_rules.high_bound)
         windows = tuple(((1 << L) - 1) << lo for lo in range(lo_b, hi_b - L + 2))
-        t = _MELDABLE_TABLES[mr] = (place_bits, windows, {})
+        t = _MELDABLE_TABLES[meld_rules] = (place_bits, windows, {})
     return t
 
 
@@ -133,24 +130,24 @@ _MELDABLE_MEMO: dict = {}
 
 
 def meldable(
-    hand: Sequence[Card], mr, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
+    hand: Sequence[Card], meld_rules, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
 ) -> set[Card]:
     """Faces of `hand` that take part in at least one meld buildable from `hand`
     (jokers included when any natural is): a cheap filter run before the solver,
     which most turns need not be asked at all. Runs are found with one bit
     mask of places per suit, sets with one bit mask of suits per rank; a turn
     asks about the same hand several times, so answers are remembered."""
-    key = (mr, runs, sets, jokers_ok, tuple(hand))
+    key = (meld_rules, runs, sets, jokers_ok, tuple(hand))
     hit = _MELDABLE_MEMO.get(key)
     if hit is None:
         if len(_MELDABLE_MEMO) >= 2048:
             _MELDABLE_MEMO.clear()
-        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, mr, runs, sets, jokers_ok))
+        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, meld_rules, runs, sets, jokers_ok))
     return set(hit)
 
 
-def _meldable(hand: Sequence[Card], mr, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
-    place_bits, windows, run_memo = _meldable_tables(mr)
+def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
+    place_bits, windows, run_memo = _meldable_tables(meld_rules)
     jokers = 0
     suit_places: dict[int, int] = {}
     rank_suits: dict[int, int] = {}
@@ -166,20 +163,20 @@ def _meldable(hand: Sequence[Card], mr, runs: bool, sets: bool, jokers_ok: bool)
         suit_places[s] = suit_places.get(s, 0) | place_bits[r]
     if not jokers_ok:
         jokers = 0
-    if mr.max_jokers is not None:
-        jokers = min(jokers, mr.max_jokers)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
     out: set[Card] = set()
-    min_nat = max(1, mr.min_naturals)
+    min_nat = max(1, meld_rules.min_naturals)
     if sets:
-        need_set = max(mr.set_min, mr.min_naturals)
-        distinct = mr.set_distinct_suits
+        need_set = max(meld_rules.set_min, meld_rules.min_naturals)
+        distinct = meld_rules.set_distinct_suits
         for r, suits in rank_suits.items():
             n = suits.bit_count() if distinct else rank_count[r]
             if n >= min_nat and n + jokers >= need_set:
                 out.update(Card(r, s, 0) for s in range(4) if suits >> s & 1)
     if runs:
-        L = mr.run_min
-        wrap = mr.wrap
+        L = meld_rules.run_min
+        wrap = meld_rules.wrap
         for suit, places in suit_places.items():
             got = run_memo.get((places, jokers))
             if got is None:
@@ -211,8 +208,8 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
         if rules.profile.positional_jokers:
             res = lay_off_positional(
                 m.reading,
-                [] if c.suit == JOKER_SUIT else [c],
-                [(c, None)] if c.suit == JOKER_SUIT else [],
+                [] if c.is_joker else [c],
+                [(c, None)] if c.is_joker else [],
                 rules.melds,
             )
             if not isinstance(res, str):
@@ -226,12 +223,12 @@ def could_take(cards: Sequence[Card], c: Card) -> bool:
     """False when `c` surely fits no meld with `cards`: a natural whose suit and
     rank both differ from some natural there (a run's naturals share a suit, a
     set's a rank). A cheap test before the meld readers."""
-    if c.suit == JOKER_SUIT:
+    if c.is_joker:
         return True
     suit, rank = c.suit, c.rank
     same_suit = same_rank = True
     for o in cards:
-        if o.suit == JOKER_SUIT:
+        if o.is_joker:
             continue
         if o.suit != suit:
             same_suit = False
@@ -263,7 +260,7 @@ def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) ->
     seen = set()
     out: list[A.Action] = []
     for c in order:
-        f = face(c)
+        f = c.face_card
         if f in seen:
             continue
         seen.add(f)
@@ -297,7 +294,7 @@ def top_points(rules: Rules, c: Card) -> int:
     """The most `c` can count for in an opening meld (``meld_points``: a joker
     at the face it stands for, an ace high or low)."""
     sc = rules.profile.scoring
-    if c.suit == JOKER_SUIT:
+    if c.is_joker:
         return max(sc.ace_points, sc.ace_low_points, sc.court_points, 10)
     if c.rank == 1:
         return max(sc.ace_points, sc.ace_low_points)
@@ -314,82 +311,80 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     must hold a run and a set where both are needed, a joker-free run where
     one is, and be worth the points at their most; going out needs every
     card of the hand in such a meld."""
-    mr = rules.melds
+    meld_rules = rules.melds
     jokers_ok = bool(getattr(spec, "jokers", True))
-    can = meldable(hand, mr, jokers_ok=jokers_ok)
+    can = meldable(hand, meld_rules, jokers_ok=jokers_ok)
     if not can:
         return False, False
-    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+    if getattr(spec, "pure_run", False) and not meldable(hand, meld_rules, sets=False, jokers_ok=False):
         return False, False
     if getattr(spec, "run_and_set", False) and not (
-        meldable(hand, mr, sets=False, jokers_ok=jokers_ok)
-        and meldable(hand, mr, runs=False, jokers_ok=jokers_ok)
+        meldable(hand, meld_rules, sets=False, jokers_ok=jokers_ok)
+        and meldable(hand, meld_rules, runs=False, jokers_ok=jokers_ok)
     ):
         return False, False
     need = getattr(spec, "points", 0) or 0
-    reach = not need or sum(top_points(rules, c) for c in hand if face(c) in can) >= need
-    go_out = all(face(c) in can for c in hand)
+    reach = not need or sum(top_points(rules, c) for c in hand if c.face_card in can) >= need
+    go_out = all(c.face_card in can for c in hand)
     return reach, go_out
 
 
 def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
     """Candidate openings (each a list of actions) from `hand`, largest first."""
     spec = opening_spec(rules, s, seat)
-    mr = rules.melds
+    meld_rules = rules.melds
     out: list[list[A.Action]] = []
-    can = meldable(hand, mr)
+    can = meldable(hand, meld_rules)
     if not can:
         return out
     if not getattr(spec, "jokers", True):
         can.discard(JOKER)
-        if not meldable(hand, mr, jokers_ok=False):
+        if not meldable(hand, meld_rules, jokers_ok=False):
             return out
-    if getattr(spec, "pure_run", False) and not meldable(hand, mr, sets=False, jokers_ok=False):
+    if getattr(spec, "pure_run", False) and not meldable(hand, meld_rules, sets=False, jokers_ok=False):
         return out
     if getattr(spec, "run_and_set", False) and not (
-        meldable(hand, mr, sets=False) and meldable(hand, mr, runs=False)
+        meldable(hand, meld_rules, sets=False) and meldable(hand, meld_rules, runs=False)
     ):
         return out
     go_out = rules.profile.opening.go_out_below_points or rules.profile.opening.all_at_once
     need = getattr(spec, "points", 0)
     if need and not go_out:
         top = sum(
-            11 if c.suit == JOKER_SUIT else min(10, c.rank) if c.rank != 1 else 11
-            for c in hand
-            if face(c) in can
+            11 if c.is_joker else min(10, c.rank) if c.rank != 1 else 11 for c in hand if c.face_card in can
         )
         if top < need:
             return out
-    if rules.profile.opening.all_at_once and len([c for c in hand if face(c) in can]) < len(hand) - 1:
+    if rules.profile.opening.all_at_once and len([c for c in hand if c.face_card in can]) < len(hand) - 1:
         return out
 
     def meld(melds) -> list[A.Action]:
-        return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))]
+        return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))]
 
     if rules.profile.opening.all_at_once:
         need = len(hand) - (1 if rules.profile.discard.keep_last else 0)
-        melds = best_opening(hand, mr, spec, score=score_args(rules))
+        melds = best_opening(hand, meld_rules, spec, score=score_args(rules))
         laid = sum(len(m) for m in melds) if melds else 0
         if laid == need:
             out.append(meld(melds))
         elif laid > need:
-            for c in dict.fromkeys(face(c) for c in hand):
-                melds = best_opening(without(hand, [c]), mr, spec, score=score_args(rules))
+            for c in dict.fromkeys(c.face_card for c in hand):
+                melds = best_opening(without(hand, [c]), meld_rules, spec, score=score_args(rules))
                 if melds and sum(len(m) for m in melds) == need:
                     out.append(meld(melds))
                     break
         return out
     reach, go_out_ok = opening_may_exist(rules, spec, hand)
-    melds = best_opening(hand, mr, spec, score=score_args(rules)) if reach else None
+    melds = best_opening(hand, meld_rules, spec, score=score_args(rules)) if reach else None
     if melds:
         out.append(meld(melds))
-    if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0) and go_out_ok:
+    if rules.profile.opening.go_out_below_points and bool(getattr(spec, "points", 0)) and go_out_ok:
         low = SimpleNamespace(
             points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
         )
-        melds = best_opening(hand, mr, low, score=score_args(rules))
+        melds = best_opening(hand, meld_rules, low, score=score_args(rules))
         if melds and sum(len(m) for m in melds) == len(hand):
-            out.append([A.Meld(seat, tuple(tuple(face(c) for c in m) for m in melds))])
+            out.append([A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))])
     return out
 
 
@@ -405,8 +400,8 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     items = []
     for idx, nats, joks in plan.lay_offs:
         for c in nats:
-            items.append(A.LayOffItem(face(c), idx))
-        for j, f in joks:
+            items.append(A.LayOffItem(c.face_card, idx))
+        for _j, f in joks:
             as_ = (
                 Card(f[0], f[1], 0)
                 if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0
@@ -416,22 +411,22 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     if items:
         acts.append(A.LayOff(seat, tuple(items)))
     if plan.new_melds:
-        acts.append(A.Meld(seat, tuple(tuple(face(c) for c in m) for m in plan.new_melds)))
+        acts.append(A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in plan.new_melds)))
     return acts
 
 
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
-    mr = rules.melds
+    meld_rules = rules.melds
     table = [list(m.cards) for m in s.table]
     items = []
     left = list(hand)
     for i, m in enumerate(table):
-        for c in sorted(left, key=lambda c: (c.suit == JOKER_SUIT, -c.rank)):
-            if read_meld(m + [c], mr) is not None:
+        for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
+            if read_meld(m + [c], meld_rules) is not None:
                 m.append(c)
-                items.append(A.LayOffItem(face(c), i))
+                items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
     return [A.LayOff(seat, tuple(items))] if items else []
 
@@ -440,29 +435,24 @@ def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.A
     sol = solve([], list(hand), rules.melds)
     if not sol.melds:
         return []
-    return [A.Meld(seat, tuple(tuple(face(c) for c in m) for m in sol.melds))]
+    return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds))]
 
 
 def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
     """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
     if rules.profile.jokers.swap != JokerSwap.to_hand:
         return []
-    held = Counter(face(c) for c in s.hands[seat])
+    held = Counter(c.face_card for c in s.hands[seat])
     out: list[A.Swap] = []
     for i, m in enumerate(s.table):
         r = m.reading
         if not r.jokers:
             continue
         for c, st in zip(r.cards, r.stands):
-            if (
-                c.suit == JOKER_SUIT
-                and st[1] not in (AMBIGUOUS,)
-                and 0 <= st[1] < 4
-                and held[Card(st[0], st[1], 0)]
-            ):
+            if c.is_joker and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
                 out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
         if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
-            suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
+            suits = {c.suit for c in r.cards if not c.is_joker}
             missing = [Card(r.rank, su, 0) for su in range(4) if su not in suits]
             if all(held[f] for f in missing):
                 out.append(A.Swap(seat, tuple(missing), i))
@@ -526,7 +516,7 @@ class Planner:
         if s.table and may_lay_freely(self.rules, s, seat) and (p.table.lay_off or p.table.rearrange):
             if p.table.rearrange:
                 return False
-            return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(face(c) for c in hand))
+            return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(c.face_card for c in hand))
         return True
 
     def rearrangement(self, s: GameState, hand: Sequence[Card]):
@@ -539,7 +529,7 @@ class Planner:
         )
         if not sol.feasible or not sol.laid:
             return None
-        melds = tuple(tuple(face(c) for c in m) for m in sol.melds)
+        melds = tuple(tuple(c.face_card for c in m) for m in sol.melds)
         return lambda seat: A.Rearrange(seat, melds)
 
     def swaps(self, s: GameState, seat: int) -> list[list[A.Action]]:
@@ -602,17 +592,17 @@ class Planner:
         card just taken from the discard pile last (it was taken to be kept:
         throwing it back would pass one card to and fro for ever)."""
         hand = s.hands[seat]
-        taken = s.taken_discard[:2] if s.taken_discard is not None else None
+        taken = s.taken_discard.face if s.taken_discard is not None else None
         keys: dict = {}
         sign = 1 if self.needs_points(s, seat) else -1
 
         def key(c: Card) -> tuple:
-            f = c[:2]
+            f = c.face
             k = keys.get(f)
             if k is None:
                 k = keys[f] = (
                     f == taken,
-                    c.suit == JOKER_SUIT,
+                    c.is_joker,
                     usefulness(c, hand),
                     sign * value(self.rules, c),
                 )
@@ -628,7 +618,7 @@ class Planner:
 
     def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
         """Which card to hold back so the turn can end with a discard."""
-        return [None] + list(dict.fromkeys(face(c) for c in self.discard_order(s, seat)))[:6]
+        return [None] + list(dict.fromkeys(c.face_card for c in self.discard_order(s, seat)))[:6]
 
     def want_lays(self, s: GameState, seat: int, lays: list[A.Action], after: GameState) -> bool:
         """Whether to lay at all this turn (greedy: always)."""
@@ -672,7 +662,7 @@ class PlanningBot:
     replanning whenever the view is not the one the plan expected."""
 
     name = "planning"
-    planner_class = Planner
+    planner_class: type[Planner] = Planner
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -691,8 +681,8 @@ class PlanningBot:
             s.round_no,
             s.turn,
             s.phase,
-            tuple(sorted(face(c) for c in s.hands[seat])),
-            tuple(tuple(face(c) for c in m.cards) for m in s.table),
+            tuple(sorted(c.face_card for c in s.hands[seat])),
+            tuple(tuple(c.face_card for c in m.cards) for m in s.table),
             len(s.discard),
             len(s.stock),
         )
@@ -731,7 +721,8 @@ class PlanningBot:
         if play(rules, s, stock) is not None:
             return stock
         take = A.Draw(seat, DISCARD)
-        if play(rules, s, take) is not None and self.discard_draw_ok(rules, play(rules, s, take), seat):
+        s2 = play(rules, s, take)
+        if s2 is not None and self.discard_draw_ok(rules, s2, seat):
             return take
         return A.Timeout(seat)
 
@@ -743,7 +734,7 @@ class PlanningBot:
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
         hand = list(view.hand)
-        if top.suit == JOKER_SUIT:
+        if top.is_joker:
             return True
         if (
             may_lay_freely(rules, s, view.seat)
@@ -753,9 +744,9 @@ class PlanningBot:
             for m in view.table:
                 if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
                     return True
-        if face(top) not in meldable(hand + [top], rules.melds):
+        if top.face_card not in meldable(hand + [top], rules.melds):
             return False
-        return face(top) not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
+        return top.face_card not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
 
 
 class GreedyBot(PlanningBot):
@@ -777,11 +768,11 @@ class GreedyBot(PlanningBot):
             self._thrown = set()
         action = super().choose(view, rules)
         if isinstance(action, A.Discard):
-            self._thrown.add(face(action.card))
+            self._thrown.add(action.card.face_card)
         return action
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
-        if face(top) in self._thrown and not may_lay_freely(rules, s, view.seat):
+        if top.face_card in self._thrown and not may_lay_freely(rules, s, view.seat):
             return False
         return super().wants_discard(view, rules, s, top)
 

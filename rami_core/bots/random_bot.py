@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
-from ..cards import JOKER_SUIT
 from ..engine import DISCARD, STOCK, may_lay_freely
 from ..melds import RUN, read_meld
 from ..rules import Rules
@@ -27,7 +26,6 @@ from .greedy import (
     REARRANGE_STATES,
     Planner,
     end_actions,
-    face,
     first_legal_end,
     opening_actions,
     swap_candidates,
@@ -53,7 +51,7 @@ class RandomBot:
     def lay_candidates(self, rules: Rules, s: GameState, seat: int) -> list[A.Action]:
         p = rules.profile
         hand = s.hands[seat]
-        mr = rules.melds
+        meld_rules = rules.melds
         out: list[A.Action] = []
         free = may_lay_freely(rules, s, seat) and not (p.opening.all_at_once and p.opening.required)
         if not free:
@@ -61,9 +59,9 @@ class RandomBot:
                 out.append(acts[0])
             return out
         # New melds: the solver's whole lay from the hand, and each of its melds alone.
-        sol = solve([], list(hand), mr)
+        sol = solve([], list(hand), meld_rules)
         if sol.melds:
-            melds = [tuple(face(c) for c in m) for m in sol.melds]
+            melds = [tuple(c.face_card for c in m) for m in sol.melds]
             out.append(A.Meld(seat, tuple(melds)))
             if len(melds) > 1:
                 out.extend(A.Meld(seat, (m,)) for m in melds)
@@ -71,12 +69,8 @@ class RandomBot:
         pairs = []
         for i, m in enumerate(s.table):
             r = m.reading
-            for c in dict.fromkeys(face(c) for c in hand):
-                if (
-                    c.suit == JOKER_SUIT
-                    or (r.kind == RUN and c.suit == r.suit)
-                    or (r.kind != RUN and c.rank == r.rank)
-                ):
+            for c in dict.fromkeys(c.face_card for c in hand):
+                if c.is_joker or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
                     pairs.append((c, i))
         self.rng.shuffle(pairs)
         out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
@@ -86,13 +80,13 @@ class RandomBot:
             # the solver finds a way: a real rearrangement, but not the best
             # lay of the whole hand (that is the expert's skill).
             one = self.rng.choice(hand)
-            sol = solve([list(m.cards) for m in s.table], [one], mr, max_states=REARRANGE_STATES)
+            sol = solve([list(m.cards) for m in s.table], [one], meld_rules, max_states=REARRANGE_STATES)
             if sol.feasible and sol.laid:
-                out.append(A.Rearrange(seat, tuple(tuple(face(c) for c in m) for m in sol.melds)))
-            table = [tuple(face(c) for c in m.cards) for m in s.table]
+                out.append(A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds)))
+            table = [tuple(c.face_card for c in m.cards) for m in s.table]
             for c, i in pairs[:10]:
                 new = table[i] + (c,)
-                if read_meld(list(new), mr) is not None:
+                if read_meld(list(new), meld_rules) is not None:
                     out.append(A.Rearrange(seat, tuple(table[:i]) + (new,) + tuple(table[i + 1 :])))
         return out
 
@@ -101,7 +95,7 @@ class RandomBot:
         or the greedy plan finds lays that make one legal)."""
         if s.phase == OVER or s.turn != seat:
             return True
-        order = sorted(s.hands[seat], key=lambda c: c.suit == JOKER_SUIT)
+        order = sorted(s.hands[seat], key=lambda c: c.is_joker)
         if first_legal_end(rules, s, seat, order) is not None:
             return True
         return bool(self.planner(rules).plan(s, seat))
@@ -112,6 +106,7 @@ class RandomBot:
         s = state_from_view(view)
         seat = view.seat
         legal: list[A.Action] = []
+        a: A.Action
         if s.phase == DRAW:
             for a in (A.Draw(seat, STOCK), A.Draw(seat, DISCARD)):
                 s2 = play(rules, s, a)

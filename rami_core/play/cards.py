@@ -22,7 +22,7 @@ _FR_ASCII_RANKS = {"V": 11, "D": 12, "R": 13}
 
 
 def parse_input_card(token: str) -> Card:
-    """A card as typed at the prompt: DESIGN notation (``7H``, ``10♦``, ``qs``,
+    """A card as typed at the prompt: rami's card notation (``7H``, ``10♦``, ``qs``,
     ``D♠``, ``JK``), also the French ASCII display (``DS``: dame of spades),
     and a card copied from the screen with what a joker stands for (``JK(6♥)``)."""
     raw = token.strip()
@@ -45,7 +45,7 @@ class CardStyle:
         self.ascii = ascii_only
 
     def name(self, card: Card) -> str:
-        if card.suit == JOKER_SUIT:
+        if card.is_joker:
             return "JK"
         suit = SUITS[card.suit] if self.ascii else SUIT_SYMBOLS[card.suit]
         return rank_name(card.rank, self.lang) + suit
@@ -58,7 +58,7 @@ class CardStyle:
 
     def text(self, card: Card, stands: tuple[int, int] | None = None) -> Text:
         label = self.name(card)
-        if card.suit == JOKER_SUIT and stands is not None:
+        if card.is_joker and stands is not None:
             label += f"({self.face(*stands)})"
         return Text(label, style=SUIT_STYLES.get(card.suit, ""))
 

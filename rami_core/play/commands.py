@@ -83,7 +83,8 @@ def _tokens(text: str) -> list[str]:
 
 def meld_number(token: str) -> int:
     """A meld number as typed (from 1) to a table index (from 0)."""
-    if not token.isdigit() or int(token) < 1:
+    # ASCII digits only: `²` passes str.isdigit but int() refuses it.
+    if not (token.isascii() and token.isdigit()) or len(token) > 6 or int(token) < 1:
         raise CommandError("bad_meld_no", text=token)
     return int(token) - 1
 
@@ -217,7 +218,7 @@ def apply_edits(table: list[list[Card]], edits: list[tuple]) -> list[list[Card]]
 
     def take(m: list[Card], card: Card, i: int) -> Card:
         for k in range(len(m) - 1, -1, -1):
-            if m[k][:2] == card[:2]:
+            if m[k].face == card.face:
                 return m.pop(k)
         raise CommandError("not_in_meld", n=i + 1, card=card)
 
@@ -241,7 +242,7 @@ def apply_edits(table: list[list[Card]], edits: list[tuple]) -> list[list[Card]]
         elif op == "split":
             _, i, card = e
             m = meld(i)
-            at = next((k for k, c in enumerate(m) if c[:2] == card[:2]), None)
+            at = next((k for k, c in enumerate(m) if c.face == card.face), None)
             if at is None:
                 raise CommandError("not_in_meld", n=i + 1, card=card)
             if at == 0:

@@ -81,11 +81,11 @@ def lay_plan(view: SeatView, rules: Rules, time_limit: float = 3.0) -> tuple[lis
 
 def _keep_value(card: Card, hand: list[Card]) -> int:
     """How much a card is worth keeping: jokers always, cards with neighbours."""
-    if card.suit == JOKER_SUIT:
+    if card.is_joker:
         return 1000
     links = 0
     for c in hand:
-        if c is card or c.suit == JOKER_SUIT:
+        if c is card or c.is_joker:
             continue
         if c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2):
             links += 1
@@ -123,7 +123,7 @@ def suggest(view: SeatView, rules: Rules) -> dict:
                 _, st_after = lay_plan(taken, rules)
                 laid_before = len(view.hand) - len(st_before.hands[view.seat])
                 laid_after = len(taken.hand) - len(st_after.hands[view.seat])
-                if laid_after > laid_before and top[:2] not in [c[:2] for c in st_after.hands[view.seat]]:
+                if laid_after > laid_before and top.face not in [c.face for c in st_after.hands[view.seat]]:
                     return {"draw": "discard", "card": top}
         return {"draw": "stock"}
     actions, st = lay_plan(view, rules)

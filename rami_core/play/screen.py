@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.rule import Rule
 from rich.text import Text
 
-from ..cards import JOKER_SUIT, sort_key
+from ..cards import sort_key
 from ..profile import GameEnd, JokerSwap, Profile
 from ..rules import Rules
 from ..state import DRAW, LAY
@@ -58,7 +58,7 @@ class Screen:
         for k, c in enumerate(meld.cards):
             if k:
                 t.append(" ")
-            stands = r.stands[k] if c.suit == JOKER_SUIT and k < len(r.stands) else None
+            stands = r.stands[k] if c.is_joker and k < len(r.stands) else None
             t.append_text(self.style.text(c, stands))
         if meld.owner is not None:
             t.append(f"   {self.names[meld.owner]}", style="dim")

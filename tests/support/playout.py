@@ -22,7 +22,7 @@ from itertools import combinations
 
 from rami_core import actions as A
 from rami_core.actions import action_to_dict
-from rami_core.cards import JOKER, JOKER_SUIT, Card
+from rami_core.cards import JOKER, Card
 from rami_core.engine import Game
 from rami_core.errors import ERROR_CODES, RuleError
 from rami_core.melds import AMBIGUOUS, RUN, SET, MeldRules, rank_at, read_meld
@@ -52,11 +52,6 @@ def kind_of(action: A.Action) -> str:
     return A.action_kind(action)
 
 
-def face(c: Card) -> Card:
-    """The face of a physical card, as actions name cards (copy 0)."""
-    return Card(c.rank, c.suit, 0)
-
-
 ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 
 
@@ -67,7 +62,7 @@ ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 class Attempt:
     """One action the bot proposes. `expect` is set for an action that is
     wrong on purpose: the error code it must be refused with (or a code
-    listed before it in DESIGN.md's table, which wins where several apply)."""
+    listed before it in rami_core.errors.ERROR_CODES, which wins where several apply)."""
 
     action: A.Action
     expect: str | None = None
@@ -115,15 +110,15 @@ class Tally:
 
 
 def hand_melds(
-    cards: Iterable[Card], mr: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2
+    cards: Iterable[Card], meld_rules: MeldRules, *, jokers_ok: bool = True, limit_jokers: int = 2
 ) -> list[list[Card]]:
     """Runs and sets (as faces, runs in place order with jokers at their
     places) that the given cards can make, with and without jokers."""
-    counts = Counter(face(c) for c in cards)
+    counts = Counter(c.face_card for c in cards)
     jokers = counts.pop(JOKER, 0) if jokers_ok else 0
     counts.pop(JOKER, None)
-    if mr.max_jokers is not None:
-        jokers = min(jokers, mr.max_jokers)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
     jokers = min(jokers, limit_jokers)
     out: list[list[Card]] = []
     # Runs: windows of places whose gaps the jokers can fill.
@@ -131,12 +126,12 @@ def hand_melds(
         places: set[int] = set()
         for f in counts:
             if f.suit == suit:
-                places.update(p for p in mr.places_of(f.rank) if p <= 14)
+                places.update(p for p in meld_rules.places_of(f.rank) if p <= 14)
         if not places:
             continue
-        for a in range(mr.low_bound, mr.high_bound + 1):
+        for a in range(meld_rules.low_bound, meld_rules.high_bound + 1):
             missing = 0
-            for b in range(a, mr.high_bound + 1):
+            for b in range(a, meld_rules.high_bound + 1):
                 if b not in places:
                     missing += 1
                     if missing > jokers:
@@ -144,7 +139,7 @@ def hand_melds(
                 n = b - a + 1
                 if n > 13:
                     break
-                if n >= mr.run_min and n - missing >= mr.min_naturals and n - missing >= 1:
+                if n >= meld_rules.run_min and n - missing >= meld_rules.min_naturals and n - missing >= 1:
                     out.append([Card(rank_at(p), suit, 0) if p in places else JOKER for p in range(a, b + 1)])
     # Sets: distinct suits of one rank, jokers filling up to the size.
     by_rank: dict[int, set[int]] = {}
@@ -155,11 +150,11 @@ def hand_melds(
         for k in range(1, len(suits_l) + 1):
             for chosen in combinations(suits_l, k):
                 nat = [Card(r, s, 0) for s in chosen]
-                for size in range(max(mr.set_min, k), mr.set_max + 1):
+                for size in range(max(meld_rules.set_min, k), meld_rules.set_max + 1):
                     j = size - k
-                    if j > jokers or k < mr.min_naturals:
+                    if j > jokers or k < meld_rules.min_naturals:
                         continue
-                    if mr.set_distinct_suits and size > 4:
+                    if meld_rules.set_distinct_suits and size > 4:
                         continue
                     out.append(nat + [JOKER] * j)
     return out
@@ -179,8 +174,8 @@ def covers(
     hand: list[Card], melds: list[list[Card]], leftover: int, limit: int = 400
 ) -> Iterator[list[list[Card]]]:
     """Ways to lay the whole hand but `leftover` cards (at most) as melds."""
-    avail = Counter(face(c) for c in hand)
-    order = sorted(avail, key=lambda f: (f.suit == JOKER_SUIT, f.suit, f.rank))
+    avail = Counter(c.face_card for c in hand)
+    order = sorted(avail, key=lambda f: (f.is_joker, f.suit, f.rank))
     by_face: dict[Card, list[list[Card]]] = {}
     for m in melds:
         for f in set(m):
@@ -226,12 +221,12 @@ class RandomBot:
     # ------------------------------------------------------------ helpers
 
     def usefulness(self, card: Card, hand: list[Card]) -> int:
-        if card.suit == JOKER_SUIT:
+        if card.is_joker:
             return 100
         score = 0
         seen_same = False
         for o in hand:
-            if o.suit == JOKER_SUIT:
+            if o.is_joker:
                 continue
             if o.face == card.face:
                 if not seen_same:
@@ -247,7 +242,7 @@ class RandomBot:
         return score
 
     def discard_order(self, hand: list[Card]) -> list[Card]:
-        faces = [face(c) for c in hand]
+        faces = [c.face_card for c in hand]
         if self.rng.random() < 0.15:
             self.rng.shuffle(faces)
             return faces
@@ -261,7 +256,7 @@ class RandomBot:
         seat = s.turn
         hand = s.hands[seat]
         other = self.rng.choice([q for q in range(s.players) if q != seat])
-        held = {face(c) for c in hand}
+        held = {c.face_card for c in hand}
         absent = [f for f in ALL_FACES if f not in held and (f != JOKER or p.deck.jokers)]
         choice = self.rng.randrange(4)
         if choice == 0:
@@ -269,7 +264,7 @@ class RandomBot:
                 [
                     A.Draw(other, "stock"),
                     A.EndTurn(other),
-                    A.Meld(other, ((face(hand[0]),),)) if hand else A.EndTurn(other),
+                    A.Meld(other, ((hand[0].face_card,),)) if hand else A.EndTurn(other),
                 ]
             )
             return Attempt(act, "not_your_turn", "wrong_seat")
@@ -277,8 +272,8 @@ class RandomBot:
             if s.phase == DRAW:
                 acts: list[A.Action] = [A.EndTurn(seat), A.Rearrange(seat, ())]
                 if hand:
-                    acts.append(A.Discard(seat, face(hand[0])))
-                    acts.append(A.Meld(seat, ((face(hand[0]),),)))
+                    acts.append(A.Discard(seat, hand[0].face_card))
+                    acts.append(A.Meld(seat, ((hand[0].face_card,),)))
                 return Attempt(self.rng.choice(acts), "wrong_phase", "wrong_phase")
             acts = [A.Draw(seat, "stock"), A.Draw(seat, "discard")]
             if p.discard.enabled:
@@ -296,7 +291,7 @@ class RandomBot:
             return Attempt(self.rng.choice(acts), "card_not_in_hand", "not_in_hand")
         # A rearrangement that adds a card the seat does not hold.
         if p.table.rearrange and s.table:
-            melds = [tuple(face(c) for c in m.cards) for m in s.table]
+            melds = [tuple(c.face_card for c in m.cards) for m in s.table]
             i = self.rng.randrange(len(melds))
             melds[i] = melds[i] + (ghost,)
             return Attempt(A.Rearrange(seat, tuple(melds)), "card_not_in_hand", "not_in_hand")
@@ -323,12 +318,12 @@ class RandomBot:
     def meld_attempts(self, game: Game) -> list[Attempt]:
         s = game.state
         p = game.profile
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         seat = s.turn
         hand = s.hands[seat]
         out: list[Attempt] = []
         jokers_ok = p.opening.jokers or s.opened[seat]
-        melds = hand_melds(hand, mr, jokers_ok=True)
+        melds = hand_melds(hand, meld_rules, jokers_ok=True)
         if not jokers_ok:
             clean = [m for m in melds if JOKER not in m]
         else:
@@ -364,12 +359,12 @@ class RandomBot:
     def packing(self, game: Game, melds: list[list[Card]]) -> list[list[Card]]:
         s = game.state
         p = game.profile
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         hand = s.hands[s.turn]
-        avail = Counter(face(c) for c in hand)
+        avail = Counter(c.face_card for c in hand)
         scored = []
         for m in melds:
-            r = read_meld(m, mr)
+            r = read_meld(m, meld_rules)
             if r is None:
                 continue
             scored.append((game.rules.meld_value(r) + self.rng.random() * 8, r.kind, r.pure, m))
@@ -402,14 +397,18 @@ class RandomBot:
         out: list[Attempt] = []
         if not s.table or not hand:
             return out
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         for c in hand:
-            f = face(c)
+            f = c.face_card
             for i, m in enumerate(s.table):
                 r = m.reading
                 if f == JOKER:
                     if r.kind == RUN:
-                        ends = [p for p in (r.start - 1, r.end + 1) if mr.low_bound <= p <= mr.high_bound]
+                        ends = [
+                            p
+                            for p in (r.start - 1, r.end + 1)
+                            if meld_rules.low_bound <= p <= meld_rules.high_bound
+                        ]
                         for p in ends:
                             out.append(
                                 Attempt(
@@ -418,28 +417,28 @@ class RandomBot:
                                 )
                             )
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
-                    elif len(r.cards) < mr.set_max:
+                    elif len(r.cards) < meld_rules.set_max:
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),)), note="joker"))
                     continue
                 if r.kind == RUN:
                     if f.suit != r.suit:
                         continue
-                    if any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)):
+                    if any(p in (r.start - 1, r.end + 1) for p in meld_rules.places_of(f.rank)):
                         out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),))))
-                elif f.rank == r.rank and len(r.cards) < mr.set_max:
+                elif f.rank == r.rank and len(r.cards) < meld_rules.set_max:
                     out.append(Attempt(A.LayOff(seat, (A.LayOffItem(f, i),))))
         self.rng.shuffle(out)
         out = out[:6]
         # Two cards at once onto a run end, or a random (probably invalid) one.
         if len(hand) > 2 and self.rng.random() < self.bad:
-            c = face(self.rng.choice(hand))
+            c = self.rng.choice(hand).face_card
             i = self.rng.randrange(len(s.table))
             as_ = self.rng.choice(ALL_FACES[:-1]) if c == JOKER and self.rng.random() < 0.5 else None
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(c, i, as_),)), note="random"))
         if self.rng.random() < 0.02:
             out.append(
                 Attempt(
-                    A.LayOff(seat, (A.LayOffItem(face(hand[0]), len(s.table) + 1),)),
+                    A.LayOff(seat, (A.LayOffItem(hand[0].face_card, len(s.table) + 1),)),
                     "no_such_meld",
                     "bad_index",
                 )
@@ -450,19 +449,19 @@ class RandomBot:
         s = game.state
         seat = s.turn
         hand = s.hands[seat]
-        held = Counter(face(c) for c in hand)
+        held = Counter(c.face_card for c in hand)
         out: list[Attempt] = []
         for i, m in enumerate(s.table):
             r = m.reading
             if not r.jokers:
                 continue
             for c, st in zip(r.cards, r.stands):
-                if c.suit != JOKER_SUIT:
+                if not c.is_joker:
                     continue
                 if st[1] != AMBIGUOUS and held[Card(st[0], st[1], 0)]:
                     out.append(Attempt(A.Swap(seat, (Card(st[0], st[1], 0),), i)))
             if r.kind == SET and len(r.cards) == 3 and r.jokers == 1:
-                nat_suits = {c.suit for c in r.cards if c.suit != JOKER_SUIT}
+                nat_suits = {c.suit for c in r.cards if not c.is_joker}
                 missing = [Card(r.rank, su, 0) for su in range(4) if su not in nat_suits]
                 if all(held[f] for f in missing):
                     out.append(Attempt(A.Swap(seat, tuple(missing), i), note="two_cards"))
@@ -472,7 +471,7 @@ class RandomBot:
         if s.table and hand and self.rng.random() < self.bad:
             out.append(
                 Attempt(
-                    A.Swap(seat, (face(self.rng.choice(hand)),), self.rng.randrange(len(s.table))),
+                    A.Swap(seat, (self.rng.choice(hand).face_card,), self.rng.randrange(len(s.table))),
                     note="random",
                 )
             )
@@ -482,12 +481,12 @@ class RandomBot:
         s = game.state
         seat = s.turn
         hand = s.hands[seat]
-        mr = game.rules.melds
+        meld_rules = game.rules.melds
         out: list[Attempt] = []
         if not s.table or not hand:
             return out
-        table = [[face(c) for c in m.cards] for m in s.table]
-        faces = [face(c) for c in hand]
+        table = [[c.face_card for c in m.cards] for m in s.table]
+        faces = [c.face_card for c in hand]
         rng = self.rng
 
         def emit(new: list[list[Card]], note: str) -> None:
@@ -504,7 +503,10 @@ class RandomBot:
                     f
                     for f in faces
                     if f == JOKER
-                    or (f.suit == r.suit and any(p in (r.start - 1, r.end + 1) for p in mr.places_of(f.rank)))
+                    or (
+                        f.suit == r.suit
+                        and any(p in (r.start - 1, r.end + 1) for p in meld_rules.places_of(f.rank))
+                    )
                 ]
             else:
                 fit = [f for f in faces if f == JOKER or f.rank == r.rank]
@@ -512,7 +514,7 @@ class RandomBot:
                 continue
             f = rng.choice(fit)
             cand = table[i] + [f]
-            if read_meld(cand, mr) is not None:
+            if read_meld(cand, meld_rules) is not None:
                 emit(table[:i] + [cand] + table[i + 1 :], "add")
                 found += 1
                 if found >= 2:
@@ -524,10 +526,10 @@ class RandomBot:
                 continue
             for k in range(2, len(m.cards) - 2):
                 dup = m.cards[k]
-                if dup.suit == JOKER_SUIT or face(dup) not in faces:
+                if dup.is_joker or dup.face_card not in faces:
                     continue
-                left, right = table[i][: k + 1], [face(dup)] + table[i][k + 1 :]
-                if read_meld(left, mr) and read_meld(right, mr):
+                left, right = table[i][: k + 1], [dup.face_card] + table[i][k + 1 :]
+                if read_meld(left, meld_rules) and read_meld(right, meld_rules):
                     emit(table[:i] + [left, right] + table[i + 1 :], "split")
                     break
         # Take a card the table can spare (the 4th card of a carré, a run's
@@ -548,7 +550,7 @@ class RandomBot:
                 break
             donor = table[i][k]
             rest = table[i][:k] + table[i][k + 1 :]
-            if len(rest) < 3 or read_meld(rest, mr) is None:
+            if len(rest) < 3 or read_meld(rest, meld_rules) is None:
                 continue
             tried += 1
             if donor == JOKER:
@@ -563,7 +565,7 @@ class RandomBot:
                 ]
             news = [
                 m
-                for m in hand_melds(near + [donor], mr, limit_jokers=1)
+                for m in hand_melds(near + [donor], meld_rules, limit_jokers=1)
                 if donor in m and m.count(donor) <= near.count(donor) + 1
             ]
             if news:
@@ -571,7 +573,7 @@ class RandomBot:
                 break
         # Melds from the hand laid by rearranging (a meld action in disguise).
         if rng.random() < 0.2:
-            hm = hand_melds(hand, mr)
+            hm = hand_melds(hand, meld_rules)
             if hm:
                 emit(table + [rng.choice(hm)], "new_meld")
         # Bad ones: a table card lost, nonsense, nothing from the hand.
@@ -605,7 +607,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         out = []
-        for i, m in enumerate(s.table):
+        for i in range(len(s.table)):
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(JOKER, i),)), note="replay"))
         hand = s.hands[seat]
         for m in hand_melds(hand, game.rules.melds, limit_jokers=1):
@@ -786,7 +788,6 @@ __all__ = [
     "RandomBot",
     "Tally",
     "covers",
-    "face",
     "hand_melds",
     "kind_of",
     "play_prefix",

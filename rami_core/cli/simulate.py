@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from rami_core.cli import _set_option
+from rami_core.cli.common import set_option
 from rami_core.simulate import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.simulate import simulate as run_simulation
 
@@ -32,7 +32,7 @@ def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         with Progress(
-            TextColumn(f"{label or config.profile.name}"),
+            TextColumn(label or config.profile.name, markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
@@ -50,8 +50,13 @@ def _fmt(x) -> str:
     return f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
+def _console() -> Console:
+    # Names come from profiles: shown as written, never read as rich markup or emoji codes.
+    return Console(markup=False, emoji=False)
+
+
 def _print_summary(res: dict) -> None:
-    console = Console()
+    console = _console()
     t = Table(
         title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
     )
@@ -76,6 +81,7 @@ def _print_summary(res: dict) -> None:
             " ".join(str(int(w)) for w in res["wins_per_seat"]),
         ),
         ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
+        ("games stopped by a plugin error", str(res.get("failed_games", 0))),
         ("rounds per game", _fmt(res["rounds_per_game"])),
         ("turns per round", _fmt(res["turns_per_round"])),
         ("rounds ending on an empty stock", _fmt(res["empty_stock_share"])),
@@ -94,7 +100,7 @@ def _print_summary(res: dict) -> None:
 
 
 def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
-    console = Console()
+    console = _console()
     t = Table(title=f"A = {names[0]}, B = {names[1]}: {cmp['games']} games on the same deals (B - A, 95% CI)")
     for col in ("statistic", "A", "B", "B - A", "95% CI"):
         t.add_column(col, justify="left" if col == "statistic" else "right")
@@ -118,7 +124,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     console.print(t)
 
 
-@click.command()
+@click.command("simulate")
 @click.option("--variant", "variant", default=None, help="Preset name or profile file (default rami51).")
 @click.option(
     "--rules",
@@ -127,7 +133,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="A house-rule profile file.",
 )
-@_set_option
+@set_option
 @click.option("--games", default=100, show_default=True, type=click.IntRange(1))
 @click.option("--players", default=2, show_default=True, type=click.IntRange(1, 8))
 @click.option(
@@ -224,7 +230,3 @@ def simulate_cmd(
         click.echo(json.dumps(res, indent=1, sort_keys=True))
     else:
         _print_summary(res)
-
-
-simulate = simulate_cmd
-simulate.name = "simulate"

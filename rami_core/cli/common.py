@@ -1,0 +1,84 @@
+"""What several ``rami`` commands share: the error console, located profile
+problems, the ``--set`` option and the plugin listing.
+
+Command modules import from here, never from one another, so that each command
+can change without reaching into another's private helpers.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from rami_core.errors import ProfileError
+from rami_core.userfiles import visible
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def err_console() -> Console:
+    """A console on stderr. Created per use so that click's test runner (which
+    swaps sys.stderr) sees the output."""
+    return Console(file=sys.stderr, highlight=False, soft_wrap=True)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """A message on one line (a plugin's or a file's text may hold newlines), cut to ``limit``."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def report_problems(error: ProfileError) -> None:
+    """Print a profile error on stderr, one located problem per line."""
+    console = err_console()
+    for problem in error.problems:
+        console.print(visible(problem.format()), style="red", markup=False, emoji=False)
+
+
+def set_option(func: F) -> F:
+    """The repeatable ``--set KEY.PATH=VALUE`` option, shared by the commands that load a profile."""
+    return click.option(
+        "--set",
+        "overrides",
+        multiple=True,
+        metavar="KEY.PATH=VALUE",
+        help="Override a setting (value read as YAML), e.g. --set opening.points=71. Repeatable.",
+        callback=check_overrides,
+    )(func)
+
+
+def check_overrides(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """A usage error (exit 2) for a ``--set`` that is not ``KEY.PATH=VALUE``."""
+    for item in value:
+        key, sep, _ = item.partition("=")
+        if not sep or not key.strip() or any(not part.strip() for part in key.split(".")):
+            raise click.BadParameter(f"{item!r}: expected KEY.PATH=VALUE, e.g. opening.points=71", ctx, param)
+    return value
+
+
+def plugin_classes() -> list[tuple[str, str, Any]]:
+    """(name, where it comes from, class or the error that kept it from loading), sorted by name."""
+    from rami_core.hooks import bundled_plugins, installed_plugins
+
+    bundled = bundled_plugins()
+    out: list[tuple[str, str, Any]] = [(name, "bundled", cls) for name, cls in bundled.items()]
+    for name, ep in installed_plugins().items():
+        if name in bundled:
+            continue
+        dist = getattr(getattr(ep, "dist", None), "name", None)
+        where = f"installed ({dist or ep.value})"
+        try:
+            out.append((name, where, ep.load()))
+        except Exception as exc:  # a broken package is listed, not fatal
+            out.append((name, where, exc))
+    return sorted(out, key=lambda item: item[0])
+
+
+def plugin_doc(cls: Any) -> list[str]:
+    """The plugin's docstring, else its module's, as lines."""
+    doc = cls.__doc__ or getattr(sys.modules.get(getattr(cls, "__module__", "")), "__doc__", None) or ""
+    return doc.strip().splitlines()

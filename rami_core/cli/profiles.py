@@ -1,0 +1,67 @@
+"""`rami variants`, `rami show` and `rami validate`: the presets and house-rule files."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+import yaml
+
+from rami_core.cli.common import report_problems, set_option
+from rami_core.errors import ProfileError
+
+
+@click.command()
+def variants() -> None:
+    """List the presets, one line each: name and description."""
+    from rami_core.loader import load_profile
+    from rami_core.resources import preset_names
+
+    names = preset_names()
+    width = max((len(n) for n in names), default=0)
+    failed = False
+    for name in names:
+        try:
+            description = load_profile(name).description
+        except ProfileError as exc:
+            report_problems(exc)
+            failed = True
+            continue
+        click.echo(f"{name:<{width}}  {description}".rstrip())
+    if failed:
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("variant_or_file")
+@set_option
+def show(variant_or_file: str, overrides: tuple[str, ...]) -> None:
+    """Print the fully resolved profile of a preset or a house-rule file as YAML."""
+    from rami_core.loader import load_profile
+
+    profile = load_profile(variant_or_file, overrides)
+    click.echo(
+        yaml.safe_dump(
+            profile.model_dump(mode="json"), sort_keys=False, allow_unicode=True, default_flow_style=False
+        ),
+        nl=False,
+    )
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+def validate(files: tuple[str, ...]) -> None:
+    """Check house-rule files (or presets): 'ok FILE', or located errors and exit 1."""
+    from rami_core.loader import load_profile
+
+    failed = 0
+    for name in files:
+        try:
+            load_profile(name)
+        except ProfileError as exc:
+            failed += 1
+            report_problems(exc)
+        else:
+            click.echo(f"ok {name}")
+    if failed:
+        sys.exit(1)

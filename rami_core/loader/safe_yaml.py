@@ -1,0 +1,310 @@
+"""Safe YAML with locations: the one reader for every YAML file a user passes.
+
+PyYAML's *composer* only (``yaml.SafeLoader``'s reader, scanner, parser and
+composer; no constructor ever runs). A small builder turns the node tree into
+plain dicts, lists and scalars and records the line and column of every mapping
+key and list item by key path. Only the core tags (map, seq, str, int, float,
+bool, null) are accepted, so a ``!!python/...`` tag is an error and never code;
+aliases, nesting and the expanded size are bounded, and so is the file size.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rami_core import resources
+from rami_core.errors import Problem, ProfileError
+from rami_core.userfiles import (
+    MAX_INT_DIGITS,
+    FileRefused,
+    decode_text,
+    path_problem,
+    read_regular_file,
+    short,
+)
+
+MAX_FILE_BYTES = 1 << 20  # 1 MiB
+MAX_DEPTH = 50  # nested mappings and lists
+MAX_ALIASES = 100  # *alias uses in one document
+MAX_VALUES = 100_000  # values once aliases are expanded
+MAX_EXTENDS = 32  # length of an extends chain
+
+KeyPath = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where a key was written: the file as shown, 1-based line and column."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass
+class YamlDoc:
+    """A parsed YAML document with the location of every key and list item.
+
+    ``locations[("opening", "points")]`` is where the key ``points`` under
+    ``opening`` was written; the empty path ``()`` is the document itself.
+    """
+
+    file: str
+    data: Any
+    locations: dict[KeyPath, Loc] = field(default_factory=dict)
+
+
+# =========================================================================== YAML
+
+
+_CORE = "tag:yaml.org,2002:"
+_MAP, _SEQ, _MERGE = _CORE + "map", _CORE + "seq", _CORE + "merge"
+_SCALAR_TAGS = {_CORE + t for t in ("str", "int", "float", "bool", "null")}
+_TIMESTAMP = _CORE + "timestamp"
+_INT = _CORE + "int"
+
+
+class _Stop(Exception):
+    """A limit hit while composing; carries the mark and the message."""
+
+    def __init__(self, mark: yaml.Mark | None, message: str):
+        super().__init__(message)
+        self.mark = mark
+        self.message = message
+
+
+class _Composer(yaml.SafeLoader):
+    """SafeLoader used for composing only, counting aliases and nesting."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._aliases = 0
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise _Stop(
+                    self.peek_event().start_mark,
+                    f"more than {MAX_ALIASES} aliases: refused (a small file must not expand into a huge one)",
+                )
+            return super().compose_node(parent, index)
+        nested = self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent)
+        if nested:
+            self._depth += 1
+            if self._depth > MAX_DEPTH:
+                raise _Stop(self.peek_event().start_mark, f"nesting deeper than {MAX_DEPTH} levels: refused")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            if nested:
+                self._depth -= 1
+
+
+_SCALARS = yaml.constructor.SafeConstructor()
+
+
+def _short_tag(tag: str) -> str:
+    shown = "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+    return shown if len(shown) <= 40 else shown[:37] + "..."
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording locations."""
+
+    def __init__(self, label: str, budget: int = MAX_VALUES):
+        self.label = label
+        self.locations: dict[KeyPath, Loc] = {}
+        self.budget = budget
+
+    def loc(self, node: yaml.Node) -> Loc:
+        return Loc(self.label, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def fail(self, node: yaml.Node, path: KeyPath, message: str) -> ProfileError:
+        loc = self.loc(node)
+        return ProfileError(Problem(self.label, loc.line, loc.column, dotted(path), message))
+
+    def build(self, node: yaml.Node, path: KeyPath = (), depth: int = 0) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            # Report at the top-level key being expanded: deeper paths mean nothing here.
+            at = self.locations.get(path[:1], self.loc(node))
+            raise ProfileError(
+                Problem(
+                    self.label,
+                    at.line,
+                    at.column,
+                    dotted(path[:1]),
+                    f"expands to more than {MAX_VALUES} values (an alias bomb?): refused",
+                )
+            )
+        if isinstance(node, yaml.MappingNode):
+            return self._mapping(node, path, depth + 1)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+            if depth + 1 > MAX_DEPTH:
+                raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels: refused")
+            out = []
+            for i, item in enumerate(node.value):
+                self.locations.setdefault((*path, i), self.loc(item))
+                out.append(self.build(item, (*path, i), depth + 1))
+            return out
+        return self._scalar(node, path)
+
+    def _mapping(self, node: yaml.MappingNode, path: KeyPath, depth: int) -> dict:
+        if node.tag != _MAP:
+            raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+        if depth > MAX_DEPTH:
+            raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels: refused")
+        out: dict[Any, Any] = {}
+        for knode, vnode in node.value:
+            if knode.tag == _MERGE:
+                raise self.fail(knode, path, "merge keys (<<) are not supported: use extends")
+            if not isinstance(knode, yaml.ScalarNode):
+                raise self.fail(knode, path, "a key must be a plain name, not a mapping or a list")
+            key = self._scalar(knode, path)
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                key = knode.value  # `no:` or `1.5:` is a name as written
+            sub = (*path, key)
+            if key in out:
+                raise self.fail(knode, sub, "duplicate key")
+            self.locations[sub] = self.loc(knode)
+            out[key] = self.build(vnode, sub, depth)
+        return out
+
+    def _scalar(self, node: yaml.Node, path: KeyPath) -> Any:
+        if node.tag == _TIMESTAMP:
+            return node.value  # a date stays the text written
+        if node.tag not in _SCALAR_TAGS:
+            raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+        if node.tag == _INT and sum(ch.isdigit() for ch in str(node.value)) > MAX_INT_DIGITS:
+            raise self.fail(node, path, f"an integer longer than {MAX_INT_DIGITS} digits: refused")
+        try:
+            return _SCALARS.construct_object(node)
+        except (ValueError, OverflowError, yaml.YAMLError):
+            raise self.fail(node, path, f"unreadable value {short(node.value)}") from None
+
+
+def _refused(label: str, message: str, mark: yaml.Mark | None = None) -> ProfileError:
+    line = mark.line + 1 if mark else None
+    col = mark.column + 1 if mark else None
+    return ProfileError(Problem(label, line, col, "", message))
+
+
+def _compose_all(text: str, label: str) -> list[yaml.Node | None]:
+    """The node trees of every document in ``text``, under the alias and nesting limits."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise _refused(label, f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+    if "\0" in text:
+        raise _refused(label, "holds a NUL character: not a text file")
+    loader = None
+    nodes: list[yaml.Node | None] = []
+    try:
+        loader = _Composer(text)
+        while loader.check_node():
+            nodes.append(loader.get_node())
+    except _Stop as stop:
+        raise _refused(label, stop.message, stop.mark) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = "invalid YAML: " + ": ".join(x for x in (exc.context, exc.problem) if x)
+        raise _refused(label, message if len(message) <= 160 else message[:157] + "...", mark) from None
+    except yaml.YAMLError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise _refused(label, f"invalid YAML: {first[:120]}") from None
+    except RecursionError:  # pragma: no cover - the depth limit comes first
+        raise _refused(label, "nesting too deep: refused") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return nodes
+
+
+def _build_all(nodes: list[yaml.Node | None], label: str) -> list[YamlDoc]:
+    docs: list[YamlDoc] = []
+    budget = MAX_VALUES  # shared by the documents of one file: many small bombs are one big one
+    for node in nodes:
+        if node is None:
+            docs.append(YamlDoc(label, None, {(): Loc(label, 1, 1)}))
+            continue
+        builder = _Builder(label, budget)
+        builder.locations[()] = builder.loc(node)
+        data = builder.build(node)
+        budget = builder.budget
+        docs.append(YamlDoc(label, data, builder.locations))
+    return docs
+
+
+def load_yaml_text(text: str, label: str = "<string>") -> YamlDoc:
+    """Parse one YAML document safely, keeping the location of every key.
+
+    Raises :class:`ProfileError` on a syntax error, an unsupported tag, or a
+    document past the limits (nesting, aliases, expanded size).
+    """
+    nodes = _compose_all(text, label)
+    if len(nodes) > 1:
+        raise _refused(
+            label,
+            "invalid YAML: several documents (---) where one profile is expected",
+            nodes[1].start_mark if nodes[1] else None,
+        )
+    docs = _build_all(nodes, label)
+    return docs[0] if docs else YamlDoc(label, None, {(): Loc(label, 1, 1)})
+
+
+def load_yaml_documents(text: str, label: str = "<string>") -> list[YamlDoc]:
+    """Every document of a YAML stream (``---`` separated), each read like :func:`load_yaml_text`."""
+    return _build_all(_compose_all(text, label), label)
+
+
+def read_yaml_text(path: str | os.PathLike[str], label: str) -> str:
+    """The text of a YAML file given by a user: a regular UTF-8 file of at most 1 MiB."""
+    try:
+        return decode_text(read_regular_file(path, MAX_FILE_BYTES))
+    except FileRefused as exc:
+        raise ProfileError(Problem(label, None, None, "", exc.reason)) from None
+
+
+def load_yaml_file(path: str | os.PathLike[str], label: str | None = None) -> YamlDoc:
+    """Read a YAML file safely (at most 1 MiB), with the location of every key."""
+    problem = path_problem(path)
+    if problem is not None:
+        raise ProfileError(Problem(label or "<file>", None, None, "", problem))
+    label = label or display_path(Path(path))
+    return load_yaml_text(read_yaml_text(path, label), label)
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the current folder when inside it."""
+    if path_problem(path) is not None:
+        return "<path>"
+    path = Path(path)
+    try:
+        resolved = path.resolve()
+    except OSError:  # pragma: no cover
+        return str(path)
+    for base, prefix in ((Path.cwd().resolve(), ""), (resources.variants_dir().resolve(), "variants")):
+        try:
+            rel = resolved.relative_to(base)
+        except ValueError:
+            continue
+        return str(Path(prefix) / rel) if prefix else str(rel)
+    return str(resolved)
+
+
+def suggest(word: Any, choices: Iterable[Any]) -> str | None:
+    found = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def dotted(path: KeyPath) -> str:
+    return ".".join(str(p) for p in path)

@@ -1,0 +1,194 @@
+"""Pydantic's validation errors as located problems.
+
+Each error is mapped back to the file and line its value came from (the
+locations recorded by :mod:`rami_core.loader.safe_yaml` and carried through the
+layers), with the nearest valid key or value suggested. Cross-field checks
+arrive as ``(key path, message)`` pairs and are located by their key path.
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from rami_core.errors import Problem, ProfileError
+from rami_core.loader.layers import Layer
+from rami_core.loader.safe_yaml import KeyPath, Loc, dotted, suggest
+from rami_core.profile import Profile, ProfileConflicts
+from rami_core.userfiles import short
+
+
+def ordered(problems: list[Problem]) -> list[Problem]:
+    """Problems without repeats, by file (first seen first), then line and column."""
+    unique = list(dict.fromkeys(problems))
+    order = {f: i for i, f in enumerate(dict.fromkeys(p.file for p in unique))}
+    return sorted(unique, key=lambda p: (order[p.file], p.line or 0, p.column or 0))
+
+
+def _data_prefix(data: Any, path: KeyPath) -> KeyPath:
+    """The longest prefix of ``path`` that exists in ``data``."""
+    for i, key in enumerate(path):
+        if (isinstance(data, dict) and key in data) or (
+            isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data)
+        ):
+            data = data[key]
+        else:
+            return path[:i]
+    return path
+
+
+def merge_union_errors(errors: Iterable[Mapping[str, Any]], data: Any) -> list[dict[str, Any]]:
+    """One error per value for a union field: pydantic gives one per union member,
+    located below the value by the member's name (``plugins.x.bool``)."""
+    out: list[dict[str, Any]] = []
+    merged: dict[KeyPath, dict[str, Any]] = {}
+    for err in errors:
+        loc = tuple(p for p in err["loc"] if p != "[key]")
+        if err["type"] == "extra_forbidden" or not loc:
+            out.append(dict(err))
+            continue
+        inside = _data_prefix(data, loc)
+        if inside == loc:
+            out.append(dict(err))
+            continue
+        msg = str(err.get("msg", ""))
+        what = (
+            msg.removeprefix("Input should be ").split(",")[0] if msg.startswith("Input should be ") else msg
+        )
+        if inside in merged:
+            if what not in merged[inside]["_whats"]:
+                merged[inside]["_whats"].append(what)
+            continue
+        entry = dict(err, loc=inside, type="union", _whats=[what])
+        merged[inside] = entry
+        out.append(entry)
+    for entry in merged.values():
+        whats = entry.pop("_whats")
+        entry["msg"] = "Input should be " + " or ".join(whats)
+    return out
+
+
+def _unwrap(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return _unwrap(args[0])
+    return annotation
+
+
+def _model_at(path: KeyPath) -> type[BaseModel] | None:
+    model: type[BaseModel] | None = Profile
+    for key in path:
+        if model is None or not isinstance(key, str) or key not in model.model_fields:
+            return None
+        ann = _unwrap(model.model_fields[key].annotation)
+        model = ann if isinstance(ann, type) and issubclass(ann, BaseModel) else None
+    return model
+
+
+def _annotation_at(path: KeyPath) -> Any:
+    if not path:
+        return Profile
+    parent = _model_at(path[:-1])
+    if parent is None or not isinstance(path[-1], str) or path[-1] not in parent.model_fields:
+        return None
+    return _unwrap(parent.model_fields[path[-1]].annotation)
+
+
+def locate(path: KeyPath, layer: Layer, top: str) -> Loc:
+    for i in range(len(path), -1, -1):
+        if path[:i] in layer.locations:
+            return layer.locations[path[:i]]
+    return Loc(top)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 and value.isprintable() else short(value)[1:-1]
+        return f"'{shown}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]:
+    path: KeyPath = tuple(p for p in err["loc"] if p != "[key]")
+    kind = err["type"]
+    value = err.get("input")
+    loc = locate(path, layer, top)
+    key_path = dotted(path)
+
+    if kind == "extra_forbidden":
+        parent = _model_at(path[:-1])
+        choices = list(parent.model_fields) if parent is not None else []
+        if not path[:-1]:
+            choices.append("extends")
+        return [Problem(loc.file, loc.line, loc.column, key_path, "unknown key", suggest(path[-1], choices))]
+
+    conflicts = err.get("ctx", {}).get("error")
+    if kind == "value_error" and not path and isinstance(conflicts, ProfileConflicts):
+        out = []
+        for key_path_text, message in conflicts.problems:
+            at = locate(tuple(key_path_text.split(".")) if key_path_text else (), layer, top)
+            out.append(Problem(at.file, at.line, at.column, "", message))
+        return out
+
+    ann = _annotation_at(path)
+    if kind == "enum" or (isinstance(ann, type) and issubclass(ann, enum.Enum) and kind != "missing"):
+        choices = [m.value for m in ann] if isinstance(ann, type) and issubclass(ann, enum.Enum) else []
+        expected = ", ".join(str(c) for c in choices) or str(err.get("ctx", {}).get("expected", ""))
+        return [
+            Problem(
+                loc.file,
+                loc.line,
+                loc.column,
+                key_path,
+                f"{_show(value)} is not one of: {expected}",
+                suggest(value, choices) if isinstance(value, str) else None,
+            )
+        ]
+
+    message = str(err.get("msg", kind))
+    message = message[:1].lower() + message[1:]
+    if kind == "missing":
+        return [Problem(loc.file, loc.line, loc.column, key_path, "required setting is missing")]
+    suggestion = None
+    if ann is bool and isinstance(value, str):
+        suggestion = suggest(value.lower(), ["true", "false"])
+    return [Problem(loc.file, loc.line, loc.column, key_path, f"{message}, got {_show(value)}", suggestion)]
+
+
+def validation_problems(exc: ValidationError, layer: Layer, shown: str) -> ProfileError:
+    """A pydantic error on a layered profile as one :class:`ProfileError`, every problem located."""
+    top = layer.locations.get((), Loc(shown))
+    problems: list[Problem] = []
+    for err in merge_union_errors(exc.errors(include_url=False), layer.data):
+        problems.extend(problems_of(err, layer, top.file))
+    return ProfileError(ordered(problems))
+
+
+def located_plugin_problems(exc: ProfileError, layer: Layer, shown: str) -> ProfileError:
+    """Plugin problems (key paths under ``plugins``) located at the nearest written key."""
+    top = layer.locations.get((), Loc(shown))
+    located = []
+    for p in exc.problems:
+        path: KeyPath = tuple(p.key_path.split(".")) if p.key_path else ()
+        loc = None
+        while path and loc is None:
+            loc = layer.locations.get(path)
+            path = path[:-1]
+        loc = loc or top
+        located.append(Problem(loc.file, loc.line, loc.column, p.key_path, p.message, p.suggestion))
+    return ProfileError(ordered(located))

@@ -1,0 +1,185 @@
+"""Reading the files a user passes on the command line: one door for all of them.
+
+Profiles, scenarios, saved games and batch files all come through
+:func:`read_regular_file` (and :func:`loads_json` for JSON), so that the same
+limits hold everywhere: a path holding a NUL byte or longer than the system
+allows is refused before the system sees it; only regular files are read (a
+FIFO would block forever, ``/dev/zero`` never ends, a folder is not a file);
+the size is capped; integers are capped in digits (Python refuses to convert
+past 4300 digits, and a huge number is never a card game's). Messages name the
+file and the reason, never the file's content: a scenario naming a private key
+as its profile must not print the key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from typing import Any
+
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+MAX_NAME_BYTES = 255  # NAME_MAX: one path component
+MAX_INT_DIGITS = 40  # far above any count, seed or score a game needs
+MAX_JSON_DEPTH = 200
+
+
+class FileRefused(Exception):
+    """A file that cannot be read as user input; ``reason`` says why, without its content."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def short(value: Any, limit: int = 40) -> str:
+    """A value as shown in a message: its repr, cut to ``limit`` characters.
+
+    Messages quote the offending token, never more: a long value is cut, and
+    control characters are shown escaped (repr does that)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def cut(text: str, limit: int = 200) -> str:
+    """A message (an exception's, a plugin's) on one line, control characters escaped, cut to ``limit``."""
+    line = visible(" ".join(str(text).split()))
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def path_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why a path cannot name a file, or None: a NUL byte, or longer than the system allows."""
+    try:
+        text = os.fspath(path)
+    except TypeError:
+        return "not a path"
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    if "\0" in text:
+        return "the path holds a NUL byte"
+    if len(text) > MAX_PATH_CHARS:
+        return f"the path is longer than {MAX_PATH_CHARS} characters"
+    try:
+        parts = os.fsencode(text).split(b"/")
+    except UnicodeError:
+        return "the path is not valid text"
+    if any(len(part) > MAX_NAME_BYTES for part in parts):
+        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes"
+    return None
+
+
+def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; :class:`FileRefused` otherwise.
+
+    The file is opened without blocking (a FIFO with no writer would hang a
+    plain open), then checked to be a regular file before a byte is read."""
+    problem = path_problem(path)
+    if problem is not None:
+        raise FileRefused(problem)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise FileRefused("no such file") from None
+    except NotADirectoryError:
+        raise FileRefused("no such file (a part of the path is not a folder)") from None
+    except IsADirectoryError:
+        raise FileRefused("is a folder, not a file") from None
+    except PermissionError:
+        raise FileRefused("permission denied") from None
+    except (OSError, ValueError) as exc:
+        raise FileRefused(f"cannot be read: {getattr(exc, 'strerror', None) or type(exc).__name__}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise FileRefused("is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused("is not a regular file (a pipe, a device or a socket): refused")
+        if info.st_size > limit:
+            raise FileRefused(_too_large(limit))
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise FileRefused(f"cannot be read: {exc.strerror or type(exc).__name__}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise FileRefused(_too_large(limit))
+    return b"".join(chunks)
+
+
+def _too_large(limit: int) -> str:
+    mib = f" ({limit >> 20} MiB)" if limit and limit % (1 << 20) == 0 else ""
+    return f"larger than {limit} bytes{mib}: refused"
+
+
+def decode_text(raw: bytes) -> str:
+    """UTF-8 text (a byte-order mark allowed); :class:`FileRefused` for other bytes or a NUL."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FileRefused(f"not UTF-8 text (byte {exc.start})") from None
+    if "\0" in text:
+        raise FileRefused(f"holds a NUL character (at character {text.index(chr(0))}): not a text file")
+    return text
+
+
+def read_text(path: str | os.PathLike[str], limit: int) -> str:
+    """A regular UTF-8 text file of at most ``limit`` bytes."""
+    return decode_text(read_regular_file(path, limit))
+
+
+def _bounded_int(text: str) -> int:
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(digits)} digits (at most {MAX_INT_DIGITS}): refused")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a game uses: refused")
+
+
+def _depth(data: Any) -> int:
+    """Nesting depth, iteratively (a deep document must not exhaust the stack here either)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            deepest = max(deepest, depth)
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def loads_json(text: str) -> Any:
+    """JSON with integers capped in digits, no NaN or Infinity, nesting bounded.
+
+    Raises ValueError (with a short reason) for anything else."""
+    try:
+        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"bad JSON at line {exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    return data
+
+
+def visible(text: str) -> str:
+    """Text from a user as it may be shown on a terminal: control characters (an
+    escape sequence, a NUL, a bell) appear as ``\\x1b``-style escapes, never raw."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
