@@ -93,7 +93,12 @@ def test_greedy_takes_the_discard_after_the_first_turn() -> None:
     assert res["bots_stats"]["greedy"]["actions"].get("draw_discard", 0) > 10
 
 
-@pytest.mark.parametrize("path", HOUSE, ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    # Voleur's rebuilds make its games take minutes: in the slow run.
+    [pytest.param(p, marks=pytest.mark.slow) if "voleur" in p.stem else p for p in HOUSE],
+    ids=lambda p: p.stem,
+)
 def test_every_house_file_is_played_without_refusals(path: Path) -> None:
     profile = load_profile(path)
     players = 4 if profile.teams.enabled and profile.allows_players(4) else 2

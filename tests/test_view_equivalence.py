@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from rami_core import actions as A
 from rami_core.bots.base import state_from_view
-from rami_core.bots.greedy import Planner
+from rami_core.bots.planning import Planner
 from rami_core.cards import parse_card
 from rami_core.engine import Game, play_on
 from rami_core.errors import RuleError
@@ -39,7 +39,7 @@ from rami_core.melds import read_meld
 from rami_core.state import DRAW, LAY, OVER, GameState, TableMeld
 from rami_core.views import view
 from tests.support.house_plugins import LateLayOff, turn_plugins
-from tests.support.playout import RandomBot, Tally, face, step
+from tests.support.playout import RandomBot, Tally, step
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 EXAMPLES = int(os.environ.get("RAMI_EQUIVALENCE_EXAMPLES", "8"))
@@ -62,7 +62,7 @@ def candidates(game: Game, bot: RandomBot, planner: Planner) -> list[A.Action]:
         out += [A.Draw(seat, "stock"), A.Draw(seat, "discard")]
     out += [att.action for att in bot.attempts(game, 0, force=True)]
     if s.phase == LAY:
-        for f in dict.fromkeys(face(c) for c in s.hands[seat]):
+        for f in dict.fromkeys(c.face_card for c in s.hands[seat]):
             out.append(A.Discard(seat, f))
         out.append(A.EndTurn(seat))
         for acts in planner.swaps(s, seat) + planner.lay_step(s, seat, s.hands[seat]):

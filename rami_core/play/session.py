@@ -22,8 +22,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from .. import actions as A
+from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from ..cards import Card
 from ..engine import Game, may_lay_freely
 from ..errors import RuleError
@@ -177,7 +177,6 @@ class Session:
         you = e.seat is not None and e.seat == viewer and not self.shared_screen
         pre = "evy_" if you else "ev_"
         name = self.seats[e.seat].name if e.seat is not None else ""
-        p = self.game.profile
         if k == "round_dealt":
             first = d["first_player"]
             if self.seats[first].human and not self.shared_screen:
@@ -208,7 +207,7 @@ class Session:
         if k == "discarded":
             return self.fmt(pre + "discarded", name=name, card=self.cards([d["card"]]))
         if k == "turn_ended":
-            return None if p.discard.enabled else self.fmt(pre + "turn_ended", name=name)
+            return None if self.game.rules.ends_with_discard else self.fmt(pre + "turn_ended", name=name)
         if k == "timed_out":
             return self.fmt(pre + ("timed_out_undone" if d.get("undone") else "timed_out"), name=name)
         if k == "stock_rebuilt":
@@ -344,7 +343,7 @@ class Session:
                 return ABANDON
 
     def time_left(self) -> int:
-        limit = self.game.profile.turn.time_limit
+        limit = self.game.rules.turn_time_limit
         if not limit:
             return 1
         return int(limit - (time.monotonic() - self.turn_started))
@@ -352,7 +351,7 @@ class Session:
     def redraw(self, seat: int, fresh: bool = False) -> None:
         g = self.game
         view = g.view(seat)
-        limit = g.profile.turn.time_limit
+        limit = g.rules.turn_time_limit
         clock = None
         if limit:
             clock = (
