@@ -152,9 +152,7 @@ def test_opening_precheck_never_skips_an_opening(preset):
             seen["skip" if not reach else "ask"] += 1
             if not reach:
                 assert found is None, (hand, spec, found)
-            low = SimpleNamespace(
-                points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
-            )
+            low = replace(spec, points=0)
             whole = best_opening(hand, rules.melds, low, score=rules.score_args)
             if whole and sum(len(m) for m in whole) == len(hand):
                 seen["go_out"] += 1
