@@ -6,12 +6,13 @@ import pytest
 
 from rami_core.engine import Game
 from rami_core.errors import InternalError
-from rami_core.hooks import PluginHost, _is_firstresult, hookspecs_names
+from rami_core.hooks import PluginHost, hookspecs_names
 from rami_core.loader import load_profile
 
 
 def test_deciding_hooks_are_exactly_the_firstresult_ones():
-    deciding = {n for n in hookspecs_names() if _is_firstresult(n)}
+    host = PluginHost()
+    deciding = {n for n in hookspecs_names() if host._firstresult[n]}
     assert deciding == {
         "rami_draw_allowed",
         "rami_meld_valid",
