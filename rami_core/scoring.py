@@ -36,11 +36,7 @@ def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> No
         for seat in range(n):
             if seat == winner:
                 continue
-            if (
-                rules.teams
-                and rules.opponents_pay_only
-                and rules.side(seat) == rules.side(winner)
-            ):
+            if rules.teams and rules.opponents_pay_only and rules.side(seat) == rules.side(winner):
                 continue
             pay = seat_payment(rules, s, seat)
             if sec and mode == RamiSec.double:

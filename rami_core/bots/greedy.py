@@ -52,4 +52,3 @@ class GreedyBot(PlanningBot):
 
 
 register_bot("greedy", GreedyBot)
-

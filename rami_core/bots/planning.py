@@ -280,7 +280,9 @@ class Planner:
                 out.append(acts)
             return out
         acts = (
-            layoff_actions(rules, s, seat, hand) if rules.may_lay_off else hand_meld_actions(rules, seat, hand)
+            layoff_actions(rules, s, seat, hand)
+            if rules.may_lay_off
+            else hand_meld_actions(rules, seat, hand)
         )
         if acts:
             out.append(acts)
@@ -420,9 +422,7 @@ class Planner:
                 left = len(after.hands[seat])
                 if left < best_left:
                     best, best_left = lays + [end], left
-                if left <= 1 or not (
-                    rules.keep_last and (self._refused or reserve is not None)
-                ):
+                if left <= 1 or not (rules.keep_last and (self._refused or reserve is not None)):
                     break
             elif not rules.keep_last:
                 continue
@@ -515,16 +515,10 @@ class PlanningBot:
         hand = list(view.hand)
         if top.is_joker:
             return True
-        if (
-            rules.may_lay_freely(s, view.seat)
-            and rules.may_lay_off
-            and not rules.opening.all_at_once
-        ):
+        if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
                 if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False
         return top.face_card not in meldable(hand, rules.melds) or usefulness(top, hand) >= 8
-
-
