@@ -76,7 +76,7 @@ def test_late_lay_off_club_rule_simulates_like_the_plain_preset(club_plugins, tm
 
 
 @pytest.mark.parametrize("plugin", ["keep_the_taken_suit", "first_lap_stock_only"])
-@pytest.mark.parametrize("bots", ["greedy", "expert"])
+@pytest.mark.parametrize("bots", ["greedy", pytest.param("expert", marks=pytest.mark.slow)])
 def test_turn_and_taken_discard_plugins_are_played_cleanly(club_plugins, tmp_path, plugin, bots) -> None:
     plain = run(house_file(tmp_path, "rami51", None), bots, 2)
     res = run(house_file(tmp_path, "rami51", plugin), bots, 2)
