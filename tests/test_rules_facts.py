@@ -91,3 +91,48 @@ def test_the_guard_sees_a_group_read() -> None:
     assert GROUP_READ.search("if rules.profile.table.lay_off:")
     assert GROUP_READ.search("op = profile.opening")
     assert not GROUP_READ.search("if rules.may_lay_off:")
+
+
+# --------------------------------------------------------------------------- a few facts, by example
+
+
+def test_opening_need_follows_the_partner_rule() -> None:
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+
+    game = Game.new(load_profile("rami71"), 4, seed=1)
+    rules, s = game.rules, game.state.copy()
+    s.opened = [False] * 4
+    alone = rules.opening_need(s, 0)
+    assert alone.points == 71 and alone.run_and_set and not alone.partner
+    s.opened[2] = True  # the partner of seat 0
+    need = rules.opening_need(s, 0)
+    assert need.partner and need.pure_run and need.points == 0 and not need.run_and_set
+    assert rules.opening_need(s, 1) == alone  # seat 1's partner is seat 3
+
+
+def test_game_winner_under_reacher_loses() -> None:
+    from rami_core.loader import load_profile
+    from rami_core.rules import Rules
+
+    lowest = Rules.build(load_profile("rami51"), 3)
+    reacher = Rules.build(load_profile("rami71"), 2)
+    assert lowest.target_outcome.value == "lowest_wins"
+    assert reacher.target_outcome.value == "reacher_loses"
+    assert lowest.game_winner([120, 40, 510]) == 1
+    # The side at or past the target has lost; the lowest of the others wins.
+    assert reacher.game_winner([reacher.target + 5, 10]) == 1
+    assert reacher.game_winner([30, 30]) is None  # a tie
+
+
+def test_could_join_is_the_engine_lay_off() -> None:
+    from rami_core.cards import parse_card
+    from rami_core.loader import load_profile
+    from rami_core.melds import read_meld
+    from rami_core.rules import Rules
+
+    rules = Rules.build(load_profile("rami51"), 2)
+    run = read_meld([parse_card(x) for x in ("5H", "6H", "7H")], rules.melds)
+    assert run is not None
+    assert rules.could_join(run, parse_card("8H")) and rules.could_join(run, parse_card("4H"))
+    assert not rules.could_join(run, parse_card("8S")) and not rules.could_join(run, parse_card("10H"))
