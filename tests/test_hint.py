@@ -49,3 +49,15 @@ def test_hint_without_the_partner_asks_for_the_full_opening() -> None:
     plan = suggest(game.view(0), game.rules)
     assert plan["actions"] == []
     assert plan["discard"] is not None
+
+
+def test_a_hinted_lay_off_of_the_ace_of_spades_parses() -> None:
+    """The hint writes a lay off of the ace of spades as `l AS 5`: AS is the
+    card there, not the keyword of `l JK 3 as 5H`."""
+    from rami_core.play.commands import parse
+
+    cmd = parse("l AS 5")
+    assert cmd.kind == "layoff"
+    assert cmd.args["items"] == [(parse_card("AS"), 4, None)]
+    joker = parse("l JK 3 as 5H")
+    assert joker.args["items"][0][2] == parse_card("5H")
