@@ -1,6 +1,6 @@
 """Before opening, the discard is taken only to open with it at once (Kalooki).
 
-A common Kalooki table rule (RULES.md, Kaluki options): a player who has not
+A common Kalooki table rule: a player who has not
 opened may take the top of the discard pile only to use it straight away in
 their opening. Checked when the turn ends with its discard: if the seat drew
 from the discard pile this turn without having opened before the turn, it
@@ -14,21 +14,16 @@ Refusal: `discard_for_opening_only.not_opened_with_it`.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    """No settings: the rule is on or off."""
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "discard_for_opening_only"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_discard_allowed(self, rules, state, seat, card):

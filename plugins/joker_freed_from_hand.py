@@ -1,6 +1,6 @@
-"""A joker is freed only with cards from the player's own hand (seed 002).
+"""A joker is freed only with cards from the player's own hand (a second voleur rules page).
 
-Seed 002: "the joker must be won back with cards from one's own hand, never
+That page: "the joker must be won back with cards from one's own hand, never
 with the help of cards already on the table". Where jokers move on the table
 (voleur's rearrangements), a player could otherwise take a 6H off a carre of
 sixes to replace the joker in 5H-JK-7H. This plugin refuses that.
@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from rami_core.cards import Card, format_card
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import AMBIGUOUS, SET
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    """No settings: the rule is on or off."""
 
 
 def _naturals(cards) -> Counter:
@@ -48,12 +46,9 @@ def _face_text(face) -> str:
     return format_card(Card(rank, suit))
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "joker_freed_from_hand"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):

@@ -9,29 +9,25 @@ its own setting:
 - `single_card`: a seat holding a single card may not take the discard (it
   would go out on a card it was handed). Code `no_early_discard_draw.single_card`.
 
-Plugin codes rather than `draw_forbidden`: DESIGN.md does not name these rules.
+Plugin codes rather than `draw_forbidden`: rami's own codes do not cover these rules.
 The stock is never affected.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
     first_turn: bool = Field(True, description="No discard draw in a seat's first turn of the round.")
     single_card: bool = Field(True, description="No discard draw while holding a single card.")
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "no_early_discard_draw"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_draw_allowed(self, rules, state, seat, source):

@@ -1,6 +1,6 @@
-"""A meld holding a joker may not be split by a rearrangement (seed 002).
+"""A meld holding a joker may not be split by a rearrangement (a voleur rule).
 
-Seed 002's voleur table lets a player rebuild the whole table, but "a meld
+A voleur rules page lets a player rebuild the whole table, but "a meld
 holding a joker cannot be broken up". The rule is judged by faces, as the
 engine judges a rearrangement: every table meld that held a joker before the
 rearrangement must find all its cards (its face multiset, jokers included)
@@ -8,7 +8,7 @@ inside ONE meld of the new table. That meld may have grown (cards laid off on
 it, or two melds joined), but nothing may have left it: not a natural card
 taken off an end, not the joker itself. Lay offs, new melds and swaps split
 nothing and are left alone: where the profile frees a joker by a swap
-(`jokers.swap: to_hand`, seed 002), the swap is how a joker leaves its meld.
+(`jokers.swap: to_hand`, as that page does), the swap is how a joker leaves its meld.
 
 Refusal: `no_joker_split.split`.
 """
@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from rami_core.actions import Rearrange
 from rami_core.cards import format_card
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
+    """No settings: the rule is on or off."""
 
 
 def _faces(cards) -> Counter:
@@ -49,12 +47,9 @@ def _fits(needs: list[Counter], rooms: list[Counter]) -> bool:
     return False
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "no_joker_split"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):

@@ -1,6 +1,6 @@
 """A turn that times out costs penalty cards from the stock (a table rule).
 
-Online tables (seed 000's Ramio clock of 120 seconds per turn) punish a
+Online tables (Ramio's clock of 120 seconds per turn) punish a
 player who lets the clock run out. When the `timeout` action ends a turn, the
 engine first plays the default turn (draw if needed, then discard the card
 drawn or end the turn), then calls `rami_timeout` on the working state: this
@@ -15,22 +15,18 @@ taken once the round is over.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from rami_core.hookspecs import hookimpl
+from rami_core.hookspecs import HousePlugin, PluginSettings, hookimpl
 
 
-class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class Settings(PluginSettings):
     cards: int = Field(3, ge=0, le=20, description="Penalty cards the timed-out seat takes from the stock.")
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     name = "timeout_penalty"
     Settings = Settings
-
-    def __init__(self, settings: Settings):
-        self.settings = settings
 
     @hookimpl
     def rami_timeout(self, rules, state, seat):

@@ -13,9 +13,43 @@ draw: stock}`), because scenarios and saved games already spell it so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
+
+
+# Checks made when an action is built: a bad value from the Python API is refused
+# at once with a clear TypeError, not accepted into a log that cannot be saved.
+def _seat(value: Any, what: str = "seat") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a seat number (an int), got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def _index(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a meld number (an int), got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def _card(value: Any, what: str = "card") -> Card:
+    if not isinstance(value, Card):
+        raise TypeError(
+            f"{what} must be a Card (rami_core.cards.Card or parse_card('7H')), got {type(value).__name__} {value!r:.40}"
+        )
+    return value
+
+
+def _card_tuple(values: Any, what: str) -> tuple[Card, ...]:
+    if isinstance(values, (str, bytes, Card)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of Cards, got {type(values).__name__}")
+    return tuple(_card(c, what) for c in values)
+
+
+def _meld_tuple(values: Any, what: str) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(values, (str, bytes, Card)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of melds, got {type(values).__name__}")
+    return tuple(_card_tuple(m, what) for m in values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,11 +57,18 @@ class Draw:
     seat: int
     source: str  # "stock" | "discard"
 
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")  # the source is the engine's to judge: a bad one is refused as a rule
+
 
 @dataclass(frozen=True, slots=True)
 class Meld:
     seat: int
     melds: tuple[tuple[Card, ...], ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +77,24 @@ class LayOffItem:
     to: int
     as_: Card | None = None  # for a joker: the card it is to stand for
 
+    def __post_init__(self) -> None:
+        _card(self.card)
+        _index(self.to, "to")
+        if self.as_ is not None:
+            _card(self.as_, "as_")
+
 
 @dataclass(frozen=True, slots=True)
 class LayOff:
     seat: int
     items: tuple[LayOffItem, ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        items = tuple(self.items)
+        if not all(isinstance(it, LayOffItem) for it in items):
+            raise TypeError("items must be LayOffItems")
+        object.__setattr__(self, "items", items)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +103,20 @@ class Swap:
     cards: tuple[Card, ...]
     meld: int
 
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "cards", _card_tuple(self.cards, "cards"))
+        _index(self.meld, "meld")
+
 
 @dataclass(frozen=True, slots=True)
 class Rearrange:
     seat: int
     melds: tuple[tuple[Card, ...], ...]
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        object.__setattr__(self, "melds", _meld_tuple(self.melds, "melds"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +124,17 @@ class Discard:
     seat: int
     card: Card
 
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+        _card(self.card)
+
 
 @dataclass(frozen=True, slots=True)
 class EndTurn:
     seat: int
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +143,21 @@ class Timeout:
 
     seat: int
 
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat")
+
 
 @dataclass(frozen=True, slots=True)
 class NextRound:
     """Not a player's move: the log's marker that the next round was dealt."""
 
 
-Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
+Action = Draw | Meld | LayOff | Swap | Rearrange | Discard | EndTurn | Timeout
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
 
 
 class ActionFormatError(ValueError):
-    """A step or saved action that is not written as DESIGN.md says."""
+    """A step or saved action that is not written in the action dict form."""
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
@@ -109,7 +182,7 @@ def _int(value: Any, where: str) -> int:
 
 
 def action_from_dict(step: dict[str, Any]) -> Action:
-    """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
+    """Build an action from its dict form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
         raise ActionFormatError(
@@ -159,7 +232,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
-    """The DESIGN.md form of an action (inverse of action_from_dict)."""
+    """The dict form of an action (inverse of action_from_dict)."""
     f = format_card
     if isinstance(a, NextRound):
         return {"next_round": True}

@@ -6,10 +6,23 @@ plugin validating its own settings with its pydantic model. Code from a
 module path is loaded only when a caller (the CLI's `--plugin`, or the API)
 passes the object in: never because a YAML file says so.
 
-Deciding hooks are called plugin by plugin rather than through pluggy's
-firstresult call, so that a refusal, or an exception, is traced to the plugin
-that raised it; the order is pluggy's own (last registered first, tryfirst
-and trylast honoured).
+Every call to a plugin goes through :meth:`PluginHost._call`, the one guard:
+an exception, a value of the wrong type or an impossible value (penalties of
+the wrong length, a verdict that is not a boolean, a hand cost that is not a
+non-negative whole number) becomes a :class:`PluginError` naming the plugin and
+the hook. Hooks that judge (the ``firstresult`` ones) must not change the state
+they are shown: the state is fingerprinted before the call and compared after,
+and a change is a PluginError too. Hooks that may adjust the state
+(``rami_deal``, ``rami_timeout``) must conserve the cards: none created, none
+lost. The engine works on a copy and commits only after every hook has run, so
+a PluginError leaves the game as it was.
+
+The ``firstresult`` marks of the hook specs are honoured: a ``firstresult`` hook
+is asked plugin by plugin (:meth:`PluginHost.decide`, the first opinion wins,
+so that a refusal is traced to its plugin) and the others are called on every
+plugin (:meth:`PluginHost.call_all`); calling a hook the other way is a bug in
+rami and raises InternalError. The order is pluggy's own (last registered
+first, tryfirst and trylast honoured).
 """
 
 from __future__ import annotations
@@ -18,35 +31,39 @@ import difflib
 import functools
 import importlib
 import os
+import pickle
 import pkgutil
 import sys
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
 import pluggy
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from . import hookspecs
 from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
-from .hookspecs import Refusal
+from .hookspecs import PluginSettings, Refusal
 
 ENTRY_POINT_GROUP = "rami"
 
-
-class NoSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+NoSettings = PluginSettings  # a plugin with no `Settings` takes none
 
 
 class PluginError(RamiError):
     """A plugin failed while a hook ran: a bug in that plugin, named with the hook."""
 
-    def __init__(self, plugin: str, hook: str, error: BaseException):
+    def __init__(self, plugin: str, hook: str, error: BaseException | str):
         self.plugin = plugin
         self.hook = hook
         self.error = error
-        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
+        what = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        what = " ".join(str(what).split())  # one line, whatever the plugin's message holds
+        if len(what) > 200:
+            what = what[:197] + "..."
+        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {what}")
 
 
 # --------------------------------------------------------------------------- discovery
@@ -145,6 +162,63 @@ def check_plugins(plugins: dict[str, dict[str, Any]]) -> None:
 # --------------------------------------------------------------------------- calling
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_hand_cost(value: Any, kwargs: dict[str, Any]) -> str | None:
+    if not _whole(value) or value < 0 or value > 10**9:
+        return f"returned {value!r:.60}; expected None or a non-negative whole number"
+    return None
+
+
+def _check_round_scores(value: Any, kwargs: dict[str, Any]) -> str | None:
+    n = len(kwargs["penalties"])
+    if not isinstance(value, (list, tuple)) or len(value) != n:
+        return f"returned {value!r:.60}; expected None or a list of {n} whole numbers, one per seat"
+    if not all(_whole(x) and abs(x) <= 10**9 for x in value):
+        return f"returned {value!r:.60}; every penalty must be a whole number"
+    return None
+
+
+def _check_verdict(value: Any, kwargs: dict[str, Any]) -> str | None:
+    if not isinstance(value, bool):
+        return f"returned {value!r:.60}; expected None, True or False"
+    return None
+
+
+def _check_refusal(value: Any, kwargs: dict[str, Any]) -> str | None:
+    if value is True or isinstance(value, (Refusal, str)):
+        return None
+    return f"returned {value!r:.60}; expected None, a Refusal or a reason string"
+
+
+# What a deciding hook may answer (None, "no opinion", is always allowed).
+RESULT_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
+    "rami_hand_cost": _check_hand_cost,
+    "rami_round_scores": _check_round_scores,
+    "rami_game_over": _check_verdict,
+    "rami_draw_allowed": _check_refusal,
+    "rami_meld_valid": _check_refusal,
+    "rami_opening_met": _check_refusal,
+    "rami_table_acceptable": _check_refusal,
+    "rami_discard_allowed": _check_refusal,
+}
+
+# Hooks that may adjust the state they are given, as long as no card is created or lost.
+ADJUSTING_HOOKS = frozenset({"rami_deal", "rami_timeout"})
+
+
+def _fingerprint(state: Any) -> bytes:
+    """Everything a state holds, as bytes to compare before and after a judging hook
+    (pickle: fast, and indifferent to cards a view hides)."""
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _cards_of(state: Any) -> Counter:
+    return Counter(state.all_cards())
+
+
 @dataclass(frozen=True)
 class Decision:
     plugin: str
@@ -164,9 +238,12 @@ class PluginHost:
         self.trace = os.environ.get("RAMI_TRACE_HOOKS", "") not in ("", "0")
         self._active = {name for name in hookspecs_names() if getattr(self.pm.hook, name).get_hookimpls()}
         self._impl_cache: dict[str, list] = {}  # plugins are all registered above, once
+        self._firstresult = {
+            name: bool(getattr(self.pm.hook, name).spec.opts.get("firstresult")) for name in hookspecs_names()
+        }
 
     def names(self) -> list[str]:
-        return [self.pm.get_name(p) for p in self.pm.get_plugins()]
+        return [self.pm.get_name(p) or "?" for p in self.pm.get_plugins()]
 
     def has(self, hook: str) -> bool:
         return hook in self._active
@@ -178,18 +255,38 @@ class PluginHost:
         return cached
 
     def _call(self, impl, hook: str, kwargs: dict[str, Any]) -> Any:
+        """The one guard around every call to a plugin (see the module's docstring)."""
+        state = kwargs.get("state")
+        adjusting = hook in ADJUSTING_HOOKS
+        before: Any = None
+        if state is not None:
+            before = _cards_of(state) if adjusting else _fingerprint(state)
         try:
             result = impl.function(*[kwargs[a] for a in impl.argnames])
-        except RamiError:
-            raise
+        except RuleError:
+            raise  # a plugin may refuse by raising the engine's own error
+        except RamiError as e:
+            raise PluginError(impl.plugin_name, hook, e) from e
         except Exception as e:
             raise PluginError(impl.plugin_name, hook, e) from e
+        if state is not None:
+            after = _cards_of(state) if adjusting else _fingerprint(state)
+            if after != before:
+                what = "created or lost cards" if adjusting else "changed the game state it was shown"
+                raise PluginError(impl.plugin_name, hook, f"{what}: a hook must not do that")
+        if result is not None:
+            check = RESULT_CHECKS.get(hook)
+            problem = check(result, kwargs) if check is not None else None
+            if problem is not None:
+                raise PluginError(impl.plugin_name, hook, problem)
         if self.trace:
             print(f"[rami hook] {hook} <- {impl.plugin_name}: {result!r}", file=sys.stderr)
         return result
 
     def decide(self, hook: str, **kwargs: Any) -> Decision | None:
-        """The first plugin's opinion, or None."""
+        """The first plugin's opinion on a ``firstresult`` hook, or None."""
+        if not self._firstresult.get(hook, False):
+            raise InternalError(f"{hook} is not a firstresult hook: call it with call_all")
         if hook not in self._active:
             return None
         for impl in self._impls(hook):
@@ -199,6 +296,9 @@ class PluginHost:
         return None
 
     def call_all(self, hook: str, **kwargs: Any) -> list[Any]:
+        """Every plugin's answer to a hook that is not ``firstresult``."""
+        if self._firstresult.get(hook, True):
+            raise InternalError(f"{hook} is a firstresult hook (or unknown): ask it with decide")
         if hook not in self._active:
             return []
         return [self._call(impl, hook, kwargs) for impl in self._impls(hook)]
@@ -211,12 +311,8 @@ class PluginHost:
         v = d.value
         if isinstance(v, Refusal):
             code, message = v.code, v.message
-        elif isinstance(v, str):
-            code, message = "refused", v
-        else:
-            raise PluginError(
-                d.plugin, hook, InternalError(f"returned {v!r}; expected None, a Refusal or a reason string")
-            )
+        else:  # a reason string: the guard let nothing else through
+            code, message = "refused", str(v)
         if code not in ERROR_CODES:
             code = f"{d.plugin}.{code}"
         raise RuleError(code, message)

@@ -10,7 +10,7 @@ rules it changes. Every field has a default and a description so that
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -101,10 +101,13 @@ class TimeoutAction(str, Enum):
 
 
 class Players(Strict):
-    min: int = Field(2, ge=1, le=8, description="Fewest players the variant is played with.")
-    max: int = Field(4, ge=1, le=8, description="Most players the variant is played with.")
+    min: int = Field(
+        2, ge=2, le=8, description="Fewest players the variant is played with (a game needs two)."
+    )
+    max: int = Field(4, ge=2, le=8, description="Most players the variant is played with.")
     counts: list[int] | None = Field(
         None,
+        min_length=1,
         description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams).",
     )
 
@@ -118,7 +121,7 @@ class Deck(Strict):
 
 class Deal(Strict):
     hand_size: int = Field(13, ge=1, le=30, description="Cards dealt to each player.")
-    hand_size_by_players: dict[int, int] = Field(
+    hand_size_by_players: dict[int, Annotated[int, Field(ge=1, le=30)]] = Field(
         default_factory=dict,
         description="Hand size by player count, overriding hand_size for the counts listed (classic: 2: 10, 3: 7 ...).",
     )
@@ -413,16 +416,13 @@ class Profile(Strict):
                         "deal.dealer_extra_card needs a discard: the first player starts by discarding",
                     )
                 )
-        if not self.draw.from_discard and (
-            self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening
-        ):
-            if self.draw.taken_discard_must_be_laid:
-                problems.append(
-                    (
-                        "draw.taken_discard_must_be_laid",
-                        "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
-                    )
+        if not self.draw.from_discard and self.draw.taken_discard_must_be_laid:
+            problems.append(
+                (
+                    "draw.taken_discard_must_be_laid",
+                    "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
                 )
+            )
         if self.melds.set_min > self.melds.set_max:
             problems.append(
                 (
@@ -441,8 +441,13 @@ class Profile(Strict):
             problems.append(
                 ("melds.wrap", "melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)")
             )
-        if self.jokers.max_per_meld is not None and self.jokers.max_per_meld > 0 and self.deck.jokers == 0:
-            pass  # harmless: a limit on jokers that are not in the deck
+        if self.jokers.max_per_meld == 0 and self.deck.jokers > 0:
+            problems.append(
+                (
+                    "jokers.max_per_meld",
+                    f"jokers.max_per_meld is 0 but deck.jokers is {self.deck.jokers}: the jokers could never be laid (set deck.jokers: 0)",
+                )
+            )
         if self.opening.go_out_run_without_taken_discard and not self.opening.go_out_below_points:
             problems.append(
                 (

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from .actions import ActionFormatError, NextRound, action_from_dict, action_to_d
 from .cards import CardError
 from .engine import Game
 from .errors import ProfileError, RamiError, RuleError
+from .hooks import PluginError
 from .profile import Profile
 from .state import GameState
+from .userfiles import MAX_INT_DIGITS, FileRefused, cut, loads_json, path_problem, read_text, short
 
 SAVE_FORMAT = "rami-save"
 SAVE_VERSION = 1
@@ -34,7 +37,10 @@ MAX_SAVE_BYTES = 16 * 1024 * 1024
 
 
 class SaveError(RamiError, ValueError):
-    """A saved game that cannot be loaded; says what is wrong with it."""
+    """A saved game that cannot be loaded or written; says what is wrong with it.
+    ``reason`` is the cause alone, without the path (set when writing failed)."""
+
+    reason: str = ""
 
 
 def _digest(body: dict[str, Any]) -> str:
@@ -59,43 +65,86 @@ def to_save(game: Game, seed: int | None = None, extra: dict[str, Any] | None = 
     return {**body, "sha256": _digest(body)}
 
 
-def save(game: Game, path: str | Path) -> None:
-    data = to_save(game)
-    tmp = Path(path).with_suffix(Path(path).suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written save behind
+def _save_failed(path: str | Path, reason: str) -> SaveError:
+    error = SaveError(f"cannot save to {cut(str(path), 200)}: {reason}")
+    error.reason = reason
+    return error
+
+
+def save(game: Game, path: str | Path, extra: dict[str, Any] | None = None) -> None:
+    """Write the save atomically: a temporary file beside the target, then a rename.
+
+    Raises :class:`SaveError` naming the reason (a folder, no such folder, no
+    permission, a NUL byte...), and leaves no file behind when it fails."""
+    problem = path_problem(path)
+    if problem is not None:
+        raise _save_failed(path, problem)
+    target = Path(path)
+    if not target.name or target.name in (".", "..") or str(path).endswith(("/", os.sep)) or target.is_dir():
+        raise _save_failed(path, "it is a folder: give a file name")
+    text = json.dumps(to_save(game, extra=extra), indent=1, ensure_ascii=False)
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)  # never leave a half-written save behind
+    except OSError as e:
+        if tmp.is_file():
+            tmp.unlink()
+        raise _save_failed(path, (e.strerror or type(e).__name__).lower()) from None
 
 
 def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
+    """The game a save describes, replayed and checked; :class:`SaveError` for anything else.
+
+    Every field is checked for its type before use, and any other error met while
+    replaying a hostile save is reported as a SaveError too: loading a save either
+    gives a game or says why not."""
+    try:
+        return _from_save(data, plugins=plugins, check_digest=check_digest)
+    except SaveError:
+        raise
+    except PluginError as e:
+        raise SaveError(f"saved game cannot be replayed: {e}") from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as e:
+        raise SaveError(f"saved game is malformed: {type(e).__name__}: {cut(str(e), 120)}") from None
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     if not isinstance(data, dict):
         raise SaveError("not a saved game: expected a JSON object")
     if data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"not a saved game: format is {data.get('format')!r}, expected {SAVE_FORMAT!r}")
+        raise SaveError(f"not a saved game: format is {short(data.get('format'))}, expected {SAVE_FORMAT!r}")
     version = data.get("version")
-    if version != SAVE_VERSION:
+    if not _int(version) or version != SAVE_VERSION:  # `true` and `1.0` are not the integer 1
         raise SaveError(
-            f"saved game format version {version!r} is not supported (this rami reads version {SAVE_VERSION})"
+            f"saved game format version {short(version)} is not supported (this rami reads version {SAVE_VERSION})"
         )
     missing = [k for k in ("profile", "players", "seed", "log", "snapshot") if k not in data]
     if missing:
         raise SaveError(f"saved game is missing {', '.join(missing)}")
     if check_digest:
         body = {k: v for k, v in data.items() if k != "sha256"}
-        if data.get("sha256") != _digest(body):
+        if not isinstance(data.get("sha256"), str) or data.get("sha256") != _digest(body):
             raise SaveError("saved game is corrupt or was edited: its checksum does not match its content")
+    if not isinstance(data["profile"], dict):
+        raise SaveError("saved game's profile is not a mapping")
     try:
         profile = Profile.model_validate(data["profile"])
     except ValidationError as e:
         err = e.errors(include_url=False)[0]
         where = ".".join(map(str, err["loc"]))
         raise SaveError(
-            f"saved game's profile is invalid: {where + ': ' if where else ''}{err['msg']}"
+            f"saved game's profile is invalid: {where + ': ' if where else ''}{cut(err['msg'], 200)}"
         ) from None
     players, seed = data["players"], data["seed"]
-    if isinstance(players, bool) or not isinstance(players, int) or not profile.allows_players(players):
-        raise SaveError(f"saved game has a bad player count: {players!r}")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise SaveError(f"saved game has a bad seed: {seed!r}")
+    if not _int(players) or not profile.allows_players(players):
+        raise SaveError(f"saved game has a bad player count: {short(players)}")
+    if seed is not None and (not _int(seed) or len(str(abs(seed))) > MAX_INT_DIGITS):
+        raise SaveError(f"saved game has a bad seed: {short(seed)}")
     if not isinstance(data["log"], list):
         raise SaveError("saved game's log is not a list")
     try:
@@ -109,42 +158,49 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
             else:
                 game.apply(action_from_dict(entry))
         except (ActionFormatError, CardError) as e:
-            raise SaveError(f"saved game's action {i} is unreadable: {e}") from None
+            raise SaveError(f"saved game's action {i} is unreadable: {cut(str(e), 200)}") from None
         except RuleError as e:
             raise SaveError(
-                f"saved game's action {i} ({entry}) is refused on replay: {e.code}: {e.message}"
+                f"saved game's action {i} ({short(entry, 80)}) is refused on replay: {e.code}: {e.message}"
             ) from None
         except (TypeError, AttributeError):
-            raise SaveError(f"saved game's action {i} is malformed: {entry!r}") from None
+            raise SaveError(f"saved game's action {i} is malformed: {short(entry, 80)}") from None
     try:
         snapshot = GameState.from_dict(data["snapshot"]).to_json()
-    except (KeyError, TypeError, ValueError, CardError) as e:
-        raise SaveError(f"saved game's snapshot is unreadable: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, CardError) as e:
+        raise SaveError(
+            f"saved game's snapshot is unreadable: {type(e).__name__}: {cut(str(e), 120)}"
+        ) from None
     if snapshot != game.state.to_json():
         raise SaveError("saved game does not replay to its snapshot: the log or the snapshot was changed")
     return game
 
 
-def load(path: str | Path, *, plugins=()) -> Game:
-    p = Path(path)
+def read_save_data(path: str | Path) -> Any:
+    """The JSON of a save file, read by the safe reader (a regular file, size and digits capped)."""
+    shown = cut(str(path), 200)
     try:
-        if p.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{p}: too large for a saved game")
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise SaveError(f"{p}: cannot read: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{p}: not a saved game (not UTF-8 text)") from None
+        text = read_text(path, MAX_SAVE_BYTES)
+    except FileRefused as e:
+        reason = e.reason.replace("larger than", "too large for a saved game: larger than", 1)
+        raise SaveError(f"{shown}: cannot read: {reason}") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SaveError(f"{p}: not a saved game (bad JSON at line {e.lineno}: {e.msg})") from None
-    except RecursionError:
-        raise SaveError(f"{p}: not a saved game (JSON nested too deeply)") from None
+        return loads_json(text)
+    except ValueError as e:
+        raise SaveError(f"{shown}: not a saved game ({e})") from None
+
+
+def load_with_data(path: str | Path, *, plugins=()) -> tuple[Game, dict[str, Any]]:
+    """The game of a save file and the file's whole mapping (for an app's own keys), read once."""
+    data = read_save_data(path)
     try:
-        return from_save(data, plugins=plugins)
+        return from_save(data, plugins=plugins), data
     except SaveError as e:
-        raise SaveError(f"{p}: {e}") from None
+        raise SaveError(f"{cut(str(path), 200)}: {e}") from None
+
+
+def load(path: str | Path, *, plugins=()) -> Game:
+    return load_with_data(path, plugins=plugins)[0]
 
 
 def seat_record(game: Game, seat: int) -> dict[str, Any]:
@@ -159,4 +215,14 @@ def seat_record(game: Game, seat: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["NextRound", "SaveError", "from_save", "load", "save", "seat_record", "to_save"]
+__all__ = [
+    "NextRound",
+    "SaveError",
+    "from_save",
+    "load",
+    "load_with_data",
+    "read_save_data",
+    "save",
+    "seat_record",
+    "to_save",
+]

@@ -27,12 +27,12 @@ from typing import Any
 from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
 from .cards import Card, CardError, format_card, parse_card
 from .engine import Game
-from .errors import ProfileError, RuleError
+from .errors import Problem, ProfileError, RuleError
 from .hooks import PluginError
 from .melds import read_meld, why_invalid
 from .profile import Profile
 from .state import DRAW, LAY, OVER, GameState, TableMeld
-from .userfiles import short
+from .userfiles import cut, short
 
 EXPECT_KEYS = (
     "error",
@@ -51,6 +51,7 @@ EXPECT_KEYS = (
     "game_over",
     "game_winner",
 )
+MAX_SCENARIOS_PER_FILE = 1000  # a file is read whole: many scenarios go in several files
 SETUP_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "scores")
 SCENARIO_KEYS = ("name", "description", "variant", "rules", "players", "setup", "steps")
 STEP_KEYS = ("player", *ACTION_KEYS, "expect")
@@ -112,7 +113,14 @@ def load_documents(path: Path) -> list[Any]:
     from .loader.safe_yaml import display_path, load_yaml_documents, read_yaml_text
 
     label = display_path(path)
-    return [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    docs = [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    if len(docs) > MAX_SCENARIOS_PER_FILE:
+        raise ProfileError(
+            Problem(
+                label, None, None, "", f"more than {MAX_SCENARIOS_PER_FILE} scenarios in one file: split it"
+            )
+        )
+    return docs
 
 
 def run_file(path: Path, shown: str | None = None) -> list[Result]:
@@ -140,7 +148,7 @@ def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
         return Result(name, shown, False, None, None, None, str(e))
     except Exception as e:  # the run goes on: one broken scenario must not hide the others
         return Result(
-            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {short(str(e), 200)}"
+            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {cut(str(e), 200)}"
         )
 
 
@@ -301,7 +309,7 @@ def _run_step(game: Game, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
         try:
             action = action_from_dict({k: v for k, v in step.items() if k != "expect"})
         except (ActionFormatError, CardError) as e:
-            return None, None, f"bad action: {short(str(e), 200)}"
+            return None, None, f"bad action: {cut(str(e), 200)}"
         before = game.state.to_json()
         want_error = expect.get("error")
         try:
@@ -498,7 +506,7 @@ def _compare(game: Game, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
                     return want, got, "discard_top differs"
                 continue
         except (CardError, ValueError) as e:
-            return want, got, f"{key}: bad expectation: {short(str(e), 200)}"
+            return want, got, f"{key}: bad expectation: {cut(str(e), 200)}"
         if not same(want, got):
             return want, got, f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
     return None

@@ -27,6 +27,7 @@ from typing import Any
 from . import actions as A
 from .engine import Game
 from .errors import RuleError
+from .hooks import PluginError
 from .profile import Profile
 from .state import OVER
 
@@ -67,7 +68,34 @@ class SimConfig:
 
 
 def play_game(config: SimConfig, index: int) -> dict[str, Any]:
-    """Play game `index` of the run to its end; a plain-data record of it."""
+    """Play game `index` of the run to its end; a plain-data record of it.
+
+    A plugin that fails stops that game only: the record says so
+    (``plugin_error``) and the run goes on with the next game."""
+    try:
+        return _play_game(config, index)
+    except PluginError as e:
+        names = config.seat_bots(index)
+        return {
+            "index": index,
+            "seed": config.seed + index,
+            "bots": names,
+            "finished": False,
+            "capped": None,
+            "winner": None,
+            "scores": [],
+            "rounds": [],
+            "kinds": [{} for _ in names],
+            "refused": 0,
+            "refusal_codes": {},
+            "timeouts": 0,
+            "bot_errors": 0,
+            "stuck": 0,
+            "plugin_error": str(e),
+        }
+
+
+def _play_game(config: SimConfig, index: int) -> dict[str, Any]:
     from .bots import make_bot
 
     seed = config.seed + index
@@ -274,11 +302,14 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
     games_bot: Counter = Counter()
     ties = 0
     unfinished = 0
+    failed = [g for g in records if g.get("plugin_error")]
     rounds_all = [r for g in records for r in g["rounds"]]
     for g in records:
         bots = g["bots"]
         for b in set(bots):
             games_bot[b] += 1
+        if g.get("plugin_error"):
+            continue
         if g["winner"] is None:
             if g["finished"]:
                 ties += 1
@@ -320,6 +351,8 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
         "wins_per_seat": wins_seat,
         "ties": ties,
         "unfinished_games": unfinished,
+        "failed_games": len(failed),
+        "plugin_errors": sorted({g["plugin_error"] for g in failed})[:5],
         "bots_stats": bots_stats,
         "rounds": len(rounds_all),
         "rounds_per_game": _r(len(rounds_all) / games) if games else None,
@@ -383,9 +416,9 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     ma = [per_game_metrics(g) for g in ra]
     mb = [per_game_metrics(g) for g in rb]
     for key in ma[0] if ma else []:
-        diffs = [y[key] - x[key] for x, y in zip(ma, mb) if x[key] is not None and y[key] is not None]
-        xa = [x[key] for x in ma if x[key] is not None]
-        xb = [y[key] for y in mb if y[key] is not None]
+        diffs = [yv - xv for x, y in zip(ma, mb) if (xv := x[key]) is not None and (yv := y[key]) is not None]
+        xa = [v for x in ma if (v := x[key]) is not None]
+        xb = [v for y in mb if (v := y[key]) is not None]
         d, lo, hi = mean_ci(diffs)
         out["metrics"][key] = {
             "a": _r(sum(xa) / len(xa)) if xa else None,

@@ -41,6 +41,12 @@ def short(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def cut(text: str, limit: int = 200) -> str:
+    """A message (an exception's, a plugin's) on one line, control characters escaped, cut to ``limit``."""
+    line = visible(" ".join(str(text).split()))
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
 def path_problem(path: str | os.PathLike[str]) -> str | None:
     """Why a path cannot name a file, or None: a NUL byte, or longer than the system allows."""
     try:
@@ -169,3 +175,11 @@ def loads_json(text: str) -> Any:
     if _depth(data) > MAX_JSON_DEPTH:
         raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     return data
+
+
+def visible(text: str) -> str:
+    """Text from a user as it may be shown on a terminal: control characters (an
+    escape sequence, a NUL, a bell) appear as ``\\x1b``-style escapes, never raw."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)

@@ -174,7 +174,7 @@ def test_points_objective_is_best_points(pos, rules):
 @pytest.mark.parametrize(
     "table, hand, laid",
     [
-        ("8S 8H 8D 8C", "6H 7H", 2),  # seed 000: take the 8H into 6-7-8H
+        ("8S 8H 8D 8C", "6H 7H", 2),  # Ramio's example: take the 8H into 6-7-8H
         ("3C 4C 5C 6C 7C", "5C", 1),  # split a run by its duplicate
         ("9D 10D JD QD", "QS QH", 2),  # take the QD into a set of queens
         ("", "AS 2S 3S 4S JK QH QD", 7),

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from rami_core.scenario import Result, run_file, scenario_files
+from rami_core.userfiles import visible
 
 
 @click.command("check")
@@ -32,15 +33,15 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
         sys.stdout.write("\n")
         print(summary, file=sys.stderr)
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = Console(highlight=False, soft_wrap=True, emoji=False)
         for r in results:
             if r.passed:
                 if not quiet:
-                    out.print(f"[green]PASS[/] {escape(r.name)}  [dim]{escape(r.file)}[/]")
+                    out.print(f"[green]PASS[/] {escape(visible(r.name))}  [dim]{escape(visible(r.file))}[/]")
                 continue
             where = f"step {r.step}" if r.step is not None else "setup"
-            out.print(f"[red]FAIL[/] {escape(r.name)}  [dim]{escape(r.file)}[/]")
-            out.print(f"     {where}: {escape(r.message)}")
+            out.print(f"[red]FAIL[/] {escape(visible(r.name))}  [dim]{escape(visible(r.file))}[/]")
+            out.print(f"     {where}: {escape(visible(r.message))}")
             if r.expected is not None or r.actual is not None:
                 out.print(f"     expected: {escape(json.dumps(r.expected, default=str))}")
                 out.print(f"     actual:   {escape(json.dumps(r.actual, default=str))}")

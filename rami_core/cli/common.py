@@ -15,6 +15,7 @@ import click
 from rich.console import Console
 
 from rami_core.errors import ProfileError
+from rami_core.userfiles import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,11 +26,17 @@ def err_console() -> Console:
     return Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
 
+def one_line(text: str, limit: int = 300) -> str:
+    """A message on one line (a plugin's or a file's text may hold newlines), cut to ``limit``."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
 def report_problems(error: ProfileError) -> None:
     """Print a profile error on stderr, one located problem per line."""
     console = err_console()
     for problem in error.problems:
-        console.print(problem.format(), style="red", markup=False)
+        console.print(visible(problem.format()), style="red", markup=False, emoji=False)
 
 
 def set_option(func: F) -> F:

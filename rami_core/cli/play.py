@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from typing import Any
 
 import click
 from rich.console import Console
 
+from rami_core.cli.common import one_line
 from rami_core.errors import ProfileError
+from rami_core.hooks import PluginError
 
 
 def _stdout_can_show_symbols() -> bool:
@@ -134,10 +138,8 @@ def play(
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()
     if not symbols:
-        try:
-            sys.stdout.reconfigure(errors="replace")
-        except (AttributeError, ValueError):
-            pass
+        with contextlib.suppress(AttributeError, ValueError):
+            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a TextIOWrapper, or suppressed
     style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
     interactive = sys.stdin.isatty()
     out_tty = sys.stdout.isatty()
@@ -165,6 +167,11 @@ def play(
         n = game.rules.players
         saved = play_info.get("seats")
         if bots is None and isinstance(saved, list) and len(saved) == n:
+            if not all(isinstance(x, dict) for x in saved):
+                err.print(
+                    "cannot resume: the save's seating (play.seats) is malformed", style="red", markup=False
+                )
+                sys.exit(1)
             seat_kinds = [None if s.get("human") else str(s.get("bot") or default_bot) for s in saved]
         else:
             seat_kinds = _seating(n, bot_names or [default_bot], hotseat)
@@ -216,7 +223,24 @@ def play(
         code = session.run()
     except KeyboardInterrupt:
         code = session.abandon()
+    except PluginError as e:
+        # The engine commits nothing a failed hook touched: save the game as it stands, then stop.
+        _rescue(session, e, save_path, err)
+        code = 1
     sys.exit(code)
+
+
+def _rescue(session: Any, error: Exception, save_path: str | None, err: Console) -> None:
+    from rami_core.play.session import write_save
+    from rami_core.savegame import SaveError
+
+    path = save_path or f"rami-rescued-{session.game.state.seed or 0}.json"
+    try:
+        write_save(session.game, path, session.seats, session.msg.lang)
+        saved = f"the game was saved to {path} (rami play --resume {path})"
+    except SaveError as se:
+        saved = f"the game could not be saved: {se.reason or se}"
+    err.print(f"error: {one_line(str(error))}; {saved}", style="red", markup=False)
 
 
 def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:
@@ -228,4 +252,4 @@ def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:
     if hotseat:
         return [None] * (n - len(bot_names)) + list(bot_names)
     bots = list(bot_names) + [bot_names[-1]] * (n - 1 - len(bot_names))
-    return [None] + bots
+    return [None, *bots]

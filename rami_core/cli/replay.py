@@ -57,22 +57,24 @@ def describe(e: Event) -> str:
 )
 def replay(file: str, seat: int | None) -> None:
     """Replay a saved game, check it matches its snapshot, and print it turn by turn."""
-    out = Console(highlight=False, soft_wrap=True)
+    out = Console(highlight=False, soft_wrap=True, emoji=False)
     try:
         game = load(file)
-    except SaveError as e:
-        Console(file=sys.stderr, highlight=False, soft_wrap=True).print(
-            f"[red]cannot replay:[/] {escape(str(e))}"
+    except SaveError as err:
+        Console(file=sys.stderr, highlight=False, soft_wrap=True, emoji=False).print(
+            f"[red]cannot replay:[/] {escape(str(err))}"
         )
         sys.exit(1)
+    if seat is not None and not 0 <= seat < game.rules.players:
+        raise click.BadParameter(f"this game has seats 0 to {game.rules.players - 1}", param_hint="--seat")
     p = game.profile
     out.print(
         f"[bold]{escape(p.name)}[/] - {game.rules.players} players, seed {game.state.seed}, {len(game.log)} log entries"
     )
-    for e in game.events:
-        shown = e if seat is None else e.for_seat(seat)
+    for ev in game.events:
+        shown = ev if seat is None else ev.for_seat(seat)
         line = describe(shown)
-        if e.kind in ("round_over", "game_over", "round_dealt"):
+        if ev.kind in ("round_over", "game_over", "round_dealt"):
             out.print(f"[bold]{escape(line)}[/]")
         else:
             out.print(f"  {escape(line)}")

@@ -32,7 +32,7 @@ def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         with Progress(
-            TextColumn(f"{label or config.profile.name}"),
+            TextColumn(label or config.profile.name, markup=False),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
@@ -50,8 +50,13 @@ def _fmt(x) -> str:
     return f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
+def _console() -> Console:
+    # Names come from profiles: shown as written, never read as rich markup or emoji codes.
+    return Console(markup=False, emoji=False)
+
+
 def _print_summary(res: dict) -> None:
-    console = Console()
+    console = _console()
     t = Table(
         title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
     )
@@ -76,6 +81,7 @@ def _print_summary(res: dict) -> None:
             " ".join(str(int(w)) for w in res["wins_per_seat"]),
         ),
         ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
+        ("games stopped by a plugin error", str(res.get("failed_games", 0))),
         ("rounds per game", _fmt(res["rounds_per_game"])),
         ("turns per round", _fmt(res["turns_per_round"])),
         ("rounds ending on an empty stock", _fmt(res["empty_stock_share"])),
@@ -94,7 +100,7 @@ def _print_summary(res: dict) -> None:
 
 
 def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
-    console = Console()
+    console = _console()
     t = Table(title=f"A = {names[0]}, B = {names[1]}: {cmp['games']} games on the same deals (B - A, 95% CI)")
     for col in ("statistic", "A", "B", "B - A", "95% CI"):
         t.add_column(col, justify="left" if col == "statistic" else "right")

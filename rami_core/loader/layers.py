@@ -19,6 +19,7 @@ from typing import Any
 from rami_core import resources
 from rami_core.errors import Problem, ProfileError
 from rami_core.loader.safe_yaml import (
+    MAX_DEPTH,
     MAX_EXTENDS,
     KeyPath,
     Loc,
@@ -124,7 +125,7 @@ class _Resolver:
         doc = load_yaml_file(path)
         data = dict(_as_mapping(doc))
         locations = dict(doc.locations)
-        layer_chain = chain + [(path, doc.file)]
+        layer_chain = [*chain, (path, doc.file)]
         if "extends" not in data:
             return Layer(data, locations)
         parent_ref = data.pop("extends")
@@ -191,11 +192,16 @@ class _Resolver:
 
 
 def _override_layer(text: str) -> Layer:
-    label = f"--set {text}"
+    # Messages name the --set as written, cut short: a long value is not echoed whole.
+    label = f"--set {text if len(text) <= 60 and text.isprintable() else short(text, 60)[1:-1]}"
     key, sep, raw = text.partition("=")
     parts = key.strip().split(".")
     if not sep or not all(p.strip() for p in parts):
         raise ProfileError(Problem(label, None, None, "", "expected key.path=value, e.g. opening.points=71"))
+    if len(parts) > MAX_DEPTH:
+        raise ProfileError(
+            Problem(label, None, None, "", f"a key path deeper than {MAX_DEPTH} levels: refused")
+        )
     # Only ASCII digits make a number: `²` passes str.isdigit but is no integer.
     path: KeyPath = tuple(
         int(p.strip()) if p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9 else p.strip()
@@ -225,8 +231,8 @@ def _override_layer(text: str) -> Layer:
                 item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
             )
             for k, v in children:
-                locations[prefix + (k,)] = loc
-                stack.append((prefix + (k,), v))
+                locations[(*prefix, k)] = loc
+                stack.append(((*prefix, k), v))
     locations[()] = loc
     return Layer(data, locations)
 
@@ -241,8 +247,8 @@ def _mapping_layer(rules: Mapping[str, Any], label: str) -> Layer:
             item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
         )
         for k, v in children:
-            locations[prefix + (k,)] = loc
-            stack.append((prefix + (k,), v))
+            locations[(*prefix, k)] = loc
+            stack.append(((*prefix, k), v))
     return Layer(dict(rules), locations)
 
 

@@ -155,8 +155,8 @@ class _Builder:
                 raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels: refused")
             out = []
             for i, item in enumerate(node.value):
-                self.locations.setdefault(path + (i,), self.loc(item))
-                out.append(self.build(item, path + (i,), depth + 1))
+                self.locations.setdefault((*path, i), self.loc(item))
+                out.append(self.build(item, (*path, i), depth + 1))
             return out
         return self._scalar(node, path)
 
@@ -174,7 +174,7 @@ class _Builder:
             key = self._scalar(knode, path)
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 key = knode.value  # `no:` or `1.5:` is a name as written
-            sub = path + (key,)
+            sub = (*path, key)
             if key in out:
                 raise self.fail(knode, sub, "duplicate key")
             self.locations[sub] = self.loc(knode)

@@ -83,7 +83,8 @@ def _tokens(text: str) -> list[str]:
 
 def meld_number(token: str) -> int:
     """A meld number as typed (from 1) to a table index (from 0)."""
-    if not token.isdigit() or int(token) < 1:
+    # ASCII digits only: `²` passes str.isdigit but int() refuses it.
+    if not (token.isascii() and token.isdigit()) or len(token) > 6 or int(token) < 1:
         raise CommandError("bad_meld_no", text=token)
     return int(token) - 1
 

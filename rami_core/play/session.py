@@ -10,7 +10,7 @@ the move, log and events included, so a save made after an undo replays.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import string
 import sys
 import time
@@ -28,6 +28,7 @@ from ..engine import Game, may_lay_freely
 from ..errors import RuleError
 from ..events import Event
 from ..state import OVER
+from ..userfiles import visible
 from .cards import CardStyle
 from .commands import Command, CommandError, apply_edits, parse
 from .i18n import MESSAGES, Messages
@@ -79,10 +80,8 @@ class Terminal:
         self.flush()
 
     def flush(self) -> None:
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             self.console.file.flush()
-        except (AttributeError, ValueError, OSError):
-            pass
 
     def clear(self) -> None:
         if self.interactive and self.console.is_terminal:
@@ -110,7 +109,7 @@ class Terminal:
             self.console.print()
             return None
         line = line.rstrip("\r\n")
-        self.console.print(line, markup=False, highlight=False)
+        self.console.print(visible(line), markup=False, highlight=False, emoji=False)
         return line
 
 
@@ -382,6 +381,13 @@ class Session:
     def handle(self, seat: int, line: str) -> str | None:
         try:
             cmd = parse(line)
+        except CommandError as e:
+            self.command_error(e)
+            return None
+        except Exception:  # any line runs or is "not understood", never a crash
+            self.command_error(CommandError("unknown_command", cmd=visible(line.strip().partition(" ")[0])))
+            return None
+        try:
             return self.execute(seat, cmd)
         except CommandError as e:
             self.command_error(e)
@@ -544,40 +550,36 @@ class Session:
     # ------------------------------------------------------------------ saving
 
     def save(self, path: str) -> None:
+        from ..savegame import SaveError
+
         try:
             write_save(self.game, path, self.seats, self.msg.lang)
-        except OSError as e:
-            self.say("save_failed", "red", path=path, error=e.strerror or str(e))
+        except SaveError as e:
+            self.say("save_failed", "red", path=visible(path), error=e.reason or str(e))
             return
-        self.say("saved", "green", path=path)
+        self.say("saved", "green", path=visible(path))
 
     def autosave(self) -> None:
+        from ..savegame import SaveError
+
         if self.save_path:
             try:
                 write_save(self.game, self.save_path, self.seats, self.msg.lang)
-            except OSError as e:
-                self.say("save_failed", "red", path=self.save_path, error=e.strerror or str(e))
+            except SaveError as e:
+                self.say("save_failed", "red", path=visible(self.save_path), error=e.reason or str(e))
 
 
 def write_save(game: Game, path: str | Path, seats: list[Seat], lang: str) -> None:
     """A saved game (rami_core.savegame's format) that also names who sits where."""
-    from ..savegame import to_save
+    from ..savegame import save
 
-    data = to_save(game, extra={"play": {"seats": [s.to_dict() for s in seats], "lang": lang}})
-    target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-    tmp.replace(target)
+    save(game, path, extra={"play": {"seats": [s.to_dict() for s in seats], "lang": lang}})
 
 
 def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
     """The game and its seating (empty if the save has none)."""
-    from ..savegame import SaveError, load
+    from ..savegame import load_with_data
 
-    game = load(path)
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:  # pragma: no cover - load() read it a moment ago
-        raise SaveError(f"{path}: {e}") from None
+    game, data = load_with_data(path)
     play = data.get("play") if isinstance(data, dict) else None
     return game, play if isinstance(play, dict) else {}

@@ -1,0 +1,177 @@
+"""Every hostile input reported against the command line ends in a clean refusal.
+
+Each test is one reproduction: the input (a file under ``inputs/`` or built
+here), the command, and what a clean refusal says. Commands run in a real
+process under a memory cap and a time limit (see ``support.py``): a hang, an
+exhausted memory or a traceback fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.support import INPUTS, assert_refused, run_rami
+
+# --------------------------------------------------------------------------- scenarios that check nothing
+
+
+SCENARIO_CASES = [
+    ("scenario_expect_typo.yaml", "unknown key 'expcet' (did you mean `expect`?)"),
+    ("scenario_error_outside_expect.yaml", "unknown key 'error'"),
+    ("scenario_no_steps.yaml", "checks nothing"),
+    ("scenario_empty_steps.yaml", "checks nothing"),
+    ("scenario_empty_expect.yaml", "checks nothing"),
+    ("scenario_actions_only.yaml", "checks nothing"),
+    ("scenario_turn_false.yaml", "expect.turn: expected a whole number, got False"),
+    ("scenario_hands_float_seat.yaml", "seat '0.5' is not a seat number"),
+    ("scenario_hands_null_seat.yaml", "seat '~' is not a seat number"),
+    ("scenario_turn_date.yaml", "expect.turn: expected a whole number, got '2024-01-01'"),
+    ("scenario_binary.yaml", "unsupported YAML tag '!!binary'"),
+    ("scenario_player_no_action.yaml", "`player` without an action"),
+    ("scenario_two_actions.yaml", "a step holds one action"),
+    ("scenario_rules_alias_bomb.yaml", "alias bomb"),
+    ("scenario_many_docs_bomb.yaml", "aliases"),
+    ("scenario_deep_setup.yaml", "nesting deeper than"),
+]
+
+
+@pytest.fixture(scope="module")
+def checked() -> dict[str, str]:
+    """One `rami check --json` over every hostile scenario (one process: the suite stays fast)."""
+    files = [str(INPUTS / name) for name, _ in SCENARIO_CASES]
+    result = run_rami("check", "--json", *files)
+    assert_refused(result)
+    assert f"0 passed, {len(files)} failed" in result.stderr
+    return {Path(r["file"]).name: r["message"] for r in json.loads(result.stdout)}
+
+
+@pytest.mark.parametrize("name, message", SCENARIO_CASES, ids=[c[0] for c in SCENARIO_CASES])
+def test_a_scenario_that_checks_nothing_or_is_malformed_fails(
+    checked: dict[str, str], name: str, message: str
+) -> None:
+    assert message in checked[name]
+
+
+def test_one_bad_scenario_does_not_stop_the_run(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text(
+        "variant: rami51\nsetup:\n  hands: [[7H], [2C]]\nsteps:\n  - expect: {turn: 0}\n", encoding="utf-8"
+    )
+    bad = INPUTS / "scenario_binary.yaml"
+    out = assert_refused(run_rami("check", str(bad), str(good)))
+    assert "PASS" in out and "1 passed, 1 failed" in out
+
+
+# --------------------------------------------------------------------------- exhaustion and crashes
+
+
+PROFILE_CASES = [
+    ("profile_huge_int.yaml", "an integer longer than 40 digits"),
+    ("profile_nul_extends.yaml", "NUL byte"),
+    ("profile_long_extends.yaml", "longer than"),
+    ("profile_zero_hand.yaml", "deal.hand_size_by_players.2: input should be greater than or equal to 1"),
+    ("profile_negative_hand.yaml", "deal.hand_size_by_players.2"),
+    ("profile_one_player.yaml", "players.min: input should be greater than or equal to 2"),
+    ("profile_empty_counts.yaml", "players.counts"),
+    ("profile_unlayable_jokers.yaml", "could never be laid"),
+    ("profile_python_tag.yaml", "unsupported YAML tag"),
+    ("profile_nul_byte.yaml", "NUL"),
+    ("profile_not_utf8.yaml", "not UTF-8"),
+    ("profile_escape_key.yaml", "\\x1b[2Jbell\\x07: unknown key"),
+]
+
+
+@pytest.fixture(scope="module")
+def validated() -> str:
+    """One `rami validate` over every hostile profile: each problem is one line starting with its file."""
+    result = run_rami("validate", *(str(INPUTS / name) for name, _ in PROFILE_CASES))
+    out = assert_refused(result)
+    assert "\x1b" not in out and "\x07" not in out, "control characters from a file reach the terminal raw"
+    return out
+
+
+@pytest.mark.parametrize("name, message", PROFILE_CASES, ids=[c[0] for c in PROFILE_CASES])
+def test_hostile_profiles_are_refused_with_a_located_error(validated: str, name: str, message: str) -> None:
+    lines = [line for line in validated.splitlines() if name in line]
+    assert any(message in line for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("deal.hand_size_by_players.²=5", "deal.hand_size_by_players"),
+        ("opening.points=" + "9" * 5000, "an integer longer than 40 digits"),
+        ("name=!!python/name:os.system", "unsupported YAML tag"),
+    ],
+)
+def test_hostile_set_values_are_refused(setting: str, message: str) -> None:
+    out = assert_refused(run_rami("show", "rami51", "--set", setting))
+    assert message in out
+
+
+def test_a_five_thousand_character_path_is_refused() -> None:
+    assert "longer than" in assert_refused(run_rami("validate", "./" + "a" * 5000 + ".yaml"))
+    assert "longer than" in assert_refused(run_rami("replay", "a" * 5000))
+
+
+@pytest.mark.parametrize("command", ["replay", "validate"])
+def test_dev_zero_is_refused_not_read(command: str) -> None:
+    out = assert_refused(run_rami(command, "/dev/zero"))
+    assert "not a regular file" in out
+
+
+@pytest.mark.parametrize("command", ["replay", "check"])
+def test_a_fifo_is_refused_without_hanging(tmp_path: Path, command: str) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    out = assert_refused(run_rami(command, str(fifo)))
+    assert "not a regular file" in out
+
+
+def test_a_folder_is_refused(tmp_path: Path) -> None:
+    assert "folder" in assert_refused(run_rami("replay", str(tmp_path)), code=2)
+    assert "folder" in assert_refused(run_rami("validate", str(tmp_path)))
+
+
+# --------------------------------------------------------------------------- leaks
+
+
+def test_a_scenario_naming_a_private_key_as_its_variant_does_not_print_it(tmp_path: Path) -> None:
+    shutil.copy(INPUTS / "scenario_variant_secret.yaml", tmp_path / "s.yaml")
+    shutil.copy(INPUTS / "secret.key", tmp_path / "secret.key")
+    out = assert_refused(run_rami("check", str(tmp_path / "s.yaml")))
+    assert "TOPSECRET" not in out and "PRIVATE KEY" not in out and "b3BlbnNzaC" not in out
+
+
+def test_show_on_a_file_that_is_not_a_profile_does_not_print_it() -> None:
+    out = assert_refused(run_rami("show", str(INPUTS / "secret.key")))
+    assert "TOPSECRET" not in out and "PRIVATE KEY" not in out and "b3BlbnNzaC" not in out
+
+
+# --------------------------------------------------------------------------- names shown through rich
+
+
+def test_a_profile_name_with_rich_markup_is_shown_as_written() -> None:
+    result = run_rami("simulate", "--rules", str(INPUTS / "profile_markup_name.yaml"), "--games", "2")
+    out = result.stdout + result.stderr
+    assert result.returncode == 0, out[-3000:]
+    assert "[/oops] :x: [bold]" in out and "❌" not in out
+
+
+# --------------------------------------------------------------------------- exit codes
+
+
+def test_exit_codes_are_documented_in_help() -> None:
+    result = run_rami("--help")
+    assert result.returncode == 0
+    for line in ("0 success", "1 refused input or a failed check", "2 usage error", "3"):
+        assert line in " ".join(result.stdout.split())
+
+
+def test_a_usage_error_exits_2() -> None:
+    assert_refused(run_rami("simulate", "--games", "zero"), code=2)
