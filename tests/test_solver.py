@@ -638,3 +638,14 @@ def test_check_position_refuses_what_the_deck_cannot_hold():
             check_position(cards(text), decks=decks, jokers=jokers)
     with pytest.raises(SolverInputError, match="deck holds 1"):
         check_position(cards("JK JK"), decks=0, jokers=1)
+
+
+def test_points_objective_is_not_solved_cards_first():
+    """Regression: the two-phase search (cards, then points) is for the cards
+    objective only. For points, AS AH laid as a set with the table joker (22)
+    beats AS 2S in a run with it (13), though both lay two cards."""
+    table = [Card(0, JOKER_SUIT, 0), Card(1, 1, 0), Card(1, 2, 0), Card(1, 3, 0)]
+    hand = [Card(1, 0, 0), Card(1, 1, 1), Card(2, 0, 0)]
+    value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
+    sol = checked(table, hand, DEFAULT, objective="points", points=value)
+    assert sol.points_laid == 22

@@ -96,6 +96,7 @@ def solve(
                 big if objective == "cards" else len(hand) + 1,
                 max_states,
                 options,
+                cards_first=objective == "cards",
             )
     except SolverTimeout:
         if given_melds is not None or not flat or not hand:
@@ -277,8 +278,11 @@ def _sweep_solve(
     gran: int = 1,
     max_states: int | None = None,
     options: SolverOptions = DEFAULT_OPTIONS,
+    cards_first: bool = False,
 ) -> tuple[list[list[Card]] | None, bool | None]:
-    if gran > 1 and table and hand and options.two_phase:
+    """``cards_first``: the weight is the card count first (``gran`` a card),
+    then the points: the two-phase search applies."""
+    if cards_first and table and hand and options.two_phase:
         return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
     model = _Model(table, hand, rules, weight)
     sweep = _Sweep(model, deadline, max_states)
