@@ -1,21 +1,31 @@
-"""Speed and agreement of rami's exact solver against rummikub-solver.
+"""Speed and agreement of rami's exact solver against rummikub-solver, in one run.
 
-Run by hand (not by CI):
+Run by hand (not by CI), in a venv of its own so the peer never becomes a
+dependency of rami:
 
-    pip install rummikub-solver          # the peer: an integer-programming solver (cvxpy + HiGHS)
-    python benchmarks/bench_solver.py [--positions N] [--seed S] [--no-peer]
+    python -m venv /tmp/bench && /tmp/bench/bin/pip install -e . rummikub-solver
+    /tmp/bench/bin/python benchmarks/bench_solver.py [--positions N] [--seed S] [--no-peer]
 
-Random two-deck positions: a table that is a random valid arrangement of 6-72
-cards (random runs and sets), a hand of 5-25 cards from what is left, 0-2
-jokers in all. Each position is solved by rami_core.solver.solve and, where
-the rules coincide, by rummikub-solver's tile-count mode. The rules coincide
-when the ace is low only (rummikub numbers 1..13, 4 colours, 2 copies) and the
-table holds no joker that could be removed: rummikub-solver never leaves a
-free joker on the table (it refuses melds whose joker can go), which its
-``arrange_table`` reports as free jokers. Such positions are counted as not
-qualifying. A hand joker that rami lays where it could be removed (say at the
-end of a run) is legal in rami but not in rummikub-solver: that disagreement is
-reported apart, as a rules difference, after checking it.
+Random two-deck positions of the kinds voleur players meet: a table that is a
+random valid arrangement of 6-72 cards (runs and sets, aces present, some
+jokers inside melds), a hand of 5-25 cards from what is left, 0, 1, 2 or 4
+jokers in all. rummikub-solver reads black, blue, orange, red as S, H, D, C.
+
+Two comparisons, both timed in the same run:
+
+* voleur: rami solves each position under voleur's rules (the ace low or
+  high), the peer the same cards under its own (numbers 1..13: the ace low
+  only). Not the same problem (rami's is larger: the ace may also close a
+  run), so only times are compared.
+* comparable: the subset where the rules coincide. rami solves with the ace
+  low only, and the table holds no joker that could be removed (the peer
+  never leaves a free joker on the table: its ``arrange_table`` reports such
+  jokers). Times and optima are compared; a hand joker that rami lays where
+  it could be removed (legal in rami, not in the peer) is counted apart as a
+  rules difference.
+
+Reported: the median and 95th percentile of the per-position ratio rami time
+/ peer time, and rami's slowest position.
 """
 
 from __future__ import annotations
@@ -28,21 +38,33 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# --rami-path DIR times another copy of rami (say, an export of an older commit)
+_at = sys.argv.index("--rami-path") + 1 if "--rami-path" in sys.argv else 0
+sys.path.insert(0, sys.argv[_at] if _at else str(Path(__file__).resolve().parents[1]))
 
-from rami_core.cards import JOKER_SUIT, Card, build_deck
-from rami_core.melds import MeldRules, read_meld
-from rami_core.solver import check_solution, solve
+from rami_core.cards import JOKER_SUIT, Card, build_deck  # noqa: E402
+from rami_core.loader import load_profile  # noqa: E402
+from rami_core.melds import MeldRules, read_meld  # noqa: E402
+from rami_core.solver import check_solution  # noqa: E402
+from rami_core.solver import solve as _solve  # noqa: E402
+
+try:
+    from rami_core.solver import SolverOptions
+except ImportError:  # an older rami: no options
+
+    def SolverOptions(**kw):  # type: ignore[no-redef]
+        return None
+
 
 ACE_LOW = MeldRules(ace_low=True, ace_high=False)
+VOLEUR = MeldRules.from_profile(load_profile("voleur"))
 
 
 # --------------------------------------------------------------------------- positions
 
 
-def random_position(rng: random.Random, *, ace_high: bool = False):
-    """(table melds, hand) for two decks and 0-2 jokers."""
-    jokers = rng.choice([0, 0, 1, 2])
+def random_position(rng: random.Random, *, jokers: int, ace_high: bool = True):
+    """(table melds, hand) for two decks and ``jokers`` jokers in all."""
     deck = build_deck(2, jokers)
     free = Counter(c[:2] for c in deck if c.suit != JOKER_SUIT)
     copies = {}
@@ -78,7 +100,7 @@ def random_position(rng: random.Random, *, ace_high: bool = False):
             i = 1 if len(cards) == 3 else rng.randrange(1, len(cards) - 1)
             if faces[0][0] == faces[1][0]:
                 i = rng.randrange(len(cards))
-            cand = cards[:i] + [joker_cards[-1]] + cards[i + 1 :]
+            cand = [*cards[:i], joker_cards[-1], *cards[i + 1 :]]
             if read_meld(cand, rules) is not None:
                 back = cards[i]
                 copies[back[:2]].append(back)
@@ -97,10 +119,10 @@ def random_position(rng: random.Random, *, ace_high: bool = False):
 
 
 class Peer:
-    def __init__(self):
+    def __init__(self, jokers: int = 4):
         from rummikub_solver import RuleSet, SolverMode
 
-        self.rs = RuleSet(numbers=13, repeats=2, colours=4, jokers=2, min_len=3)
+        self.rs = RuleSet(numbers=13, repeats=2, colours=4, jokers=jokers, min_len=3)
         self.mode = SolverMode.TILE_COUNT
         self.tiles = self.rs.tiles  # colour-major: colour c, number n at index c*13 + n-1; joker last
 
@@ -144,7 +166,7 @@ def pct(xs, q):
     xs = sorted(xs)
     if not xs:
         return float("nan")
-    k = min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))
+    k = min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))
     return xs[k]
 
 
@@ -165,122 +187,147 @@ def print_table(title, header, rows):
         Console(width=160).print(t)
     except ImportError:  # pragma: no cover
         print(title)
-        widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+        widths = [max(len(str(x)) for x in col) for col in zip(header, *rows, strict=False)]
         for r in [header, *rows]:
-            print("  ".join(str(x).rjust(w) for x, w in zip(r, widths)))
+            print("  ".join(str(x).rjust(w) for x, w in zip(r, widths, strict=False)))
+
+
+def ratio_row(name, pairs):
+    """pairs: (rami seconds, peer seconds) per position."""
+    ratios = [a / b for a, b in pairs]
+    ra = [a for a, _ in pairs]
+    pb = [b for _, b in pairs]
+    return [
+        name,
+        len(pairs),
+        fmt_ms(statistics.median(ra)),
+        fmt_ms(statistics.median(pb)),
+        f"{statistics.median(ratios):.3f}",
+        f"{pct(ratios, 0.95):.3f}",
+        fmt_ms(max(ra)),
+        fmt_ms(max(pb)),
+    ]
+
+
+HEADER = [
+    "positions",
+    "n",
+    "rami med ms",
+    "peer med ms",
+    "median ratio",
+    "p95 ratio",
+    "rami max ms",
+    "peer max ms",
+]
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--positions",
-        type=int,
-        default=150,
-        help="random positions to generate (default 150, about 2-3 minutes)",
-    )
+    ap.add_argument("--positions", type=int, default=120, help="random positions (default 120)")
     ap.add_argument("--seed", type=int, default=2015)
     ap.add_argument("--no-peer", action="store_true", help="time rami only")
+    ap.add_argument(
+        "--lp-after", type=int, default=None, help="SolverOptions.lp_after (default: the solver's)"
+    )
+    ap.add_argument("--rami-path", default=None, help="time the rami package found in this directory")
     args = ap.parse_args(argv)
+    options = SolverOptions() if args.lp_after is None else SolverOptions(lp_after=args.lp_after)
+    print("rami from", Path(sys.modules["rami_core"].__file__).parent)
+
+    def solve(table, hand, rules, **kw):
+        return _solve(table, hand, rules, **({"options": options} if options is not None else {}))
 
     rng = random.Random(args.seed)
-    positions = [random_position(rng) for _ in range(args.positions)]
+    positions = []
+    for k in range(args.positions):
+        jokers = (0, 1, 2, 4)[k % 4]
+        positions.append((jokers, *random_position(rng, jokers=jokers)))
     peer = None
     if not args.no_peer:
         try:
             peer = Peer()
         except ImportError:
             print("rummikub-solver is not installed: timing rami only (pip install rummikub-solver)")
-    # warm up both (the peer compiles its cvxpy problem once)
+    # warm up both (the peer compiles its cvxpy problem once; rami imports scipy once)
+    table0 = [c for m in positions[0][1] for c in m]
     if peer:
-        t0 = [c for m in positions[0][0] for c in m]
-        peer.solve(t0, positions[0][1])
-    solve([c for m in positions[0][0] for c in m], positions[0][1], ACE_LOW)
+        peer.solve(table0, positions[0][2])
+    solve(table0, positions[0][2], VOLEUR)
+    solve(table0, positions[0][2], ACE_LOW)
 
-    rows = {"all": ([], []), "0 jokers": ([], []), "1-2 jokers": ([], [])}
-    qualifying = 0
+    voleur: dict[str, list] = {"all": [], "0 jokers": [], "1 joker": [], "2 jokers": [], "4 jokers": []}
+    comparable: dict[str, list] = {"all": [], "0 jokers": [], "1-4 jokers": []}
+    rami_times = []
+    problems = []
     disagreements = []
     rule_diffs = 0
-    rami_all = []
-    for k, (melds, hand) in enumerate(positions):
+    not_proven = 0
+    for k, (jokers, melds, hand) in enumerate(positions):
         table = [c for m in melds for c in m]
-        t = time.perf_counter()
-        sol = solve(table, hand, ACE_LOW)
-        dt_rami = time.perf_counter() - t
-        rami_all.append(dt_rami)
-        problem = check_solution(table, hand, sol, ACE_LOW)
-        if problem or not sol.optimal or not sol.feasible:
-            disagreements.append((k, "rami answer rejected", problem))
-        if peer is None or not peer.qualifies(table, hand):
+        sol, dt = timed(lambda: solve(table, hand, VOLEUR))  # noqa: B023
+        rami_times.append((dt, k, jokers, len(table), len(hand)))
+        problem = check_solution(table, hand, sol, VOLEUR)
+        if problem or not sol.feasible:
+            problems.append((k, "voleur answer rejected", problem))
+        not_proven += not sol.optimal
+        if peer is None:
             continue
-        qualifying += 1
-        t = time.perf_counter()
-        n_peer = peer.solve(table, hand)
-        dt_peer = time.perf_counter() - t
-        njok = sum(1 for c in table + hand if c.suit == JOKER_SUIT)
-        for key in ("all", "0 jokers" if njok == 0 else "1-2 jokers"):
-            rows[key][0].append(dt_rami)
-            rows[key][1].append(dt_peer)
-        if n_peer != sol.max_cards_laid:
-            if sol.max_cards_laid > n_peer and removable_joker(sol.melds, ACE_LOW):
+        arr = peer.rs.arrange_table(peer.state(table, hand))
+        if arr is None:
+            continue  # the peer's rules cannot lay this table (Q-K-A): no fair time
+        n_peer, dt_peer = timed(lambda: peer.solve(table, hand))  # noqa: B023
+        key = {0: "0 jokers", 1: "1 joker", 2: "2 jokers", 4: "4 jokers"}[jokers]
+        voleur["all"].append((dt, dt_peer))
+        voleur[key].append((dt, dt_peer))
+        if arr.free_jokers:
+            continue
+        low, dt_low = timed(lambda: solve(table, hand, ACE_LOW))  # noqa: B023
+        comparable["all"].append((dt_low, dt_peer))
+        comparable["0 jokers" if jokers == 0 else "1-4 jokers"].append((dt_low, dt_peer))
+        if check_solution(table, hand, low, ACE_LOW):
+            problems.append((k, "ace-low answer rejected", None))
+        if n_peer != low.max_cards_laid:
+            if low.max_cards_laid > n_peer and removable_joker(low.melds, ACE_LOW):
                 rule_diffs += 1
-            else:
-                disagreements.append((k, f"rami {sol.max_cards_laid} vs peer {n_peer}", None))
+            elif low.optimal:
+                disagreements.append((k, f"rami {low.max_cards_laid} vs peer {n_peer}"))
 
+    times = [t for t, *_ in rami_times]
+    slow = max(rami_times)
+    print(f"{len(positions)} positions (0/1/2/4 jokers in turn), seed {args.seed}; {options}")
     print(
-        f"positions generated: {len(positions)}; rules coincide (ace low, no removable table joker): {qualifying}"
-    )
-    print(
-        f"rami timing over all {len(positions)} positions: median {fmt_ms(statistics.median(rami_all))} ms, "
-        f"p95 {fmt_ms(pct(rami_all, 0.95))} ms, max {fmt_ms(max(rami_all))} ms"
+        f"rami, voleur rules, all positions: median {fmt_ms(statistics.median(times))} ms, "
+        f"p95 {fmt_ms(pct(times, 0.95))} ms, max {fmt_ms(slow[0])} ms "
+        f"(position {slow[1]}: {slow[2]} jokers, {slow[3]} table cards, {slow[4]} in hand); "
+        f"over 1 s: {sum(t > 1 for t in times)}; not proven: {not_proven}"
     )
     if peer:
-        out = []
-        for name, (a, b) in rows.items():
-            if not a:
-                continue
-            ma, mb = statistics.median(a), statistics.median(b)
-            pa, pb = pct(a, 0.95), pct(b, 0.95)
-            out.append(
-                [
-                    name,
-                    len(a),
-                    fmt_ms(ma),
-                    fmt_ms(mb),
-                    f"{ma / mb:.3f}",
-                    fmt_ms(pa),
-                    fmt_ms(pb),
-                    f"{pa / pb:.3f}",
-                    fmt_ms(max(a)),
-                    fmt_ms(max(b)),
-                ]
-            )
         print_table(
-            "rami exact solver vs rummikub-solver (ms, same run)",
-            [
-                "positions",
-                "n",
-                "rami med",
-                "peer med",
-                "ratio",
-                "rami p95",
-                "peer p95",
-                "ratio",
-                "rami max",
-                "peer max",
-            ],
-            out,
+            "voleur positions: rami (voleur rules) vs rummikub-solver (its rules), same run",
+            HEADER,
+            [ratio_row(n, v) for n, v in voleur.items() if v],
         )
+        print_table(
+            "comparable subset: both with the ace low, no removable table joker, same run",
+            HEADER,
+            [ratio_row(n, v) for n, v in comparable.items() if v],
+        )
+        agree = len(comparable["all"]) - len(disagreements) - rule_diffs
         print(
-            f"optima agree on {qualifying - len([d for d in disagreements if 'vs peer' in d[1]]) - rule_diffs} of {qualifying}; "
-            f"rules differences (rami lays a joker where rummikub-solver forbids a removable one): {rule_diffs}"
+            f"optima agree on {agree} of {len(comparable['all'])}; rules differences "
+            f"(rami lays a joker the peer would call removable): {rule_diffs}"
         )
-    if disagreements:
-        print("DISAGREEMENTS:")
-        for d in disagreements:
-            print("  position", *d)
-    else:
-        print("no disagreement")
-    return 1 if disagreements else 0
+    for d in problems + disagreements:
+        print("PROBLEM: position", *d)
+    if not problems and not disagreements:
+        print("no disagreement; every answer re-checked")
+    return 1 if problems or disagreements else 0
 
 
 if __name__ == "__main__":

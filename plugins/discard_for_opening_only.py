@@ -1,6 +1,6 @@
 """Before opening, the discard is taken only to open with it at once (Kalooki).
 
-A common Kalooki table rule (RULES.md, Kaluki options): a player who has not
+A common Kalooki table rule: a player who has not
 opened may take the top of the discard pile only to use it straight away in
 their opening. Checked when the turn ends with its discard: if the seat drew
 from the discard pile this turn without having opened before the turn, it

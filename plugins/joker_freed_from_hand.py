@@ -1,6 +1,6 @@
-"""A joker is freed only with cards from the player's own hand (seed 002).
+"""A joker is freed only with cards from the player's own hand (a second voleur rules page).
 
-Seed 002: "the joker must be won back with cards from one's own hand, never
+That page: "the joker must be won back with cards from one's own hand, never
 with the help of cards already on the table". Where jokers move on the table
 (voleur's rearrangements), a player could otherwise take a 6H off a carre of
 sixes to replace the joker in 5H-JK-7H. This plugin refuses that.

@@ -1,9 +1,9 @@
-"""A swapped joker goes back on the table in a NEW meld, never by a lay off (seeds 004, 002).
+"""A swapped joker goes back on the table in a NEW meld, never by a lay off (Rami 51 and voleur pages).
 
-Seed 004: the joker won back "must be reused in the same turn, in a NEW
-combination"; seed 002: the freed joker is played "to place a new
+A Rami 51 rules page: the joker won back "must be reused in the same turn, in a NEW
+combination"; a voleur rules page: the freed joker is played "to place a new
 combination". The profile's `jokers.replay: same_turn` already makes the
-joker go back on the table before the turn ends (DESIGN reading 6 accepts a
+joker go back on the table before the turn ends (rami accepts a
 meld or a lay off); this plugin takes the lay off away.
 
 While a swapped joker is pending (`state.jokers_to_replay`: the engine clears
@@ -11,7 +11,7 @@ it only after this hook), a lay off that gives it is refused, and so is a
 rearrangement that puts it into a meld extending a meld already on the table
 (a new-table meld that holds all the cards of an old meld and more jokers
 than it). A rearrangement may still build a new meld with it, from hand cards
-and table cards (seed 002).
+and table cards (as the voleur page allows).
 
 Refusal: `joker_replay_new_meld.lay_off`.
 """

@@ -9,7 +9,7 @@ its own setting:
 - `single_card`: a seat holding a single card may not take the discard (it
   would go out on a card it was handed). Code `no_early_discard_draw.single_card`.
 
-Plugin codes rather than `draw_forbidden`: DESIGN.md does not name these rules.
+Plugin codes rather than `draw_forbidden`: rami's own codes do not cover these rules.
 The stock is never affected.
 """
 

@@ -1,6 +1,6 @@
-"""A meld holding a joker may not be split by a rearrangement (seed 002).
+"""A meld holding a joker may not be split by a rearrangement (a voleur rule).
 
-Seed 002's voleur table lets a player rebuild the whole table, but "a meld
+A voleur rules page lets a player rebuild the whole table, but "a meld
 holding a joker cannot be broken up". The rule is judged by faces, as the
 engine judges a rearrangement: every table meld that held a joker before the
 rearrangement must find all its cards (its face multiset, jokers included)
@@ -8,7 +8,7 @@ inside ONE meld of the new table. That meld may have grown (cards laid off on
 it, or two melds joined), but nothing may have left it: not a natural card
 taken off an end, not the joker itself. Lay offs, new melds and swaps split
 nothing and are left alone: where the profile frees a joker by a swap
-(`jokers.swap: to_hand`, seed 002), the swap is how a joker leaves its meld.
+(`jokers.swap: to_hand`, as that page does), the swap is how a joker leaves its meld.
 
 Refusal: `no_joker_split.split`.
 """

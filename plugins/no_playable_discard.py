@@ -1,10 +1,10 @@
-"""No discarding a card that could be laid off on the table (seed 004).
+"""No discarding a card that could be laid off on the table (Rami 51 tables).
 
 Many Rami 51 tables forbid throwing away a card that fits a meld already
 down: it would hand the next player a free lay off. The card that ends the
 round is exempt, and a player who has not opened may discard anything, since
-they could not lay it off anyway (DESIGN.md reading 12). The refusal uses the
-contract code `discard_forbidden`, as DESIGN.md names this rule.
+they could not lay it off anyway. The refusal uses rami's own
+code `discard_forbidden`, which covers this rule.
 
 Switched on by the rami51 preset (`plugins: {no_playable_discard: {}}`);
 scenarios: tests/scenarios/rami51/discard_restriction.yaml and

@@ -1,6 +1,6 @@
 """A turn that times out costs penalty cards from the stock (a table rule).
 
-Online tables (seed 000's Ramio clock of 120 seconds per turn) punish a
+Online tables (Ramio's clock of 120 seconds per turn) punish a
 player who lets the clock run out. When the `timeout` action ends a turn, the
 engine first plays the default turn (draw if needed, then discard the card
 drawn or end the turn), then calls `rami_timeout` on the working state: this

@@ -13,7 +13,7 @@ draw: stock}`), because scenarios and saved games already spell it so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
 
@@ -152,12 +152,12 @@ class NextRound:
     """Not a player's move: the log's marker that the next round was dealt."""
 
 
-Action = Union[Draw, Meld, LayOff, Swap, Rearrange, Discard, EndTurn, Timeout]
+Action = Draw | Meld | LayOff | Swap | Rearrange | Discard | EndTurn | Timeout
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
 
 
 class ActionFormatError(ValueError):
-    """A step or saved action that is not written as DESIGN.md says."""
+    """A step or saved action that is not written in the action dict form."""
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
@@ -182,7 +182,7 @@ def _int(value: Any, where: str) -> int:
 
 
 def action_from_dict(step: dict[str, Any]) -> Action:
-    """Build an action from its DESIGN.md form, e.g. `{player: 0, draw: stock}`."""
+    """Build an action from its dict form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
         raise ActionFormatError(
@@ -232,7 +232,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:
-    """The DESIGN.md form of an action (inverse of action_from_dict)."""
+    """The dict form of an action (inverse of action_from_dict)."""
     f = format_card
     if isinstance(a, NextRound):
         return {"next_round": True}

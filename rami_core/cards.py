@@ -76,7 +76,7 @@ def rank_name(rank: int, lang: str = "en") -> str:
 
 def format_card(card: Card, *, lang: str = "en", symbols: bool = False) -> str:
     """Canonical output is letters (`10H`, `QS`, `JK`); French display writes
-    V/D/R before a suit symbol, as the seeds do."""
+    V/D/R before a suit symbol, as French rule books do."""
     if card.is_joker:
         return "JK"
     if lang == "fr":
@@ -93,7 +93,7 @@ _SUIT_INPUT |= {"♤": 0, "♡": 1, "♢": 2, "♧": 3}
 
 
 def parse_card(text: str) -> Card:
-    """Read one card in DESIGN.md notation; copy 0 (a face, not a physical card)."""
+    """Read one card in rami's notation (`10H`, `QS`, `JK`, `7♥`, French `D♠`); copy 0 (a face, not a physical card)."""
     if not isinstance(text, str):
         # YAML reads `10` or `true` as non-strings; report the value as written.
         raise CardError(f"not a card: {text!r}")

@@ -3,8 +3,8 @@
 Every action runs on a copy of the state and replaces the state only if it
 completes: a refused action raises one RuleError and leaves the game exactly
 as it was, whatever it had checked or moved before failing. Checks run in the
-order of DESIGN.md's error table so that, where several apply, the first one
-listed there is the one reported. No variant is named here: every difference
+order of `rami_core.errors.ERROR_CODES` so that, where several apply, the
+first one listed there is the one reported. No variant is named here: every difference
 between tables comes from the profile.
 """
 
@@ -14,6 +14,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from . import actions as A
 from .cards import Card, build_deck, format_card, shuffled
@@ -64,7 +65,9 @@ class Game:
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, profile: Profile, players: int, seed: int = 0, plugins: Sequence[object] = ()) -> Game:
+    def new(
+        cls, profile: Profile, players: int, seed: int | None = 0, plugins: Sequence[object] = ()
+    ) -> Game:
         """A fresh game: round 1 dealt from `seed` (fully deterministic)."""
         if not isinstance(profile, Profile):
             raise TypeError(
@@ -269,8 +272,7 @@ def deal(
         seed=seed,
         reshuffles=attempt,
     )
-    if rules.hooks is not None:
-        rules.hooks.call_all("rami_deal", rules=rules, state=state)
+    rules.hooks.call_all("rami_deal", rules=rules, state=state)
     return state
 
 
@@ -503,7 +505,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _require_opened(rules, s, seat, "lay off")
     if not p.table.lay_off and not p.table.rearrange:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
-        # even by a seat marked opened or covered by a partner (DESIGN reading 10).
+        # even by a seat marked opened or covered by a partner.
         raise RuleError(
             "not_opened", "nothing is laid off in this variant: go out by laying all but one card at once"
         )
@@ -520,14 +522,16 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
                 for c, it in items
                 if c.is_joker
             ]
-            res = lay_off_positional(old.reading, nat, jok, rules.melds)
-            if isinstance(res, str):
-                raise RuleError("invalid_meld", f"meld {idx}: {res}")
+            laid = lay_off_positional(old.reading, nat, jok, rules.melds)
+            if isinstance(laid, str):
+                raise RuleError("invalid_meld", f"meld {idx}: {laid}")
+            res = laid
         else:
             cards = list(old.cards) + [c for c, _ in items]
-            res = read_meld(cards, rules.melds)
-            if res is None:
+            read = read_meld(cards, rules.melds)
+            if read is None:
                 raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
+            res = read
         s.table[idx] = TableMeld(res, old.owner)
     _finish_lay(rules, s, a, old_table, placed)
 
@@ -552,9 +556,10 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
     # Every table meld carries its reading (on a rearranged table too, read
-    # as in DESIGN reading 2), so a swap gives exactly the card a joker stands
-    # for there, and a set's joker follows jokers.set_swap (reading 6;
-    # voleur_002: both missing cards free a three-card set's joker).
+    # as a new meld is: a run in written order, else a set, else any run), so
+    # a swap gives exactly the card a joker stands for there, and a set's
+    # joker follows jokers.set_swap (voleur_002: both missing cards free a
+    # three-card set's joker).
     res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
     if isinstance(res, str):
         raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
@@ -606,9 +611,9 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         readings.append(r)
     if not from_hand:
         raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
-    old_owner = {}
-    for m in s.table:
-        old_owner.setdefault(tuple(sorted(c.face for c in m.cards)), m.owner)
+    old_owner: dict[tuple[tuple[int, int], ...], int | None] = {}
+    for tm in s.table:
+        old_owner.setdefault(tuple(sorted(c.face for c in tm.cards)), tm.owner)
     old_table = list(s.table)
     s.table = [TableMeld(r, old_owner.get(tuple(sorted(c.face for c in r.cards)), seat)) for r in readings]
     _finish_lay(rules, s, a, old_table, from_hand)
@@ -630,6 +635,7 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
     if _owes_taken_discard(rules, s):
+        assert s.taken_discard is not None  # owed only when one was taken
         raise RuleError(
             "discard_not_laid",
             f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn",
@@ -703,7 +709,7 @@ def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
     return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Rules, GameState, Any], None]] = {
     A.Draw: _draw,
     A.Meld: _meld,
     A.LayOff: _lay_off,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# The contract's error codes, in DESIGN.md's table order: where several apply,
+# The contract's error codes, in a fixed order: where several apply,
 # the first one here wins.
 ERROR_CODES: tuple[str, ...] = (
     "not_your_turn",

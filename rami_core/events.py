@@ -58,7 +58,7 @@ def events_for(
     action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool
 ) -> list[Event]:
     """What an accepted action changed, in order."""
-    seat = getattr(action, "seat", None)
+    seat = action.seat
     out: list[Event] = []
     timeout = isinstance(action, A.Timeout)
     if timeout:

@@ -3,11 +3,13 @@
 A house rule that no profile setting can say is a plugin: an object (or
 module) with functions named after these hooks and marked with `hookimpl`.
 Deciding hooks are `firstresult`: the first plugin with an opinion decides,
-and `None` means "no opinion". A hook that refuses an action returns a
+and `None` means "no opinion"; the host (`hooks.PluginHost`) calls a hook
+by its mark and refuses to call a deciding hook as an observing one, or the
+reverse. A hook that refuses an action returns a
 `Refusal` (or a plain string, the reason); the engine turns it into a
 RuleError whose code is the plugin's name, a dot and the refusal's code
-(`no_joker_split.split`), unless the refusal uses one of DESIGN.md's codes
-for a rule DESIGN.md itself names.
+(`no_joker_split.split`), unless the refusal uses one of rami's own error codes
+(`rami_core.errors.ERROR_CODES`) for a rule those codes already cover.
 
 Hooks receive the game's `Rules` (profile and player count) and, where the
 state matters, the working copy of the `GameState` that the action is being
@@ -30,7 +32,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 @dataclass(frozen=True)
 class Refusal:
     """A plugin's reason to refuse an action: `code` becomes `<plugin>.<code>`
-    (or stays as is when it is a DESIGN.md code), `message` is shown to the player."""
+    (or stays as is when it is one of `ERROR_CODES`), `message` is shown to the player."""
 
     code: str
     message: str

@@ -1,6 +1,6 @@
 """Runs and sets under a profile's meld rules, and what each joker stands for.
 
-A meld is judged by its cards as a multiset (DESIGN.md reading 1), but once a
+A meld is judged by its cards as a multiset, but once a
 meld is on the table in a variant where jokers keep their places, the places
 matter: a later lay off or joker swap is judged against them. So validation
 returns a `Reading`: the meld with every card's place and the face each joker
@@ -156,7 +156,7 @@ def read_run_in_order(cards: Sequence[Card], meld_rules: MeldRules) -> Reading |
     parts = _run_parts(cards, meld_rules)
     if parts is None:
         return None
-    nat, jok, suit = parts
+    _nat, _jok, suit = parts
     first = next(i for i, c in enumerate(cards) if not c.is_joker)
     for p in meld_rules.places_of(cards[first].rank):
         lo = p - first
@@ -244,7 +244,7 @@ def read_set(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
 
 
 def read_meld(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
-    """DESIGN.md reading 2: a run in written order, else a set, else a run in any order."""
+    """A new meld's reading: a run in written order, else a set, else a run in any order."""
     return (
         read_run_in_order(cards, meld_rules) or read_set(cards, meld_rules) or read_run_any(cards, meld_rules)
     )
@@ -369,7 +369,7 @@ def _lay_off_run(
         return meld_rules.window_ok(a, b)
 
     as_places: list[list[int]] = []
-    for j, face in jokers:
+    for _j, face in jokers:
         if face is None:
             continue
         if face[1] != reading.suit:
@@ -445,7 +445,7 @@ def swap_positional(
 ) -> tuple[Reading, Card] | str:
     """Give natural cards for one joker of a meld whose jokers keep their
     places. Returns (new reading, freed joker) or a reason for
-    `joker_swap_forbidden` (DESIGN.md reading 6)."""
+    `joker_swap_forbidden`."""
     if reading.jokers == 0:
         return "that meld holds no joker"
     if any(c.is_joker for c in given):

@@ -416,16 +416,13 @@ class Profile(Strict):
                         "deal.dealer_extra_card needs a discard: the first player starts by discarding",
                     )
                 )
-        if not self.draw.from_discard and (
-            self.draw.taken_discard_must_be_laid or not self.draw.discard_before_opening
-        ):
-            if self.draw.taken_discard_must_be_laid:
-                problems.append(
-                    (
-                        "draw.taken_discard_must_be_laid",
-                        "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
-                    )
+        if not self.draw.from_discard and self.draw.taken_discard_must_be_laid:
+            problems.append(
+                (
+                    "draw.taken_discard_must_be_laid",
+                    "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
                 )
+            )
         if self.melds.set_min > self.melds.set_max:
             problems.append(
                 (

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, card_points
 from .melds import MeldRules, Reading, meld_points
 from .profile import Profile
+
+if TYPE_CHECKING:
+    from .hooks import PluginHost
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class Rules:
     players: int
     melds: MeldRules
     teams: bool
-    hooks: Any = field(default=None, compare=False, repr=False)  # hooks.PluginHost of this game
+    hooks: PluginHost = field(compare=False, repr=False)  # this game's plugins (none: an empty host)
 
     @classmethod
     def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> Rules:
@@ -53,7 +56,7 @@ class Rules:
         return self.profile.opening.required
 
     def hand_value(self, cards: list[Card]) -> int:
-        if self.hooks is not None and self.hooks.has("rami_hand_cost"):
+        if self.hooks.has("rami_hand_cost"):
             d = self.hooks.decide("rami_hand_cost", rules=self, cards=list(cards))
             if d is not None:
                 return int(d.value)

@@ -51,7 +51,7 @@ def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> No
             penalties[seat] = pay
     elif how == EMPTY_ALL_PAY:
         penalties = [seat_payment(rules, s, seat) for seat in range(n)]
-    if rules.hooks is not None and rules.hooks.has("rami_round_scores"):
+    if rules.hooks.has("rami_round_scores"):
         d = rules.hooks.decide("rami_round_scores", rules=rules, state=s, penalties=list(penalties))
         if d is not None:
             penalties = [int(x) for x in d.value]
@@ -77,7 +77,7 @@ def check_game_over(rules: Rules, s: GameState, *, empty_stock: bool = False) ->
         over = any(score >= rules.target for score in s.scores)
     if g.end_on_empty_stock and empty_stock:
         over = True
-    if rules.hooks is not None and rules.hooks.has("rami_game_over"):
+    if rules.hooks.has("rami_game_over"):
         d = rules.hooks.decide("rami_game_over", rules=rules, state=s)
         if d is not None:
             over = bool(d.value)

@@ -416,9 +416,9 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     ma = [per_game_metrics(g) for g in ra]
     mb = [per_game_metrics(g) for g in rb]
     for key in ma[0] if ma else []:
-        diffs = [y[key] - x[key] for x, y in zip(ma, mb) if x[key] is not None and y[key] is not None]
-        xa = [x[key] for x in ma if x[key] is not None]
-        xb = [y[key] for y in mb if y[key] is not None]
+        diffs = [yv - xv for x, y in zip(ma, mb) if (xv := x[key]) is not None and (yv := y[key]) is not None]
+        xa = [v for x in ma if (v := x[key]) is not None]
+        xb = [v for y in mb if (v := y[key]) is not None]
         d, lo, hi = mean_ci(diffs)
         out["metrics"][key] = {
             "a": _r(sum(xa) / len(xa)) if xa else None,

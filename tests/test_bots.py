@@ -3,8 +3,12 @@
 Over seeded games of every preset, with every bot in every seat, no bot ever
 returns an action the engine refuses, never raises, and never has to fall
 back to a timeout; every game ends or stops at a cap, which is counted. The
-win-rate tournament is a by-hand measurement (benchmarks/bench_bots.py); CI
-checks only legality and termination. RAMI_BOT_GAMES sets the games per preset
+win-rate tournament is a by-hand measurement (benchmarks/bench_bots.py); the
+tests check only legality and termination.
+
+Sizes (CONTRIBUTING.md, "Slow tests"): the default `pytest` plays one short
+game (one round) per pairing and preset; the full check is marked `slow`
+(`pytest -m slow`, which CI runs) and plays RAMI_BOT_GAMES games per preset
 (default 12; run 200 by hand).
 """
 
@@ -32,13 +36,12 @@ def test_bots_are_registered():
         assert make_bot(name, 1).name == name
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_every_bot_action_is_legal_and_games_end(preset):
+def _check_bot_games(preset: str, per: int, round_cap: int) -> None:
+    """`per` seeded games of each pairing: every action legal, every game ended or capped."""
     profile = load_profile(preset)
-    per = max(1, GAMES // len(PAIRINGS))
     records = []
     for k, pair in enumerate(PAIRINGS):
-        cfg = SimConfig(profile, 2, pair, per, seed=1000 * (k + 1), turn_cap=250, round_cap=3)
+        cfg = SimConfig(profile, 2, pair, per, seed=1000 * (k + 1), turn_cap=250, round_cap=round_cap)
         records += run_games(cfg)
     res = summarize(SimConfig(profile, 2, ("greedy",), len(records)), records)
     assert res["refused"] == 0, [g["refusal_codes"] for g in records if g["refused"]]
@@ -49,6 +52,18 @@ def test_every_bot_action_is_legal_and_games_end(preset):
     for g in records:
         assert g["finished"] or g["capped"] in ("turn", "round")
         assert g["rounds"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_bot_actions_are_legal_in_a_short_game(preset):
+    """The default run's check: the first game of each pairing, one round."""
+    _check_bot_games(preset, 1, round_cap=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_bot_action_is_legal_and_games_end(preset):
+    _check_bot_games(preset, max(1, GAMES // len(PAIRINGS)), round_cap=3)
 
 
 def test_bots_at_four_players_in_teams():

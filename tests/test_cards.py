@@ -1,4 +1,4 @@
-"""Card notation (DESIGN.md "Card notation"), decks, points and take_face."""
+"""Card notation (parse_card, format_card), decks, points and take_face."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _id(card: Card) -> str:
 
 
 def _spellings(card: Card) -> list[str]:
-    """Every way DESIGN.md lets one write this card."""
+    """Every way rami's card notation lets one write this card."""
     if card.is_joker:
         return ["JK", "jk", "Jk", " JK "]
     ranks = [RANK_LETTERS[card.rank]]

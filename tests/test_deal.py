@@ -61,7 +61,7 @@ def test_team_game_at_four_players(name):
     assert Game.new(p, 2, seed=3).rules.target == p.game.target
     assert g.view(1).teams is True
     assert g.view(1).to_dict()["scores"] == [0, 0]
-    # `opened` stays per seat in a team game (DESIGN: scenario format).
+    # `opened` stays per seat in a team game (as the scenario format keeps it).
     assert len(g.state.opened) == 4
 
 

@@ -298,7 +298,7 @@ def test_random_games_produce_every_kind_and_consistent_events():
         bot = RandomBot(random.Random(seed))
         mark = [len(g.events)]
 
-        def check(game, att, err):
+        def check(game, att, err, mark=mark):  # bound now: one observer per game
             fresh = [e.kind for e in game.events[mark[0] :]]
             mark[0] = len(game.events)
             if err is not None:

@@ -1,4 +1,4 @@
-"""Properties of meld reading (DESIGN.md readings 1-4), checked with hypothesis.
+"""Properties of meld reading (cards judged as a multiset, what jokers stand for, laid places kept), checked with hypothesis.
 
 Every generated card carries its own `copy` number, so each physical card is
 distinct and can be followed from a table meld into the meld a lay off makes.

@@ -1,7 +1,7 @@
-"""Runs, sets and jokers (RULES.md "Common ground", DESIGN.md readings 1-6).
+"""Runs, sets and jokers: what every variant shares, and how rami reads a meld.
 
 Each table below is one rule; every case names the rule it checks in its id.
-Cards are written in DESIGN.md notation and parsed with `parse_cards`.
+Cards are written in rami's notation and parsed with `parse_cards`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from rami_core.melds import (
 from rami_core.profile import Profile
 
 DEFAULT = MeldRules()  # ace low or high, no wrap, any number of jokers, one natural
-LOW = MeldRules(ace_low=True, ace_high=False)  # classic (003)
+LOW = MeldRules(ace_low=True, ace_high=False)  # classic
 HIGH = MeldRules(ace_low=False, ace_high=True)
 WRAP = MeldRules(wrap=True)  # classic's option: K-A-2 allowed (ace both)
 ONE_JOKER = MeldRules(max_jokers=1)
@@ -303,7 +303,7 @@ def test_meld_points(cards, rules, points):
 
 
 def test_opening_example_59_points():
-    # RULES.md Rami 51: 9-10-J♥ (29) + K♠K♥K♣ (30) = 59 opens.
+    # Rami 51: 9-10-J♥ (29) + K♠K♥K♣ (30) = 59 opens.
     assert meld_points(read("9H 10H JH")) + meld_points(read("KS KH KC")) == 59
 
 
@@ -454,7 +454,7 @@ def test_lay_off_positional(meld, naturals, jokers, rules, result, word):
 
 
 def test_lay_off_run_stands_follow_places():
-    reading, _js, new = _lay_off("5H 6H 7H", "9H", [None], DEFAULT)
+    _reading, _js, new = _lay_off("5H 6H 7H", "9H", [None], DEFAULT)
     assert new.stands == faces("5H 6H 7H 8H 9H") and new.start == 5
 
 

@@ -413,7 +413,7 @@ def test_undo_takes_back_the_turn_and_a_save_after_it_replays(tmp_path):
     assert p.wait() == "command"
     for _ in range(40):
         if p.must_draw():
-            state = p.command("d")
+            p.command("d")
         p.command("h")
         hint = re.search(r"Hint: (m [^,]*)", p.text)
         if hint:
@@ -494,8 +494,8 @@ def test_parse_commands_and_short_forms():
         ["KS", "KH", "KC"],
         ["2C", "3C", "4C"],
     ]
-    l = parse("l JK 2 as 6H | 5c 1")
-    assert [(str(c), to, str(a) if a else None) for c, to, a in l.args["items"]] == [
+    lay = parse("l JK 2 as 6H | 5c 1")
+    assert [(str(c), to, str(a) if a else None) for c, to, a in lay.args["items"]] == [
         ("JK", 1, "6H"),
         ("5C", 0, None),
     ]
@@ -633,11 +633,11 @@ def test_swap_owes_the_joker_back_and_refusals_name_it():
     assert "Refused (joker_not_reused)" in out
     assert "Undone: You give 8H for the joker of meld 1" in out
     assert "You discard KD" in out
-    assert [m.cards for m in game.state.table][0][1].is_joker  # the joker is back in the meld
+    assert next(m.cards for m in game.state.table)[1].is_joker  # the joker is back in the meld
 
 
 def test_lay_off_with_as_and_a_meld_number_from_one():
-    game, out = _session("rami51", "JK 10H 2C 2D", ["7H 8H 9H"], ["l JK 1 as 6H", "l 10H 1", "x 2C"])
+    _game, out = _session("rami51", "JK 10H 2C 2D", ["7H 8H 9H"], ["l JK 1 as 6H", "l 10H 1", "x 2C"])
     assert "You lay off JK on meld 1" in out
     assert "   1. JK(6H) 7H 8H 9H 10H   stub bot 2" in out
     assert "You discard 2C" in out

@@ -6,18 +6,23 @@ invariants checked after every action, accepted or refused:
 - the state round-trips through JSON exactly;
 - a refused action leaves the serialized state and the log as they were,
   with a contract error code (and an action wrong on purpose is refused with
-  the code it deserves, or one listed before it in DESIGN.md);
+  the code it deserves, or one listed before it in `rami_core.errors.ERROR_CODES`);
 - at every turn end, a round in progress has no winner and no penalties.
 
 Every round ends, or stops at the turn cap (counted and reported). The bot
 must be seen to use every kind of action the profile allows: a bot that only
-draws and discards proves nothing. The number of rounds per preset and player
-count is RAMI_PLAYOUT_ROUNDS (default 100; run 10000 by hand), the base
-seed RAMI_PLAYOUT_SEED (default 1), and the tables are played in
-RAMI_PLAYOUT_JOBS processes (default: 2, or 1 on a single core). A table of
-accepted and refused actions per kind is printed at the end of the session.
+draws and discards proves nothing.
 
-To replay one table: `RAMI_PLAYOUT_JOBS=1 pytest tests/test_playout.py -k rami51-3`.
+Sizes (see CONTRIBUTING.md, "Slow tests"): the default `pytest` plays
+RAMI_PLAYOUT_QUICK_ROUNDS rounds per preset and player count (default 3) as
+a quick check. The full playouts are marked `slow` (`pytest -m slow`, which
+CI runs): RAMI_PLAYOUT_ROUNDS rounds per preset and player count (default
+100; run 10000 by hand), base seed RAMI_PLAYOUT_SEED (default 1), played in
+RAMI_PLAYOUT_JOBS processes (default: 2, or 1 on a single core). After them
+one line sums the playouts up; `-v` prints the table of accepted and refused
+actions per kind.
+
+To replay one table: `RAMI_PLAYOUT_JOBS=1 pytest -m slow tests/test_playout.py -k rami51-3`.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from tests.support.playout import KINDS, Attempt, Tally, playout
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 ROUNDS = int(os.environ.get("RAMI_PLAYOUT_ROUNDS", "100"))
+QUICK_ROUNDS = int(os.environ.get("RAMI_PLAYOUT_QUICK_ROUNDS", "3"))
 SEED = int(os.environ.get("RAMI_PLAYOUT_SEED", "1"))
 
 _PROFILES = {name: load_profile(name) for name in PRESETS}
@@ -111,9 +117,8 @@ class Checker:
         back = GameState.from_json(after)
         if back != s:
             self.fail(game, att, before, "the state read back from its JSON differs from the state")
-        if att is None or s.phase != LAY:
-            if back.to_json() != after:
-                self.fail(game, att, before, "the state does not round-trip through JSON")
+        if (att is None or s.phase != LAY) and back.to_json() != after:
+            self.fail(game, att, before, "the state does not round-trip through JSON")
         if s.phase == DRAW and (s.winner is not None or any(s.penalties)):
             self.fail(game, att, before, "a round in progress has a winner or penalties")
         self.json = after
@@ -252,6 +257,15 @@ class _Summary:
         if not _RESULTS:
             return
         tr = terminalreporter
+        cpu = sum(r[1] for r in _RESULTS.values() if not isinstance(r, BaseException))
+        wall = f", {sum(_WALL):.1f}s wall in {JOBS} processes" if _WALL else ""
+        if tr.config.get_verbosity() < 1:
+            rounds = sum(r[0].rounds for r in _RESULTS.values() if not isinstance(r, BaseException))
+            tr.write_line(
+                f"random playouts: {rounds} rounds at {len(_RESULTS)} tables, {cpu:.1f}s CPU{wall} "
+                "(-v for the table of actions per kind)"
+            )
+            return
         tr.section(f"random playouts ({ROUNDS} rounds per preset and player count, seed {SEED})")
         for preset in PRESETS:
             keys = [k for k in _RESULTS if k[0] == preset]
@@ -275,14 +289,12 @@ class _Summary:
                     cells.append(f"{kind} {a}/{r}")
             tr.write_line("    accepted/refused: " + ", ".join(cells))
             codes = Counter()
-            for (kind, code), n in total.codes.items():
+            for (_kind, code), n in total.codes.items():
                 codes[code] += n
             tr.write_line("    refusals by code: " + ", ".join(f"{c} {n}" for c, n in codes.most_common()))
             tr.write_line(
                 "    wrong on purpose: " + ", ".join(f"{c} {n}" for c, n in sorted(total.noise.items()))
             )
-        cpu = sum(r[1] for r in _RESULTS.values() if not isinstance(r, BaseException))
-        wall = f", {sum(_WALL):.1f}s wall in {JOBS} processes" if _WALL else ""
         tr.write_line(f"playouts: {cpu:.1f}s CPU{wall}")
 
 
@@ -296,6 +308,11 @@ def _summary(request):
         params = getattr(getattr(item, "callspec", None), "params", {})
         if item.module is not request.module or "preset" not in params:
             continue
+        if item.originalname not in (
+            "test_random_playout_invariants",
+            "test_bot_exercises_every_allowed_kind",
+        ):
+            continue  # the quick check plays its own few rounds in this process
         if "players" in params:
             needed.append((params["preset"], params["players"]))
         else:
@@ -308,6 +325,19 @@ def _summary(request):
 
 
 @pytest.mark.parametrize("preset,players", CASES, ids=[f"{p}-{n}" for p, n in CASES])
+def test_random_playout_invariants_quickly(preset: str, players: int) -> None:
+    """The same invariants over a few rounds per table: the default run's check."""
+    profile = _PROFILES[preset]
+    checker = Checker(preset, players, profile)
+    tally = playout(profile, players, QUICK_ROUNDS, SEED, observe=checker, on_new_game=checker.new_game)
+    assert tally.rounds == QUICK_ROUNDS
+    assert tally.stuck == 0, f"the bot could not end a turn, even by a timeout, in: {tally.stuck_states[:2]}"
+    assert tally.rounds_ended + tally.turn_caps == tally.rounds
+    assert checker.checked > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset,players", CASES, ids=[f"{p}-{n}" for p, n in CASES])
 def test_random_playout_invariants(preset: str, players: int) -> None:
     tally, _secs, checked = run_case(preset, players)
     assert tally.rounds == ROUNDS
@@ -317,6 +347,7 @@ def test_random_playout_invariants(preset: str, players: int) -> None:
     assert checked > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_bot_exercises_every_allowed_kind(preset: str) -> None:
     if ROUNDS < 50:

@@ -171,7 +171,13 @@ def test_hook_rami_table_acceptable():
         rec.calls.append(
             (
                 "table",
-                dict(seat=seat, old=len(old_table), new=len(new_table), given=sorted(given), action=action),
+                {
+                    "seat": seat,
+                    "old": len(old_table),
+                    "new": len(new_table),
+                    "given": sorted(given),
+                    "action": action,
+                },
             )
         )
         return Refusal("no_more", "one meld on the table is enough") if len(new_table) > 1 else None
@@ -521,7 +527,7 @@ def test_bundled_plugin_has_a_house_file_and_scenarios(name):
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_plugin_codes_are_prefixed(name):
-    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or a DESIGN code."""
+    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or one of rami_core.errors.ERROR_CODES."""
     import yaml
 
     from rami_core.errors import ERROR_CODES

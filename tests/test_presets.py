@@ -1,4 +1,4 @@
-"""The presets say what RULES.md's presets table decides, and every bundled
+"""The presets say what the presets table of docs/settings.md decides, and every bundled
 profile (preset or house-rule example) loads and validates.
 
 Profiles are loaded through ``rami_core.loader.load_profile(name_or_path)``,
@@ -112,7 +112,7 @@ def test_house_examples_listed_in_the_brief_exist():
 
 # ----------------------------------------------------------------- the table
 #
-# One dict per preset column of RULES.md's presets table; each key is a row:
+# One dict per preset column of the presets table; each key is a row:
 # players, decks + jokers, hand size, draw, discard, keep a card to go out,
 # discard pile at start, opening, after opening, joker swap, joker in a set,
 # ace, joker penalty, rami sec, empty stock, game end, teams.
@@ -341,7 +341,7 @@ def _check_row(p: Profile, row: dict[str, Any]) -> None:
 def test_voleur_row():
     p = load_profile("voleur")
     _check_row(p, ROWS["voleur"])
-    assert p.table.in_opening_turn  # RULES.md: the preset allows rearranging in the opening turn
+    assert p.table.in_opening_turn  # the preset allows rearranging in the opening turn
     assert p.turn.time_limit == 120  # Ramio public games
 
 
@@ -411,7 +411,7 @@ def test_rami51_atlas():
     assert p.teams.enabled and p.target_for(4) == 351 and p.target_for(2) == 251
     assert p.game.target_outcome == TargetOutcome.reacher_loses
     assert not p.deal.upcard
-    assert p.deck.jokers == 4  # kept from rami51 (001 l.3)
+    assert p.deck.jokers == 4  # kept from rami51
 
 
 def test_kaluki_10():

@@ -102,7 +102,7 @@ def random_action(data, game: Game) -> A.Action:
     if kind == "swap":
         return A.Swap(player, _cards(data, pool, 0, 3), data.draw(meld_ix))
     if kind == "rearrange":
-        table = [list(c.face_card for c in m.cards) for m in s.table]
+        table = [[c.face_card for c in m.cards] for m in s.table]
         how = data.draw(st.sampled_from(["add", "drop", "move", "random", "same"]))
         if how == "add" and table:
             i = data.draw(st.integers(0, len(table) - 1))
@@ -161,7 +161,7 @@ def test_refused_action_changes_nothing(case, data) -> None:
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(reachable_games(max_steps=2000), st.data())
 def test_after_the_round_everything_is_wrong_phase(case, data) -> None:
-    preset, game = case
+    _preset, game = case
     play_prefix(game, random.Random(0), 3000)
     event(f"round over: {game.state.phase == OVER}")
     if game.state.phase != OVER:

@@ -137,7 +137,7 @@ def test_a_seeded_voleur_game_does_not_depend_on_the_clock(monkeypatch, bots):
     the clock jumps a minute: any seconds-based limit would cut every search."""
     import time as _time
 
-    from rami_core import solver
+    from rami_core.solver import sweep as solver  # its `time` is the time module
 
     cfg = SimConfig(load_profile("voleur"), 2, bots, 1, seed=11, round_cap=1, turn_cap=200)
     normal = run_games(cfg)

@@ -1,4 +1,4 @@
-"""The exact solver (rami_core/solver.py): optimum against a brute force,
+"""The exact solver (rami_core/solver/): optimum against a brute force,
 every answer re-checked by read_meld and card conservation, known positions,
 best openings and lay offs."""
 
@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
 from rami_core.melds import MeldRules, meld_points, read_meld
 from rami_core.profile import Opening
-from rami_core.solver import best_lay_offs, best_opening, check_solution, solve
+from rami_core.solver import SolverOptions, best_lay_offs, best_opening, check_solution, solve
+from rami_core.solver import lp as solver_lp
+from rami_core.solver.sweep import _Model, _Sweep
 
 DEFAULT = MeldRules()
 ACE_LOW = MeldRules(ace_high=False)
@@ -172,7 +174,7 @@ def test_points_objective_is_best_points(pos, rules):
 @pytest.mark.parametrize(
     "table, hand, laid",
     [
-        ("8S 8H 8D 8C", "6H 7H", 2),  # seed 000: take the 8H into 6-7-8H
+        ("8S 8H 8D 8C", "6H 7H", 2),  # Ramio's example: take the 8H into 6-7-8H
         ("3C 4C 5C 6C 7C", "5C", 1),  # split a run by its duplicate
         ("9D 10D JD QD", "QS QH", 2),  # take the QD into a set of queens
         ("", "AS 2S 3S 4S JK QH QD", 7),
@@ -255,10 +257,11 @@ def test_no_run_holds_the_ace_at_both_ends():
     assert sol.max_cards_laid == 14 and len(sol.melds) == 2
 
 
-def test_state_limit_cuts_the_search_and_lays_nothing():
+def test_state_limit_cuts_the_search():
     """A count limit, unlike seconds, gives the same answer under any load:
-    too few states and the answer is 'not proven, nothing laid'; enough and
-    it is the optimum."""
+    too few states and the answer is 'not proven' with the best arrangement
+    found (the LP's, or without it the table as it was, nothing laid); enough
+    and it is the optimum."""
     t, h = two(
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
         "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
@@ -266,6 +269,11 @@ def test_state_limit_cuts_the_search_and_lays_nothing():
     cut = solve(t, h, DEFAULT, max_states=5)
     assert not cut.optimal and cut.feasible and cut.laid == [] and cut.max_cards_laid == 0
     assert Counter(c for m in cut.melds for c in m) == Counter(t)
+    asked = SolverOptions(lp_after=2)
+    best_found = solve(t, h, DEFAULT, max_states=600, options=asked)
+    assert not best_found.optimal and best_found.feasible
+    assert check_solution(t, h, best_found, DEFAULT) is None and best_found.max_cards_laid <= 11
+    assert solve(t, h, DEFAULT, max_states=600, options=asked).melds == best_found.melds  # deterministic
     full = solve(t, h, DEFAULT, max_states=10**7)
     assert full.optimal and full.max_cards_laid == 11
     wrap = MeldRules(wrap=True)
@@ -357,16 +365,14 @@ def test_relaxation_bound_is_admissible(pos, rules):
     """The per-suit relaxation at the root never promises less than the optimum
     (an inadmissible bound would cut optimal lays), and the search with the
     bound finds what the search without it finds."""
-    import rami_core.solver as solver_mod
-
     table, hand = small_case(pos, rules)
     weight = lambda c: 100 + (25 if c.suit == JOKER_SUIT else min(c.rank, 10))  # noqa: E731
-    sweep = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
+    sweep = _Sweep(_Model(table, hand, rules, weight), None)
     sweep.gran = 100
     value = sweep.solve()
     bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
     assert bound >= value
-    plain = solver_mod._Sweep(solver_mod._Model(table, hand, rules, weight), None)
+    plain = _Sweep(_Model(table, hand, rules, weight), None)
     plain.use_h = False
     assert plain.solve() == value
 
@@ -395,40 +401,29 @@ def test_two_fours_and_a_table_joker_lay_one():
     assert sol.max_cards_laid == 1 == brute_force(t, h, ACE_LOW)
 
 
-@pytest.fixture
-def lp_at_once(monkeypatch):
-    """The certified LP path asked at the first search state (not only on hard positions)."""
-    import rami_core.solver as solver_mod
-
-    monkeypatch.setattr(solver_mod, "LP_BUDGET", 1)
-    return solver_mod
+# The certified LP path asked at the first search state (not only on hard positions).
+LP_AT_ONCE = SolverOptions(lp_after=1)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None)
 @given(positions(), rules_strategy)
-def test_lp_path_equals_brute_force(lp_at_once, pos, rules):
+def test_lp_path_equals_brute_force(pos, rules):
     table, hand = small_case(pos, rules)
-    sol = checked(table, hand, rules)
+    sol = checked(table, hand, rules, options=LP_AT_ONCE)
     assert sol.max_cards_laid == brute_force(table, hand, rules)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None)
 @given(positions(), st.sampled_from([DEFAULT, ACE_LOW]))
-def test_lp_path_points_objective(lp_at_once, pos, rules):
+def test_lp_path_points_objective(pos, rules):
     table, hand = small_case(pos, rules)
     value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
-    sol = checked(table, hand, rules, objective="points", points=value)
-    lp_at_once.USE_LP = False
-    try:
-        plain = solve(table, hand, rules, objective="points", points=value)
-    finally:
-        lp_at_once.USE_LP = True
+    sol = checked(table, hand, rules, objective="points", points=value, options=LP_AT_ONCE)
+    plain = solve(table, hand, rules, objective="points", points=value, options=SolverOptions(use_lp=False))
     assert (sol.points_laid, sol.max_cards_laid) == (plain.points_laid, plain.max_cards_laid)
 
 
-def test_lp_path_is_taken_and_certified(lp_at_once, monkeypatch):
-    from rami_core import solver_lp
-
+def test_lp_path_is_taken_and_certified(monkeypatch):
     seen = []
     real = solver_lp.lp_solve
 
@@ -442,7 +437,7 @@ def test_lp_path_is_taken_and_certified(lp_at_once, monkeypatch):
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
         "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
     )
-    sol = checked(t, h, DEFAULT)
+    sol = checked(t, h, DEFAULT, options=LP_AT_ONCE)
     assert sol.max_cards_laid == 11
     assert seen and seen[0] is not None
 
@@ -450,16 +445,13 @@ def test_lp_path_is_taken_and_certified(lp_at_once, monkeypatch):
 @settings(max_examples=40, deadline=None)
 @given(positions(), rules_strategy)
 def test_lp_certificate_is_an_upper_bound(pos, rules):
-    """The exact dual bound of rami_core.solver_lp never falls below the optimum,
+    """The exact dual bound of rami_core.solver.lp never falls below the optimum,
     and a proven arrangement is worth exactly the optimum."""
-    import rami_core.solver as solver_mod
-    from rami_core import solver_lp
-
     table, hand = small_case(pos, rules)
     if not table:
         return
     weight = lambda c: 1  # noqa: E731
-    m = solver_mod._Model(table, hand, rules, weight)
+    m = _Model(table, hand, rules, weight)
     res = solver_lp.lp_solve(m.t, m.a, m.JT, m.J, m.w, m.wj, rules)
     best = brute_force(table, hand, rules)
     if res is None:
@@ -511,7 +503,6 @@ opening_rules = st.sampled_from(
 def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
     """best_opening leaves out runs that split into two valid runs; against the
     search over every run window it finds the same card count and points."""
-    import rami_core.solver as solver_mod
 
     def value(melds):
         if melds is None:
@@ -521,11 +512,7 @@ def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
         return sum(len(m) for m in melds), sum(meld_points(read_meld(m, rules)) for m in melds)
 
     fast = best_opening(hand, rules, spec)
-    solver_mod.SPLIT_LONG_RUNS = False
-    try:
-        full = best_opening(hand, rules, spec)
-    finally:
-        solver_mod.SPLIT_LONG_RUNS = True
+    full = best_opening(hand, rules, spec, options=SolverOptions(split_long_runs=False))
     assert value(fast) == value(full)
 
 

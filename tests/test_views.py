@@ -11,6 +11,7 @@ seat has not seen.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections import Counter
@@ -125,7 +126,7 @@ def check_view(game: Game, seat: int) -> dict:
 def hidden_variants(s: GameState, seat: int, rng: random.Random) -> list[tuple[str, GameState]]:
     """States that differ from `s` only in what `seat` may not know."""
     out: list[tuple[str, GameState]] = []
-    if len(set(c.face for c in s.stock)) > 1:
+    if len({c.face for c in s.stock}) > 1:
         t = s.copy()
         while [c.face for c in t.stock] == [c.face for c in s.stock]:
             rng.shuffle(t.stock)
@@ -295,10 +296,8 @@ def card_tokens(obj) -> set[str]:
         for v in obj:
             out |= card_tokens(v)
     elif isinstance(obj, str):
-        try:
+        with contextlib.suppress(ValueError):
             out.add(format_card(parse_card(obj)))
-        except ValueError:
-            pass
     return out
 
 

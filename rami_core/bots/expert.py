@@ -36,6 +36,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
+from typing import cast
 
 from .. import actions as A
 from ..cards import Card, build_deck
@@ -223,7 +224,7 @@ class ExpertBot(PlanningBot):
         self._my_discard: tuple[int, int, Card] | None = None  # round, pile size after, card
 
     def choose(self, view: SeatView, rules: Rules) -> A.Action:
-        planner = self.planner(rules)
+        planner = cast(ExpertPlanner, self.planner(rules))  # planner_class is ExpertPlanner
         if view.phase == "draw" and view.my_turn:
             self._track_next_player(view, planner)
         action = super().choose(view, rules)

@@ -59,9 +59,10 @@ def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
 def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> GameState | None:
     """The state after every action in turn, or None if the engine refuses one."""
     for a in actions:
-        s = play(rules, s, a)
-        if s is None:
+        after = play(rules, s, a)
+        if after is None:
             return None
+        s = after
     return s
 
 
@@ -377,7 +378,7 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     melds = best_opening(hand, meld_rules, spec, score=score_args(rules)) if reach else None
     if melds:
         out.append(meld(melds))
-    if rules.profile.opening.go_out_below_points and getattr(spec, "points", 0) and go_out_ok:
+    if rules.profile.opening.go_out_below_points and bool(getattr(spec, "points", 0)) and go_out_ok:
         low = SimpleNamespace(
             points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
         )
@@ -400,7 +401,7 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     for idx, nats, joks in plan.lay_offs:
         for c in nats:
             items.append(A.LayOffItem(c.face_card, idx))
-        for j, f in joks:
+        for _j, f in joks:
             as_ = (
                 Card(f[0], f[1], 0)
                 if f is not None and f[1] not in (AMBIGUOUS, JOKER_SUIT) and f[1] >= 0
@@ -661,7 +662,7 @@ class PlanningBot:
     replanning whenever the view is not the one the plan expected."""
 
     name = "planning"
-    planner_class = Planner
+    planner_class: type[Planner] = Planner
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -720,7 +721,8 @@ class PlanningBot:
         if play(rules, s, stock) is not None:
             return stock
         take = A.Draw(seat, DISCARD)
-        if play(rules, s, take) is not None and self.discard_draw_ok(rules, play(rules, s, take), seat):
+        s2 = play(rules, s, take)
+        if s2 is not None and self.discard_draw_ok(rules, s2, seat):
             return take
         return A.Timeout(seat)
 

@@ -106,6 +106,7 @@ class RandomBot:
         s = state_from_view(view)
         seat = view.seat
         legal: list[A.Action] = []
+        a: A.Action
         if s.phase == DRAW:
             for a in (A.Draw(seat, STOCK), A.Draw(seat, DISCARD)):
                 s2 = play(rules, s, a)

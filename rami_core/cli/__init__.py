@@ -26,6 +26,7 @@ from rami_core.cli import check, play, plugins, profiles, replay, schema, simula
 from rami_core.cli.common import err_console, one_line, report_problems, set_option
 from rami_core.cli.schema import add_plugin_schemas
 from rami_core.errors import InternalError, ProfileError, RamiError
+from rami_core.server import command as server_command
 
 __all__ = ["add_plugin_schemas", "cli", "main", "report_problems", "set_option"]
 
@@ -103,6 +104,7 @@ for _command in (
     simulate.simulate_cmd,
     play.play,
     solve.solve_cmd,
+    server_command.serve,
 ):
     main.add_command(_command)
 

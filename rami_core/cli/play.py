@@ -139,7 +139,7 @@ def play(
     symbols = _stdout_can_show_symbols()
     if not symbols:
         with contextlib.suppress(AttributeError, ValueError):
-            sys.stdout.reconfigure(errors="replace")
+            sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a TextIOWrapper, or suppressed
     style = CardStyle(lang, ascii_only=ascii_only or not symbols, empty_table=msg("table_is_empty"))
     interactive = sys.stdin.isatty()
     out_tty = sys.stdout.isatty()

@@ -71,10 +71,10 @@ def replay(file: str, seat: int | None) -> None:
     out.print(
         f"[bold]{escape(p.name)}[/] - {game.rules.players} players, seed {game.state.seed}, {len(game.log)} log entries"
     )
-    for e in game.events:
-        shown = e if seat is None else e.for_seat(seat)
+    for ev in game.events:
+        shown = ev if seat is None else ev.for_seat(seat)
         line = describe(shown)
-        if e.kind in ("round_over", "game_over", "round_dealt"):
+        if ev.kind in ("round_over", "game_over", "round_dealt"):
             out.print(f"[bold]{escape(line)}[/]")
         else:
             out.print(f"  {escape(line)}")

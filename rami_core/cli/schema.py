@@ -11,10 +11,17 @@ from rami_core.cli.common import plugin_classes, plugin_doc
 
 
 @click.command()
-def schema() -> None:
+@click.option("--protocol", is_flag=True, help="Print the table server's message schemas instead.")
+def schema(protocol: bool) -> None:
     """Print the profile JSON Schema (for editor completion of house-rule files),
     each bundled or installed plugin's settings included under `plugins`."""
     from rami_core.profile import Profile
+
+    if protocol:
+        from rami_core.server.protocol import schemas
+
+        click.echo(json.dumps(schemas(), indent=2, ensure_ascii=False))
+        return
 
     data = Profile.model_json_schema()
     add_plugin_schemas(data)

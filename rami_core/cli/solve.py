@@ -1,27 +1,79 @@
-"""`rami solve`: the best arrangement of a table and a hand, one position or a batch."""
+"""`rami solve`: the best lay for a table and a hand, one position or a batch.
+
+What the answer may do follows the profile: where the table may be rearranged
+(voleur) the whole table is rebuilt; elsewhere the table's melds keep their
+places and the answer lays off onto them and lays new melds from the hand.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import click
 
 from rami_core.cards import Card, CardError, format_card, parse_cards
-from rami_core.melds import MeldRules
-from rami_core.solver import check_solution, solve
+from rami_core.cli.common import set_option
+from rami_core.melds import MeldRules, Reading, read_meld
+from rami_core.solver import (
+    DEFAULT_MAX_STATES,
+    SolverInputError,
+    best_lay_offs,
+    check_position,
+    check_solution,
+    solve,
+)
+
+Table = list[Card] | list[list[Card]]  # one pile to arrange, or melds as they lie
 
 
-def _cards(text: str, what: str) -> list[Card]:
-    try:
-        return parse_cards(text)
-    except CardError as e:
-        raise click.BadParameter(str(e), param_hint=what) from None
+@dataclass(frozen=True)
+class _Game:
+    """What `rami solve` needs from the profile: meld rules, the deck, what a
+    turn may do with the table, and the card values."""
+
+    rules: MeldRules
+    decks: int
+    jokers: int
+    rearrange: bool
+    lay_off: bool
+    new_melds: bool
+    profile: Any
+
+    @classmethod
+    def of(cls, profile: Any) -> _Game:
+        return cls(
+            rules=MeldRules.from_profile(profile),
+            decks=profile.deck.decks,
+            jokers=profile.deck.jokers,
+            rearrange=profile.table.rearrange,
+            lay_off=profile.table.lay_off,
+            new_melds=profile.table.new_melds,
+            profile=profile,
+        )
 
 
-def _with_copies(table: list[Card], hand: list[Card]) -> tuple[list[Card], list[Card]]:
+def parse_table(value: Any) -> Table:
+    """A table from text ("3C 4C 5C | 8S 8H 8D": melds; without '|': one pile)
+    or from JSON (a list of cards: one pile; a list of melds, each a list of
+    cards or a string)."""
+    if isinstance(value, str):
+        if "|" in value:
+            return [parse_cards(part) for part in value.split("|")]
+        return parse_cards(value)
+    if isinstance(value, list) and value and all(isinstance(x, list) for x in value):
+        return [parse_cards(x) for x in value]
+    if isinstance(value, list) and any(isinstance(x, str) and " " in x.strip() for x in value):
+        return [parse_cards(x) for x in value]
+    if isinstance(value, list):
+        return parse_cards(value)
+    raise CardError(f"a table is a string or a list, not {type(value).__name__}")
+
+
+def _with_copies(table: Table, hand: list[Card]) -> tuple[Table, list[Card]]:
     """Physical cards: identical faces get distinct copies, table first."""
     seen: dict[tuple[int, int], int] = {}
 
@@ -31,26 +83,129 @@ def _with_copies(table: list[Card], hand: list[Card]) -> tuple[list[Card], list[
         seen[k] = n + 1
         return Card(c.rank, c.suit, n)
 
-    return [tag(c) for c in table], [tag(c) for c in hand]
+    if _is_melds(table):
+        tagged: Table = [[tag(c) for c in meld] for meld in cast("list[list[Card]]", table)]
+    else:
+        tagged = [tag(c) for c in cast("list[Card]", table)]
+    return tagged, [tag(c) for c in hand]
 
 
-def _solve_one(
-    table: list[Card], hand: list[Card], rules: MeldRules, objective: str, profile
+def _is_melds(table: Table) -> bool:
+    return bool(table) and isinstance(table[0], list)
+
+
+def _flat(table: Table) -> list[Card]:
+    if _is_melds(table):
+        return [c for meld in cast("list[list[Card]]", table) for c in meld]
+    return list(cast("list[Card]", table))
+
+
+def _readings(melds: list[list[Card]], rules: MeldRules) -> list[Reading]:
+    out = []
+    for i, meld in enumerate(melds, 1):
+        if not meld:
+            raise SolverInputError(f"table meld {i} is empty (two '|' in a row?)")
+        reading = read_meld(meld, rules)
+        if reading is None:
+            text = " ".join(format_card(c) for c in meld)
+            raise SolverInputError(f"table meld {i} ({text}) is not a valid meld in this game")
+        out.append(reading)
+    return out
+
+
+def solve_position(
+    table: Table, hand: list[Card], game: _Game, objective: str, max_states: int
 ) -> dict[str, Any]:
+    """One position's answer as a dict; SolverInputError for a position the
+    game cannot have or a table that cannot be arranged."""
     table, hand = _with_copies(table, hand)
+    flat = _flat(table)
+    check_position(flat + hand, decks=game.decks, jokers=game.jokers)
+    as_melds = _is_melds(table)
+    melds_given = cast("list[list[Card]]", table)
     start = time.perf_counter()
-    sol = solve(table, hand, rules, objective=objective, points=profile)
+    if game.rearrange:
+        if as_melds:
+            _readings(melds_given, game.rules)
+        sol = solve(flat, hand, game.rules, objective=objective, points=game.profile, max_states=max_states)
+        if not sol.feasible:
+            raise SolverInputError("the table's cards cannot all be arranged into valid melds")
+        problem = check_solution(flat, hand, sol, game.rules)
+        melds, laid, proven, lay_offs = sol.melds, sol.laid, sol.optimal, []
+        cards_proven = sol.cards_optimal
+        if problem and not proven and sol.melds == [flat]:
+            melds = []  # cut before any arrangement was found: nothing to show
+        elif problem:  # the solver's answer is always re-checked; a failure is a bug
+            from rami_core.errors import InternalError
+
+            raise InternalError(f"the solver's answer does not check: {problem}")
+    else:
+        if flat and not as_melds:
+            raise SolverInputError(
+                "this game does not rearrange the table: give its melds separated by '|', "
+                "e.g. --table '3C 4C 5C | 8S 8H 8D'"
+            )
+        readings = _readings(melds_given, game.rules) if flat else []
+        plan = best_lay_offs(
+            readings if game.lay_off else [],
+            hand,
+            game.rules,
+            new_melds=game.new_melds,
+            max_states=max_states,
+        )
+        melds = [
+            list(plan.readings[i].cards) if i in plan.readings else list(r.cards)
+            for i, r in enumerate(readings)
+        ]
+        melds += plan.new_melds
+        laid, proven = plan.laid, plan.optimal
+        cards_proven = proven
+        lay_offs = [
+            {"meld": i + 1, "cards": [format_card(c) for c in nats + [j for j, _ in joks]]}
+            for i, nats, joks in plan.lay_offs
+        ]
+        _check_plan(flat, hand, melds, laid, game.rules)
     seconds = time.perf_counter() - start
-    problem = check_solution(table, hand, sol, rules)
-    if problem:  # the solver's answer is always re-checked; a failure is a bug
-        raise click.ClickException(f"internal error: the solver's answer does not check: {problem}")
-    return {
-        "max_cards_laid": sol.max_cards_laid,
-        "laid": [format_card(c) for c in sol.laid],
-        "melds": [[format_card(c) for c in m] for m in sol.melds],
-        "feasible": sol.feasible,
+    out: dict[str, Any] = {
+        "max_cards_laid": len(laid),
+        "laid": [format_card(c) for c in laid],
+        "melds": [[format_card(c) for c in m] for m in melds],
+        "proven": proven,
+        "cards_proven": cards_proven,
         "seconds": round(seconds, 6),
     }
+    if not game.rearrange:
+        out["lay_offs"] = lay_offs
+    return out
+
+
+def _check_plan(
+    table: list[Card], hand: list[Card], melds: list[list[Card]], laid: list[Card], rules
+) -> None:
+    """The lay off answer re-checked: every meld valid, the table kept, the rest from the hand."""
+    from collections import Counter
+
+    from rami_core.errors import InternalError
+
+    bad = [m for m in melds if read_meld(m, rules) is None]
+    down = Counter(c for m in melds for c in m)
+    if bad or down - Counter(table) != Counter(laid) or Counter(laid) - Counter(hand):
+        raise InternalError("the solver's lay off answer does not check")
+
+
+def _echo_answer(out: dict[str, Any]) -> None:
+    click.echo(f"{out['max_cards_laid']} hand card(s) laid: {' '.join(out['laid']) or '-'}")
+    if out["cards_proven"] and not out["proven"]:
+        click.echo(
+            "the card count is proven; the search for the most points among such lays reached its limit"
+        )
+    elif not out["proven"]:
+        click.echo("not proven: the search reached its state limit; this is the best lay it found")
+    for i, m in enumerate(out["melds"], 1):
+        click.echo(f"  {i}. {' '.join(m)}")
+    for lay in out.get("lay_offs", []):
+        click.echo(f"  laid off onto meld {lay['meld']}: {' '.join(lay['cards'])}")
+    click.echo(f"({out['seconds'] * 1000:.1f} ms)")
 
 
 @click.command("solve")
@@ -58,7 +213,13 @@ def _solve_one(
 @click.option(
     "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
 )
-@click.option("--table", default="", help="The table's cards, e.g. '8S 8H 8D 8C'.")
+@set_option
+@click.option(
+    "--table",
+    default="",
+    help="The table: melds separated by '|' ('3C 4C 5C | 8S 8H 8D'), or without '|' "
+    "one pile of cards to rearrange (where the game allows it).",
+)
 @click.option("--hand", default="", help="The hand's cards, e.g. '6H 7H'.")
 @click.option(
     "--objective",
@@ -68,48 +229,69 @@ def _solve_one(
     help="Lay the most cards, or the most penalty points.",
 )
 @click.option(
+    "--max-states",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_STATES,
+    show_default=True,
+    help="Search states before the answer is given as 'not proven' (a count: same answer on any machine).",
+)
+@click.option(
     "--batch",
     type=click.File("r"),
     default=None,
-    help='A JSON-lines file, one position a line: {"id", "table": [...], "hand": [...]}.',
+    help='A JSON-lines file, one position a line: {"id", "table", "hand"}; "table" is a list of '
+    'cards, or a list of melds. A bad line gets {"id", "error"} and the batch goes on.',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def solve_cmd(variant, rules_file, table, hand, objective, batch, as_json) -> None:
-    """The arrangement of the whole table that lays the most hand cards (a proven optimum)."""
+def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states, batch, as_json) -> None:
+    """The most hand cards the table and the hand allow, as the game's rules lay them.
+
+    Where the game rearranges the table (voleur) the whole table is rebuilt;
+    elsewhere its melds keep their places and the answer lays off onto them
+    and lays new melds. The answer is a proven optimum unless it says 'not
+    proven'. Exit status 1 for a position the game cannot have."""
     from rami_core.loader import load_profile
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
-    profile = load_profile(rules_file or variant or "voleur")
-    rules = MeldRules.from_profile(profile)
+    game = _Game.of(load_profile(rules_file or variant or "voleur", overrides))
     if batch is None:
-        out = _solve_one(_cards(table, "--table"), _cards(hand, "--hand"), rules, objective, profile)
+        try:
+            t = parse_table(table)
+            h = parse_cards(hand)
+        except CardError as e:
+            raise click.BadParameter(str(e), param_hint="--table/--hand") from None
+        try:
+            out = solve_position(t, h, game, objective, max_states)
+        except SolverInputError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
         if as_json:
             click.echo(json.dumps(out))
-            return
-        click.echo(f"{out['max_cards_laid']} hand card(s) laid: {' '.join(out['laid']) or '-'}")
-        for i, m in enumerate(out["melds"], 1):
-            click.echo(f"  {i}. {' '.join(m)}")
-        click.echo(f"({out['seconds'] * 1000:.1f} ms)")
+        else:
+            _echo_answer(out)
         return
     failed = 0
     for n, line in enumerate(batch, 1):
         if not line.strip():
             continue
+        ident: Any = n
         try:
             pos = json.loads(line)
+            if not isinstance(pos, dict):
+                raise CardError("a position is a JSON object")
             ident = pos.get("id", n)
-            t = parse_cards(pos.get("table", []))
-            h = parse_cards(pos.get("hand", []))
-        except (json.JSONDecodeError, CardError, AttributeError, TypeError) as e:
-            click.echo(f"line {n}: {e}", err=True)
+            result = solve_position(
+                parse_table(pos.get("table", [])),
+                parse_cards(pos.get("hand", [])),
+                game,
+                objective,
+                max_states,
+            )
+        except (json.JSONDecodeError, CardError, SolverInputError, TypeError, AttributeError) as e:
+            click.echo(json.dumps({"id": ident, "error": f"line {n}: {e}"}))
             failed += 1
             continue
-        result = _solve_one(t, h, rules, objective, profile)
-        click.echo(
-            json.dumps(
-                {"id": ident, **{k: result[k] for k in ("max_cards_laid", "laid", "melds", "seconds")}}
-            )
-        )
+        click.echo(json.dumps({"id": ident, **result}))
     if failed:
         sys.exit(1)

@@ -22,7 +22,7 @@ _FR_ASCII_RANKS = {"V": 11, "D": 12, "R": 13}
 
 
 def parse_input_card(token: str) -> Card:
-    """A card as typed at the prompt: DESIGN notation (``7H``, ``10♦``, ``qs``,
+    """A card as typed at the prompt: rami's card notation (``7H``, ``10♦``, ``qs``,
     ``D♠``, ``JK``), also the French ASCII display (``DS``: dame of spades),
     and a card copied from the screen with what a joker stands for (``JK(6♥)``)."""
     raw = token.strip()

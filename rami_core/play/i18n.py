@@ -314,7 +314,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-# Engine refusals in French, by error code (DESIGN.md's table).
+# Engine refusals in French, by error code (rami_core.errors.ERROR_CODES).
 ERRORS_FR: dict[str, str] = {
     "not_your_turn": "ce n'est pas votre tour",
     "wrong_phase": "ce n'est pas le moment",

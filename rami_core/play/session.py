@@ -10,6 +10,7 @@ the move, log and events included, so a save made after an undo replays.
 
 from __future__ import annotations
 
+import contextlib
 import string
 import sys
 import time
@@ -79,10 +80,8 @@ class Terminal:
         self.flush()
 
     def flush(self) -> None:
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             self.console.file.flush()
-        except (AttributeError, ValueError, OSError):
-            pass
 
     def clear(self) -> None:
         if self.interactive and self.console.is_terminal:

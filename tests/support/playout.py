@@ -62,7 +62,7 @@ ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 class Attempt:
     """One action the bot proposes. `expect` is set for an action that is
     wrong on purpose: the error code it must be refused with (or a code
-    listed before it in DESIGN.md's table, which wins where several apply)."""
+    listed before it in rami_core.errors.ERROR_CODES, which wins where several apply)."""
 
     action: A.Action
     expect: str | None = None
@@ -607,7 +607,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         out = []
-        for i, m in enumerate(s.table):
+        for i in range(len(s.table)):
             out.append(Attempt(A.LayOff(seat, (A.LayOffItem(JOKER, i),)), note="replay"))
         hand = s.hands[seat]
         for m in hand_melds(hand, game.rules.melds, limit_jokers=1):

@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, product
 
-from .melds import MeldRules
+from ..melds import MeldRules
 
 SCALE = 1 << 24  # dyadic rounding of the duals
 MILP_NODES = 200  # branch-and-bound nodes for HiGHS's integer search when the relaxation is
@@ -188,7 +188,7 @@ def lp_solve(
         -cf,
         A_ub=vstack([A, -A]).tocsc(),
         b_ub=np.array(hi + [-x for x in lo], float),
-        bounds=list(zip([0] * ncol, ub)),
+        bounds=list(zip([0] * ncol, ub, strict=False)),
         method="highs",
         options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
     )
@@ -197,12 +197,12 @@ def lp_solve(
     # certificate from the duals: z = -(marginals of the upper block) + (marginals of the lower block)
     marg = res.ineqlin.marginals
     zf = -marg[:nrow] + marg[nrow:]
-    z = [int(round(x * SCALE)) for x in zf]
+    z = [round(x * SCALE) for x in zf]
     bound_s = 0
     for i in range(nrow):
         bound_s += z[i] * (hi[i] if z[i] > 0 else lo[i])
     colrows: list[list[tuple[int, int]]] = [[] for _ in range(ncol)]
-    for r_, m, v in zip(rows, colj, vals):
+    for r_, m, v in zip(rows, colj, vals, strict=False):
         colrows[m].append((r_, v))
     for m in range(ncol):
         rc = c[m] * SCALE - sum(z[r_] * v for r_, v in colrows[m])
@@ -210,8 +210,8 @@ def lp_solve(
             bound_s += rc * ub[m]
     bound = bound_s // SCALE - offset  # floor of an exact upper bound on the hand weight
     x = res.x
-    xi = [int(round(v)) for v in x]
-    if max(abs(v - xv) for v, xv in zip(x, xi)) > 1e-6 or not _feasible(xi, colrows, lo, hi):
+    xi = [round(v) for v in x]
+    if max(abs(v - xv) for v, xv in zip(x, xi, strict=False)) > 1e-6 or not _feasible(xi, colrows, lo, hi):
         # fractional: HiGHS's integer search, briefly, for an arrangement
         from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -228,10 +228,10 @@ def lp_solve(
         )
         if r2.x is None:
             return LPResult(None, None, False, bound)
-        xi = [int(round(v)) for v in r2.x]
+        xi = [round(v) for v in r2.x]
         if not _feasible(xi, colrows, lo, hi):
             return LPResult(None, None, False, bound)
-    value = sum(cm * k for cm, k in zip(c, xi)) - offset
+    value = sum(cm * k for cm, k in zip(c, xi, strict=False)) - offset
     layouts = []
     for m, k in enumerate(xi):
         layouts += [cols[m][2]] * k

@@ -1,0 +1,78 @@
+"""`rami serve`: run the table server, or export one of its stored games."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+@click.option("--db", default="rami.sqlite", show_default=True, help="The SQLite file the games are kept in.")
+@click.option(
+    "--sync",
+    "synchronous",
+    type=click.Choice(["normal", "full"]),
+    default="normal",
+    show_default=True,
+    help="normal: nothing lost if the process dies; full: nor on a power cut (an fsync per action).",
+)
+@click.option(
+    "--round-pause", default=4.0, show_default=True, help="Seconds between a round's end and the next deal."
+)
+@click.option("--bot-delay", default=0.25, show_default=True, help="Seconds a bot waits before each action.")
+@click.option("--think-budget", default=5.0, show_default=True, help="Seconds a bot may think per action.")
+@click.option(
+    "--export",
+    "export_id",
+    metavar="TABLE",
+    default=None,
+    help="Print table TABLE's game in the save format (for `rami replay`) and exit.",
+)
+def serve(
+    host: str,
+    port: int,
+    db: str,
+    synchronous: str,
+    round_pause: float,
+    bot_delay: float,
+    think_budget: float,
+    export_id: str | None,
+) -> None:
+    """Run the table server: open http://HOST:PORT/ to create a table and play in the browser."""
+    if export_id is not None:
+        _export(db, export_id)
+        return
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError as e:  # pragma: no cover - the [server] extra is missing
+        click.echo(f"rami serve needs the server extra: pip install 'rami[server]' ({e})", err=True)
+        sys.exit(1)
+    app = create_app(
+        db, synchronous=synchronous, round_pause=round_pause, bot_delay=bot_delay, think_budget=think_budget
+    )
+    click.echo(f"rami table server on http://{host}:{port}/ (games kept in {db})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
+
+
+def _export(db: str, table_id: str) -> None:
+    from pathlib import Path
+
+    from .store import Store
+    from .tables import Hub
+
+    if not Path(db).is_file():
+        click.echo(f"{db}: no such file", err=True)
+        sys.exit(1)
+    hub = Hub(Store(db))
+    hub.load()
+    t = hub.tables.get(table_id)
+    if t is None:
+        click.echo(f"{db}: no table {table_id!r} (tables: {', '.join(hub.tables) or 'none'})", err=True)
+        sys.exit(1)
+    click.echo(json.dumps(hub.save(t), indent=1, ensure_ascii=False))

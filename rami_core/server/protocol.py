@@ -1,0 +1,325 @@
+"""The table server's JSON protocol, as pydantic models.
+
+The models are the protocol: the server validates every incoming message
+with them before anything else looks at it, and `rami schema --protocol`
+prints the JSON Schemas generated from them, so a client written in another
+language validates against the same text the server enforces. Actions keep
+the scenario format's dict form (`{"draw": "stock"}`), without `player`: the
+seat comes from the token.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+
+Card = Annotated[
+    str,
+    Field(min_length=2, max_length=8, description="A card in rami's notation: 7H, 10♦, QS, JK."),
+]
+CardList = Annotated[list[Card], Field(max_length=120)]
+MAX_MELDS = 60
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- actions (client -> server)
+
+
+class _Action(_Strict):
+    player: int | None = Field(
+        None, ge=0, le=15, description="Optional: must be the token's seat if given (the token decides)."
+    )
+
+
+class DrawAction(_Action):
+    draw: Literal["stock", "discard"]
+
+
+class MeldAction(_Action):
+    meld: Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS)] = Field(
+        description="New melds from the hand, laid in one action (an opening is one such action)."
+    )
+
+
+class LayOffItem(_Strict):
+    card: Card
+    to: int = Field(ge=0, le=999, description="The table meld's number (from 0, in table order).")
+    as_: Card | None = Field(
+        None, alias="as", description="For a joker: the card it stands for, where its place is ambiguous."
+    )
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class LayOffAction(_Action):
+    layoff: Annotated[list[LayOffItem], Field(min_length=1, max_length=120)]
+
+
+class SwapSpec(_Strict):
+    card: Card | None = None
+    cards: Annotated[list[Card], Field(min_length=1, max_length=4)] | None = None
+    meld: int = Field(ge=0, le=999)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> SwapSpec:
+        if (self.card is None) == (self.cards is None):
+            raise ValueError("a swap gives `card` or `cards`, not both, not neither")
+        return self
+
+
+class SwapAction(_Action):
+    swap: SwapSpec
+
+
+class RearrangeAction(_Action):
+    rearrange: Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS)] = Field(
+        description="The complete new table; the difference with the old one comes from the hand."
+    )
+
+
+class DiscardAction(_Action):
+    discard: Card
+
+
+class EndTurnAction(_Action):
+    end_turn: Literal[True]
+
+
+class UndoAction(_Action):
+    """Server extension: take back this turn's lays (never the draw), where the table allows undo."""
+
+    undo: Literal[True]
+
+
+class NextRoundAction(_Action):
+    """Server extension: deal the next round now instead of waiting for the pause."""
+
+    next_round: Literal[True]
+
+
+ActionModel = (
+    DrawAction
+    | MeldAction
+    | LayOffAction
+    | SwapAction
+    | RearrangeAction
+    | DiscardAction
+    | EndTurnAction
+    | UndoAction
+    | NextRoundAction
+)
+ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(ActionModel)
+
+
+class ClientAction(_Strict):
+    type: Literal["action"]
+    action: ActionModel
+
+
+class ClientPing(_Strict):
+    """Keeps a connection alive through proxies; answered by the current view."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = ClientAction | ClientPing
+CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+# ---------------------------------------------------------------- tables (HTTP)
+
+
+class CreateTable(_Strict):
+    variant: str | None = Field(None, max_length=100, description="A preset name (rami51, voleur...).")
+    rules: str | None = Field(
+        None,
+        max_length=1 << 20,
+        description="A house-rule YAML text (may `extends:` a preset), checked by the profile loader.",
+    )
+    seats: Annotated[list[str], Field(min_length=1, max_length=8)] = Field(
+        description="One entry a seat: `human` or a bot name."
+    )
+    seed: int | None = Field(None, ge=0, lt=2**63, description="The deal's seed (never shown to players).")
+    names: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=8)] | None = None
+    undo: bool = Field(True, description="Whether a seat may take back this turn's lays before it ends.")
+
+    @model_validator(mode="after")
+    def _one_profile(self) -> CreateTable:
+        if (self.variant is None) == (self.rules is None):
+            raise ValueError(
+                "give `variant` (a preset name) or `rules` (a house-rule YAML text), one of them"
+            )
+        return self
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str = Field(description="`human` or the bot's name.")
+    name: str
+    token: str | None = Field(None, description="Only in the creation answer, for a human seat.")
+    connected: bool | None = None
+
+
+class TableCreated(BaseModel):
+    table: str
+    seats: list[SeatInfo]
+    url: str = Field(description="The table page (add `?token=` for a seat).")
+    links: list[str | None] = Field(description="Each human seat's join link (null for a bot).")
+
+
+class TableSummary(BaseModel):
+    table: str
+    id: str = Field(description="The same as `table`.")
+    variant: str
+    players: int
+    seats: list[SeatInfo]
+    humans: int
+    seats_taken: int = Field(description="Seats held by a bot or a connected person.")
+    round_no: int
+    phase: str
+    game_over: bool
+    actions: int = Field(description="Actions stored so far (the log's length).")
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="A rule code (not_your_turn, invalid_meld...) or a server code.")
+    message: str
+
+
+class ErrorAnswer(BaseModel):
+    error: ErrorBody
+
+
+# ---------------------------------------------------------------- views and events (server -> client)
+
+
+class Meld(BaseModel):
+    number: int
+    cards: list[str]
+    owner: int | None
+    kind: str = Field(description="`run` or `set`.")
+
+
+class RoundLine(BaseModel):
+    round: int
+    winner: int | None
+    how: str
+    penalties: list[int]
+    scores: list[int]
+
+
+class Clock(BaseModel):
+    limit: int = Field(description="Seconds per turn.")
+    remaining: float = Field(description="Seconds left in this turn when the view was sent.")
+
+
+class TableRules(BaseModel):
+    discard: bool
+    draw_from_discard: bool
+    lay_off: bool
+    rearrange: bool
+    swap: bool
+    undo: bool
+
+
+class View(BaseModel):
+    """What one seat (or a spectator, seat null) may know, and nothing more.
+    The engine may add public facts of the round as more keys."""
+
+    model_config = ConfigDict(extra="allow")
+
+    table_id: str
+    version: int = Field(
+        description="Grows with every change at the table: a view with a lower one is older."
+    )
+    variant: str
+    seat: int | None
+    players: int
+    names: list[str]
+    kinds: list[str]
+    connected: list[bool]
+    hand: list[str] | None = Field(description="The seat's cards, sorted; null for a spectator.")
+    hand_sizes: list[int]
+    table: list[list[str]] = Field(description="The melds in table order, each a list of cards.")
+    melds: list[Meld] = Field(description="The same melds with their number, owner and kind.")
+    discard: list[str] = Field(description="The discard pile, bottom first.")
+    discard_top: str | None
+    stock_size: int
+    opened: list[bool]
+    turn: int
+    phase: Literal["draw", "lay", "over"]
+    scores: list[int]
+    round_no: int
+    winner: int | None
+    penalties: list[int]
+    revealed_hands: list[list[str]] | None
+    game_over: bool
+    game_winner: int | None
+    teams: bool
+    drew_from: str | None = Field(description="Where the seat to play drew this turn (null before).")
+    taken_discard: str | None = Field(description="The card the seat to play took from the discard pile.")
+    jokers_to_replay: list[str] = Field(
+        description="Jokers the seat to play took back and must lay this turn."
+    )
+    laid_this_turn: bool
+    opened_this_turn: bool
+    may: list[str] = Field(description="What this seat may do now: draw, meld, layoff, swap, rearrange...")
+    undo_available: bool
+    clock: Clock | None
+    score_sheet: list[RoundLine]
+    rules: TableRules
+    next_round_in: float | None = Field(None, description="Seconds until the next round is dealt.")
+
+
+class Event(BaseModel):
+    """An engine event as the seat sees it: `kind`, `seat`, and the kind's own fields."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    seat: int | None
+
+
+class ViewMessage(BaseModel):
+    type: Literal["view"]
+    view: View
+
+
+class EventMessage(BaseModel):
+    type: Literal["event"]
+    event: Event
+
+
+class ErrorMessage(BaseModel):
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+ServerMessage = ViewMessage | EventMessage | ErrorMessage
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+def schemas() -> dict[str, Any]:
+    """Every message's JSON Schema, by name: what `rami schema --protocol` prints."""
+    out: dict[str, Any] = {
+        "action": ACTION_ADAPTER.json_schema(by_alias=True),
+        "client_message": CLIENT_ADAPTER.json_schema(by_alias=True),
+        "server_message": SERVER_ADAPTER.json_schema(by_alias=True),
+    }
+    for name, model in (
+        ("create_table", CreateTable),
+        ("table_created", TableCreated),
+        ("table_summary", TableSummary),
+        ("view", View),
+        ("event", Event),
+        ("error", ErrorAnswer),
+    ):
+        out[name] = model.model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "rami table server protocol",
+        "messages": out,
+    }

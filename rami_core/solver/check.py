@@ -1,0 +1,37 @@
+"""Input checks: a position the game's deck could not deal is refused up front.
+
+The search is bounded anyway, but a position with three copies of a card in a
+two-deck game, or jokers the game does not have, has no meaning: saying so in
+one line helps more than a "not proven" after a long search.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from ..cards import JOKER_SUIT, Card, format_card
+from .results import SolverInputError
+
+
+def check_position(cards: Iterable[Card], *, decks: int, jokers: int) -> None:
+    """Raise :class:`SolverInputError` if the table and hand together hold more
+    cards than a deck of ``decks`` 52-card decks and ``jokers`` jokers."""
+    cards = list(cards)
+    deck_size = 52 * decks + jokers
+    if len(cards) > deck_size:
+        raise SolverInputError(
+            f"{len(cards)} cards in the table and the hand: the game's deck holds {deck_size}"
+        )
+    njokers = sum(1 for c in cards if c.suit == JOKER_SUIT)
+    if njokers > jokers:
+        have = f"has {jokers} joker(s)" if jokers else "has no jokers"
+        raise SolverInputError(f"{njokers} joker(s) in the table and the hand: the game {have}")
+    faces = Counter((c.rank, c.suit) for c in cards if c.suit != JOKER_SUIT)
+    over = sorted(f for f, n in faces.items() if n > decks)
+    if over:
+        f = over[0]
+        raise SolverInputError(
+            f"{faces[f]} copies of {format_card(Card(f[0], f[1], 0))}: "
+            f"the game's {decks} deck(s) hold {decks}"
+        )

@@ -1,0 +1,215 @@
+"""`best_opening`: the opening from the hand alone that meets the profile's opening settings."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from ..cards import JOKER_SUIT, Card
+from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
+from .results import DEFAULT_OPTIONS, SolverOptions
+
+
+def _meld_candidates_with_points(
+    hand: Sequence[Card], rules: MeldRules, allow_jokers: bool, score: dict, split_long_runs: bool = True
+):
+    """Every meld buildable from the hand, as (cards written in order, reading, points).
+
+    Each meld multiset appears with the written order giving it the most points
+    (the engine reads the meld in the order it is written)."""
+    nat = [c for c in hand if c.suit != JOKER_SUIT]
+    jok = [c for c in hand if c.suit == JOKER_SUIT] if allow_jokers else []
+    by_face: dict[tuple[int, int], list[Card]] = {}
+    for c in nat:
+        by_face.setdefault(c[:2], []).append(c)
+    out: dict[tuple, tuple[list[Card], Reading, int]] = {}
+    jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
+
+    def consider(cards: list[Card]):
+        reading = read_meld(cards, rules)
+        if reading is None:
+            return
+        pts = meld_points(reading, **score)
+        key = tuple(sorted(cards))
+        old = out.get(key)
+        if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
+            out[key] = (list(cards), reading, pts)
+
+    # runs, written in place order, jokers at their places. A run that splits
+    # into two valid runs is left out: the two halves lay the same cards for
+    # the same points (no half starts at place 1 unless the whole run does),
+    # and are pure wherever the whole run is. Wrapping runs are all kept (a
+    # half starting on the ace would count it low).
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    if rules.wrap:
+        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
+    else:
+        # every piece of L places holds N naturals when jmax <= L - N: then every
+        # run of 2L places or more splits
+        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
+        windows = [
+            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+        ]
+    for s in range(4):
+        for lo, n in windows:
+            places = [lo + i for i in range(n)]
+            faces = [((p - 1) % 13 + 1, s) for p in places]
+            present = [i for i, f in enumerate(faces) if f in by_face]
+            if len(present) + jmax < n:
+                continue
+            # choose which present places take a natural (others take jokers)
+            for k in range(max(1, rules.min_naturals, n - jmax), len(present) + 1):
+                for chosen in combinations(present, k):
+                    cs = set(chosen)
+                    if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                        continue
+                    js = list(jok)
+                    cards = []
+                    for i, f in enumerate(faces):
+                        cards.append(by_face[f][0] if i in cs else js.pop())
+                    consider(cards)
+    # sets
+    size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
+    for r in range(1, 14):
+        if rules.set_distinct_suits:
+            of_rank = [by_face[(r, s)][0] for s in range(4) if (r, s) in by_face]
+        else:
+            of_rank = [c for s in range(4) for c in by_face.get((r, s), [])]
+        for n in range(max(1, rules.min_naturals), min(len(of_rank), size_max) + 1):
+            for combo in combinations(of_rank, n):
+                for j in range(jmax + 1):
+                    if rules.set_min <= n + j <= size_max:
+                        consider(list(combo) + jok[:j])
+    return list(out.values())
+
+
+def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
+    """A run of n places with naturals at these places splits into two runs of
+    at least L places and N naturals each."""
+    for k in range(L, n - L + 1):
+        first = sum(1 for i in naturals if i < k)
+        if first >= N and len(naturals) - first >= N:
+            return True
+    return False
+
+
+OPENING_MAX_STATES = 1_000_000  # search steps of best_opening unless the caller names a limit
+
+
+def best_opening(
+    hand: Sequence[Card],
+    rules: MeldRules,
+    opening,
+    *,
+    score: dict | None = None,
+    options: SolverOptions = DEFAULT_OPTIONS,
+    max_states: int | None = None,
+) -> list[list[Card]] | None:
+    """The opening (melds from the hand only) that meets the opening settings and
+    lays the most cards (ties: the most points), or None if there is none.
+
+    ``opening`` is a ``profile.Opening`` (points, pure_run, run_and_set, jokers).
+    Points follow ``meld_points`` on the meld as it is written (an ace counts 1
+    at the bottom of a run, 11 elsewhere; a joker as the face it stands for);
+    ``score`` passes ``ace``, ``ace_low`` and ``court`` to it. ``max_states``
+    bounds the search (default :data:`OPENING_MAX_STATES`); past it the best
+    opening found so far is returned."""
+    score = dict(score or {})
+    need_points = getattr(opening, "points", 0) or 0
+    need_pure = bool(getattr(opening, "pure_run", False))
+    need_run_set = bool(getattr(opening, "run_and_set", False))
+    allow_jokers = bool(getattr(opening, "jokers", True))
+    hand = list(hand)
+    cands = _meld_candidates_with_points(hand, rules, allow_jokers, score, options.split_long_runs)
+    if not cands:
+        return None
+    # index candidates by their lowest card (exact cover style search)
+    ids = {c: i for i, c in enumerate(sorted(set(hand)))}
+    masks = []
+    for cards, reading, pts in cands:
+        # physical cards: each candidate names specific copies; treat equal faces as
+        # interchangeable by counting faces instead
+        masks.append((Counter(c for c in cards), reading, pts, cards))
+    pool0 = Counter(hand)
+    # Faces matter, copies not: rewrite cards as faces with counts
+    face_of = lambda c: c[:2]  # noqa: E731
+    pool = Counter(face_of(c) for c in hand)
+    items = []
+    for _need, reading, pts, cards in masks:
+        fneed = Counter(face_of(c) for c in cards)
+        items.append((fneed, reading, pts, cards))
+    items.sort(key=lambda it: (-sum(it[0].values()), -it[2]))
+    faces_sorted = sorted(pool)
+    by_first: dict = {}
+    for it in items:
+        first = min(it[0])
+        by_first.setdefault(first, []).append(it)
+    best: list = [(-1, -1), None]
+    # a count of search steps bounds the work: past it, the best opening found so far
+    calls, limit = [0], OPENING_MAX_STATES if max_states is None else max_states
+    total_cards = sum(pool.values())
+
+    def rec(
+        left: Counter,
+        chosen: list,
+        ncards: int,
+        pts: int,
+        pure: bool,
+        has_run: bool,
+        has_set: bool,
+        remaining: int,
+    ):
+        if ncards + remaining < best[0][0] or calls[0] >= limit:
+            return
+        calls[0] += 1
+        ok = (
+            pts >= need_points
+            and (pure or not need_pure)
+            and ((has_run and has_set) or not need_run_set)
+            and chosen
+        )
+        if ok and (ncards, pts) > best[0]:
+            best[0] = (ncards, pts)
+            best[1] = list(chosen)
+        first = next((f for f in faces_sorted if left[f]), None)
+        if first is None:
+            return
+        for fneed, reading, p, cards in by_first.get(first, []):
+            if all(left[f] >= k for f, k in fneed.items()):
+                for f, k in fneed.items():
+                    left[f] -= k
+                n = sum(fneed.values())
+                chosen.append(cards)
+                rec(
+                    left,
+                    chosen,
+                    ncards + n,
+                    pts + p,
+                    pure or reading.pure,
+                    has_run or reading.kind == RUN,
+                    has_set or reading.kind == SET,
+                    remaining - n,
+                )
+                chosen.pop()
+                for f, k in fneed.items():
+                    left[f] += k
+        # or leave one copy of `first` out of every meld
+        left[first] -= 1
+        rec(left, chosen, ncards, pts, pure, has_run, has_set, remaining - 1)
+        left[first] += 1
+
+    rec(Counter(pool), [], 0, 0, False, False, False, total_cards)
+    if best[1] is None:
+        return None
+    # the candidates name the first copy of each face; give distinct physical cards
+    spare: dict[tuple[int, int], list[Card]] = {}
+    for c in hand:
+        spare.setdefault(face_of(c), []).append(c)
+    melds = []
+    for cards in best[1]:
+        melds.append([spare[face_of(c)].pop(0) for c in cards])
+    del pool0, ids
+    return melds

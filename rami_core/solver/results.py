@@ -1,0 +1,98 @@
+"""What the solver returns, how it may be tuned, and how it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..cards import Card, card_points
+from ..errors import RamiError
+from ..melds import Reading
+
+NEG = -(10**18)
+
+# Search states a solve may spend when the caller names no limit: a count, not
+# a clock, so the same input gives the same answer on any machine under any
+# load. Past it the answer is "not proven" with the best arrangement found.
+DEFAULT_MAX_STATES = 300_000
+
+
+class SolverTimeout(Exception):
+    """Raised inside the search when its time or state limit is reached."""
+
+
+class SolverInputError(RamiError, ValueError):
+    """The position itself is wrong (more copies of a card than the decks hold,
+    jokers the game does not have, a table that cannot be arranged): the
+    caller's input, reported in one line, never a bug."""
+
+
+@dataclass(frozen=True)
+class SolverOptions:
+    """How the search runs; every choice keeps the answer exact.
+
+    ``relaxation``: the per-suit relaxation bound (False: the plain hand
+    potential, the reference the tests compare with); ``use_lp``: the
+    certified linear program on hard positions (needs scipy); ``lp_after``:
+    search states before the LP is asked; ``split_long_runs``: best_opening
+    leaves out runs that split into two valid runs (False: every run window);
+    ``two_phase``: for the cards objective with a table, prove the most cards
+    first, then the most points among lays of that many (False: one search
+    of the combined weight)."""
+
+    relaxation: bool = True
+    use_lp: bool = True
+    lp_after: int = 2500
+    split_long_runs: bool = True
+    two_phase: bool = True
+
+
+DEFAULT_OPTIONS = SolverOptions()
+
+
+@dataclass
+class Solution:
+    """A new whole table and the hand cards it lays."""
+
+    melds: list[list[Card]]
+    laid: list[Card]
+    max_cards_laid: int
+    optimal: bool = True
+    points_laid: int = 0
+    feasible: bool = True  # False when the table cards could not all be arranged
+    cards_optimal: bool = True  # the card count is proven (even where optimal is False: the points were cut)
+
+
+@dataclass
+class LayOffPlan:
+    """Lay offs onto melds that keep their places, plus new melds from the hand."""
+
+    lay_offs: list[tuple[int, list[Card], list[tuple[Card, tuple[int, int]]]]] = field(default_factory=list)
+    """(meld index, natural cards, [(joker, face it stands for)])"""
+    readings: dict[int, Reading] = field(default_factory=dict)
+    """the new reading of every meld that receives cards"""
+    new_melds: list[list[Card]] = field(default_factory=list)
+    laid: list[Card] = field(default_factory=list)
+    optimal: bool = True
+    """False when a state limit cut the search: the plan is the best found"""
+
+    @property
+    def cards_laid(self) -> int:
+        return len(self.laid)
+
+
+# --------------------------------------------------------------------------- weights
+
+
+def _points_function(points) -> Callable[[Card], int]:
+    """A card value function from a callable, a Profile, or a Scoring-like object."""
+    if points is None:
+        return lambda c: card_points(c, joker=25)
+    if callable(points):
+        return points
+    scoring = getattr(points, "scoring", points)
+    jokers = getattr(points, "jokers", None)
+    ace = getattr(scoring, "ace_points", 11)
+    court = getattr(scoring, "court_points", 10)
+    joker = getattr(jokers, "penalty", getattr(points, "joker_penalty", 25))
+    return lambda c: card_points(c, ace=ace, court=court, joker=joker)

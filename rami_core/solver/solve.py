@@ -1,0 +1,357 @@
+"""`solve`: the whole-table arrangement that lays the most hand cards."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import cast
+
+from ..cards import JOKER_SUIT, Card
+from ..errors import InternalError
+from ..melds import MeldRules, read_meld
+from .results import (
+    DEFAULT_MAX_STATES,
+    DEFAULT_OPTIONS,
+    NEG,
+    Solution,
+    SolverOptions,
+    SolverTimeout,
+    _points_function,
+)
+from .sweep import _Budget, _Model, _Sweep
+from .wrap import _search_solve
+
+
+def solve(
+    table: Sequence[Card] | Sequence[Sequence[Card]],
+    hand: Sequence[Card],
+    rules: MeldRules,
+    *,
+    objective: str = "cards",
+    points=None,
+    time_limit: float | None = None,
+    max_states: int | None = None,
+    options: SolverOptions = DEFAULT_OPTIONS,
+) -> Solution:
+    """The arrangement of the whole table that lays the most hand cards.
+
+    ``table`` is the table's cards (a flat list, or a list of melds); every one
+    of them stays on the table. ``objective="cards"`` maximises the number of
+    hand cards laid (ties: the most points), ``"points"`` the points laid (ties:
+    the most cards); ``points`` is a card value function, a Profile (scoring
+    values and joker penalty) or None (2-10 face, courts 10, ace 11, joker 25).
+
+    The result is a proven optimum unless a limit cut the search: then
+    ``optimal`` is False and the answer is the best arrangement found (the
+    certified LP's, when it was asked), else the table as it was with nothing
+    laid (a flat table is arranged alone for that, under the same limit).
+    ``max_states`` (search states, default :data:`DEFAULT_MAX_STATES`;
+    HiGHS is held to a node count) gives the same answer on any machine under
+    any load, which seeded simulations need; ``time_limit`` (seconds) may cut
+    it shorter for a person waiting. ``feasible`` is False when the table
+    cards cannot all go into valid melds."""
+    if objective not in ("cards", "points"):
+        raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
+    if max_states is None:
+        max_states = DEFAULT_MAX_STATES
+    given_melds: list[list[Card]] | None = None
+    if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
+        given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
+        flat = [c for mm in given_melds for c in mm]
+    else:
+        flat = list(cast("Sequence[Card]", table))
+    hand = list(hand)
+    value = _points_function(points)
+    big = 1 + sum(max(0, value(c)) for c in hand)
+    if objective == "cards":
+        weight = lambda c: big + value(c)  # noqa: E731
+    else:
+        weight = lambda c: value(c) * (len(hand) + 1) + 1  # noqa: E731
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+
+    def fallback(optimal: bool, feasible: bool) -> Solution:
+        melds = given_melds if given_melds is not None else ([flat] if flat else [])
+        return Solution(
+            melds=[list(mm) for mm in melds],
+            laid=[],
+            max_cards_laid=0,
+            optimal=optimal,
+            feasible=feasible,
+            cards_optimal=optimal,
+        )
+
+    live = _live_hand(flat, hand, rules)
+    proven: bool | None = True
+    try:
+        if rules.wrap:
+            found = _search_solve(flat, live, rules, weight, deadline, max_states)
+        else:
+            found, proven = _sweep_solve(
+                flat,
+                live,
+                rules,
+                weight,
+                deadline,
+                big if objective == "cards" else len(hand) + 1,
+                max_states,
+                options,
+            )
+    except SolverTimeout:
+        if given_melds is not None or not flat or not hand:
+            return fallback(False, True)
+        # a flat table has no arrangement yet: the table alone, laying nothing,
+        # is the best found (under a budget of its own, as large)
+        alone = solve(flat, [], rules, max_states=max_states, options=options)
+        if not alone.feasible or alone.melds == [flat]:
+            return fallback(False, alone.feasible)
+        alone.optimal = alone.cards_optimal = False
+        return alone
+    if found is None:
+        return fallback(True, False)
+    melds = found
+    laid = _laid_cards(melds, flat)
+    sol = Solution(
+        melds=melds,
+        laid=laid,
+        max_cards_laid=len(laid),
+        optimal=bool(proven),
+        points_laid=sum(value(c) for c in laid),
+        cards_optimal=proven is not False,
+    )
+    problem = check_solution(flat, hand, sol, rules)
+    if problem:  # pragma: no cover - a bug, never a rules question
+        raise InternalError(f"solver produced an invalid table: {problem}")
+    return sol
+
+
+def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) -> list[Card]:
+    """The hand without the cards that fit no meld at all, even with every card
+    of the table and the hand free: such a card is never laid, and dropping it
+    sharpens the search bound. Repeated until nothing more drops."""
+    hand = list(hand)
+    jokers = sum(1 for c in list(table) + hand if c.suit == JOKER_SUIT)
+    jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
+    tfaces = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
+    if rules.wrap:
+        return hand
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    while True:
+        avail = tfaces + Counter(c[:2] for c in hand if c.suit != JOKER_SUIT)
+
+        def fits(face: tuple[int, int], avail: Counter = avail) -> bool:
+            r, s = face
+            # a set at this rank
+            if rules.set_distinct_suits:
+                others = sum(1 for x in range(4) if x != s and avail.get((r, x)))
+                if (
+                    others >= 1
+                    and others + 1 + min(jmax, 4) >= rules.set_min
+                    and rules.min_naturals <= others + 1
+                ):
+                    return True
+                if others + 1 + jmax >= rules.set_min and 1 + others >= rules.min_naturals:
+                    return True
+            else:
+                n = sum(avail.get((r, x), 0) for x in range(4))
+                if n + jmax >= rules.set_min and n >= rules.min_naturals:
+                    return True
+            # a run of run_min places holding this face
+            L = rules.run_min
+            for p in rules.places_of(r):
+                for lo in range(p - L + 1, p + 1):
+                    if lo < lo_b or lo + L - 1 > hi_b:
+                        continue
+                    nat = sum(1 for q in range(lo, lo + L) if avail.get((1 if q == 14 else q, s)))
+                    if L - nat <= jmax and nat >= rules.min_naturals:
+                        return True
+            return False
+
+        keep = [c for c in hand if c.suit == JOKER_SUIT or fits(c[:2])]
+        if len(keep) == len(hand):
+            return keep
+        hand = keep
+
+
+def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:
+    tab = Counter(table)
+    out = []
+    for c in (c for mm in melds for c in mm):
+        if tab[c]:
+            tab[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def check_solution(
+    table: Sequence[Card], hand: Sequence[Card], sol: Solution, rules: MeldRules
+) -> str | None:
+    """None if the solution is sound: every meld valid by read_meld, every table
+    card kept, the laid cards from the hand; else a reason."""
+    for mm in sol.melds:
+        if read_meld(mm, rules) is None:
+            return f"invalid meld {[str(c) for c in mm]}"
+    down = Counter(c for mm in sol.melds for c in mm)
+    tab = Counter(table)
+    if tab - down:
+        return "table cards lost: " + " ".join(str(c) for c in (tab - down).elements())
+    extra = down - tab
+    if extra - Counter(hand):
+        return "cards laid that are not in the hand"
+    if Counter(sol.laid) != extra:
+        return "laid list does not match the table"
+    if sol.max_cards_laid != len(sol.laid):
+        return "max_cards_laid does not match laid"
+    return None
+
+
+# Jokers past which the LP is not asked: its columns (every run with every
+# choice of places for its jokers) grow combinatorially with them.
+LP_MAX_JOKERS = 6
+
+
+def _lp_path(model: _Model, deadline: float | None, options: SolverOptions):
+    """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
+    if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
+        return None
+    from . import lp
+
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise SolverTimeout
+    return lp.lp_solve(model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left)
+
+
+def _layouts_to_faces(layouts):
+    runs, sets = [], []
+    for lay in layouts:
+        if lay[0] == "run":
+            runs.append((lay[1], lay[2], list(lay[3])))
+        else:
+            sets.append((lay[1], list(lay[2]), lay[3]))
+    return runs, sets
+
+
+def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOptions):
+    """Solve one sweep; past ``options.lp_after`` states, ask the certified LP.
+
+    Returns ((faces runs, sets) or None if no arrangement exists, proven). When
+    a limit cuts the search after the LP was asked, the LP's arrangement is
+    the best found, not proven; without one, SolverTimeout goes up (a limit
+    below ``lp_after``, as the bots' quick rebuilds set, never pays for the LP)."""
+    lp = None
+    sweep.budget = options.lp_after if (options.use_lp and model.t) else None
+    try:
+        try:
+            v = sweep.solve()
+        except _Budget:
+            lp = _lp_path(model, deadline, options)
+            if lp is not None and lp.proven:
+                return _layouts_to_faces(lp.layouts), True
+            sweep.budget = None
+            if lp is not None:
+                sweep.cap = lp.bound
+                if lp.value is not None:
+                    sweep.incumbent = lp.value
+            v = sweep.solve()
+            if lp is not None and lp.value is not None and (v == NEG or v <= lp.value):
+                return _layouts_to_faces(lp.layouts), True
+    except SolverTimeout:
+        if lp is not None and lp.layouts is not None:
+            return _layouts_to_faces(lp.layouts), False
+        raise
+    if v == NEG:
+        return None, True
+    # the limits cut the search, not the reading of an optimum it has proven
+    sweep.max_states, sweep.deadline = 1 << 62, None
+    return sweep.rebuild(), True
+
+
+def _sweep_solve(
+    table,
+    hand,
+    rules,
+    weight,
+    deadline,
+    gran: int = 1,
+    max_states: int | None = None,
+    options: SolverOptions = DEFAULT_OPTIONS,
+) -> tuple[list[list[Card]] | None, bool | None]:
+    if gran > 1 and table and hand and options.two_phase:
+        return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
+    model = _Model(table, hand, rules, weight)
+    sweep = _Sweep(model, deadline, max_states)
+    sweep.gran = gran
+    # the relaxation and the asks from the top pay off when a table must be
+    # rearranged; a hand alone is small and searched from below
+    sweep.use_h = options.relaxation and bool(table)
+    found, proven = _run(sweep, model, deadline, options)
+    if found is None:
+        return None, proven
+    runs, sets = found
+    return _materialise(runs, sets, table, hand, model), proven
+
+
+def _two_phase(
+    table, hand, rules, weight, deadline, gran: int, max_states: int | None, options: SolverOptions
+) -> tuple[list[list[Card]] | None, bool | None]:
+    """The most cards, then the most points among them, in two exact searches.
+
+    The card count alone is a much easier search (and its LP certificate
+    nearly always closes). Knowing it, the search for points starts from a
+    real arrangement (the first phase's) and a cap (no lay has more cards),
+    so it only has to prove that no lay of as many cards has more points.
+    If that second search is cut, the first phase's arrangement is the best
+    found: its card count proven, its points not (``proven`` None)."""
+    ones = _Model(table, hand, rules, lambda c: 1)
+    first = _Sweep(ones, deadline, max_states)
+    first.use_h = options.relaxation
+    found, proven = _run(first, ones, deadline, options)
+    if found is None:
+        return None, proven
+    runs, sets = found
+    melds = _materialise(runs, sets, table, hand, ones)
+    if not proven:  # cut after the LP was asked: its lay is the best found
+        return melds, False
+    laid = _laid_cards(melds, table)
+    reached = sum(weight(c) for c in laid)
+    model = _Model(table, hand, rules, weight)
+    sweep = _Sweep(model, deadline, max_states)
+    sweep.gran = gran
+    sweep.use_h = options.relaxation
+    sweep.incumbent = reached
+    sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
+    try:
+        value = sweep.solve()
+    except SolverTimeout:
+        return melds, None
+    if value == NEG or value <= reached:
+        return melds, True
+    sweep.max_states, sweep.deadline = 1 << 62, None
+    runs, sets = sweep.rebuild()
+    return _materialise(runs, sets, table, hand, model), True
+
+
+def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:
+    """Faces to physical cards: table copies first, then hand copies."""
+    pool: dict[tuple[int, int], list[Card]] = {}
+    for c in sorted(table, key=lambda c: c.copy):
+        pool.setdefault(c[:2], []).append(c)
+    for c in sorted(hand, key=lambda c: c.copy):
+        pool.setdefault(c[:2], []).append(c)
+    jpool = [c for c in table if c.suit == JOKER_SUIT] + [c for c in hand if c.suit == JOKER_SUIT]
+    melds: list[list[Card]] = []
+    for suit, start, items in runs:
+        meld = []
+        for i, kind in enumerate(items):
+            if kind == "J":
+                meld.append(jpool.pop(0))
+            else:
+                meld.append(pool[(model.rank(start + i), suit)].pop(0))
+        melds.append(meld)
+    for rank, suits, nj in sets:
+        meld = [pool[(rank, s)].pop(0) for s in suits]
+        meld += [jpool.pop(0) for _ in range(nj)]
+        melds.append(meld)
+    return melds

@@ -1,0 +1,519 @@
+"""The dynamic program over card places (the "sweep") behind :func:`solve`.
+
+See the package docstring for the method.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from ..cards import JOKER_SUIT, Card
+from ..errors import InternalError
+from ..melds import MeldRules
+from .results import NEG, SolverTimeout
+from .sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
+
+
+@cache
+def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, N: int, K: int | None):
+    """Options for one suit at one place, weights aside (a pure function of the
+    run summaries and the counts, shared by every solve): a tuple of
+    (new R, m to sets, naturals used, jokers used, detail), most naturals first.
+
+    R: sorted run summaries in progress; tmin: fewest naturals of the face to
+    use here, a: most; jl: jokers left; room: places from here to the last one;
+    L, N, K: run_min, min_naturals, max_jokers (None: not tracked).
+
+    Fourteen places from here can only be place 1 with the ace at both ends:
+    a run started there is marked (ld 2) and never reaches place 14, where
+    one place is left (A..K..A would be fourteen cards)."""
+    first = room == 14
+    groups = sorted(Counter(R).items())
+    # per distinct code: list of (ends, cont_nat, cont_jok, resulting codes, nat, jok)
+    per_code = []
+    for code, k in groups:
+        ln, nt, jk, ld = code
+        comp = ln >= L and nt >= N
+        nat_code = (min(ln + 1, L), min(nt + 1, N), jk, ld)
+        jok_ok = K is None or jk + 1 <= K
+        jok_code = (min(ln + 1, L), nt, jk + 1 if K is not None else 0, ld)
+        # a continued run must still be able to reach run_min by the last place
+        nat_viable = nat_code[0] + room - 1 >= L
+        jok_viable = jok_ok and jok_code[0] + room - 1 >= L
+        if ld == 2 and room == 1:  # begun at the low ace: it cannot take the high one
+            nat_viable = jok_viable = False
+        opts = []
+        for e in range(k + 1):
+            if e and (not comp or ld == 1):
+                break
+            for cn in range(k - e + 1):
+                cj = k - e - cn
+                if cn and not nat_viable:
+                    continue
+                if cj and not jok_viable:
+                    continue
+                opts.append((e, cn, cj))
+        if not opts:
+            return []
+        per_code.append((code, nat_code, jok_code, opts))
+
+    out = []
+
+    def rec(i: int, runs: list, nat: int, jok: int, detail: list):
+        if nat > a or jok > jl:
+            return
+        if i < len(per_code):
+            code, nat_code, jok_code, opts = per_code[i]
+            for e, cn, cj in opts:
+                rec(
+                    i + 1,
+                    runs + [nat_code] * cn + [jok_code] * cj,
+                    nat + cn,
+                    jok + cj,
+                    [*detail, (code, e, cn, cj)],
+                )
+            return
+        # new runs: started by a natural, or by a joker (then it must reach the last place)
+        max_new_nat = a - nat if room >= L else 0
+        # (a joker-led run from place 1 would have to reach place 14: never under `first`)
+        max_new_jok = (jl - jok) if (room >= L and (K is None or K >= 1) and not first) else 0
+        new_code = (1, min(1, N), 0, 2 if first else 0)
+        for nn in range(max_new_nat + 1):
+            for nj in range(max_new_jok + 1):
+                runs2 = runs + [new_code] * nn + [(1, 0, 1 if K is not None else 0, 1)] * nj
+                newR = tuple(sorted(runs2))
+                used_runs = nat + nn
+                lo_m = max(0, tmin - used_runs)
+                hi_m = a - used_runs
+                for mm in range(lo_m, hi_m + 1):
+                    u = used_runs + mm
+                    out.append((newR, mm, u, jok + nj, (tuple(detail), nn, nj)))
+
+    rec(0, [], 0, 0, [])
+    out.sort(key=lambda o: -o[2])
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- the sweep
+
+
+class _Model:
+    """Everything fixed for one solve: places, face counts, rule constants."""
+
+    def __init__(
+        self, table: Sequence[Card], hand: Sequence[Card], rules: MeldRules, weight: Callable[[Card], int]
+    ):
+        self.rules = rules
+        self.L = max(1, rules.run_min)
+        self.N = max(1, rules.min_naturals)
+        self.K = rules.max_jokers  # None: jokers per run not tracked
+        if rules.ace_low:
+            self.lo = 1
+        else:
+            self.lo = 2
+        self.hi = 14 if rules.ace_high else 13
+        self.both = rules.ace_low and rules.ace_high
+        t = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
+        h = Counter(c[:2] for c in hand if c.suit != JOKER_SUIT)
+        self.t = t
+        self.a = t + h
+        self.JT = sum(1 for c in table if c.suit == JOKER_SUIT)
+        self.JH = sum(1 for c in hand if c.suit == JOKER_SUIT)
+        self.J = self.JT + self.JH
+        # weights of a laid hand card, per face
+        self.w: dict[tuple[int, int], int] = {}
+        for c in hand:
+            if c.suit != JOKER_SUIT:
+                self.w.setdefault(c[:2], weight(c))
+        jok = [c for c in hand if c.suit == JOKER_SUIT]
+        self.wj = weight(jok[0]) if jok else 0
+        self.places = list(range(self.lo, self.hi + 1))
+        self.copies = max([2, *list(self.a.values())])
+
+    def rank(self, place: int) -> int:
+        return 1 if place == 14 else place
+
+
+def _complete(code: tuple[int, int, int, int], L: int, N: int) -> bool:
+    return code[0] >= L and code[1] >= N
+
+
+class _Budget(Exception):
+    """The search used its state budget (the memo stays valid)."""
+
+
+class _Sweep:
+    def __init__(self, m: _Model, deadline: float | None, max_states: int | None = None):
+        self.m = m
+        self.memo: dict = {}
+        self.deadline = deadline
+        # a deterministic limit: SolverTimeout at this many states
+        self.max_states = max_states if max_states is not None else 1 << 62
+        self.calls = 0
+        self.hcalls = 0
+        self.suit_cache: dict = {}
+        self.gran = 1
+        self.use_h = True  # the per-suit relaxation bound; False: the plain hand potential
+        self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
+        self.cap: int | None = None  # an upper bound known from outside
+        self.budget: int | None = None  # raise _Budget at this many states
+        # per place: per suit (t, a, tmin, w)
+        self.face: list[list[tuple[int, int, int, int]]] = []
+        for p in m.places:
+            row = []
+            r = m.rank(p)
+            for s in range(4):
+                t = m.t.get((r, s), 0)
+                a = m.a.get((r, s), 0)
+                row.append((t, a, t, m.w.get((r, s), 0)))
+            self.face.append(row)
+        self.n = len(m.places)
+        # with the ace at both ends, aces are shared between the first and the last place
+        self.first_both = m.both
+
+    # ---- per-suit options at one place
+
+    def suit_options(self, R: tuple, t: int, tmin: int, a: int, w: int, jl: int, room: int):
+        """Options for one suit at one place.
+
+        R: sorted run summaries in progress; t: table cards of the face (for the
+        weight), tmin: fewest naturals of the face to use here, a: most; w: weight
+        of a hand card; jl: jokers left; room: places from here to the last one.
+        Returns a list of (new R, m to sets, naturals used, jokers used, weight, detail)."""
+        key = (R, t, tmin, a, w, jl, room)
+        hit = self.suit_cache.get(key)
+        if hit is not None:
+            return hit
+        m = self.m
+        base = _suit_options_base(R, tmin, a, jl, room, m.L, m.N, m.K)
+        out = [(o[0], o[1], o[2], o[3], (o[2] - t) * w if o[2] > t else 0, o[4]) for o in base]
+        self.suit_cache[key] = out
+        return out
+
+    # ---- the recursion: memoised depth-first search with an admissible bound
+
+    def potential(self, pi: int, si: int, res: tuple) -> int:
+        """Most weight the hand can still add from (place pi, suit si) on."""
+        v = self.pot[pi][si]
+        if self.m.both:
+            for s in range(4):
+                t14, a14 = res[s]
+                if a14 > t14:
+                    v += (a14 - t14) * self.ace_w[s]
+        return v
+
+    # ---- the per-suit relaxation: an admissible, state-dependent bound
+
+    def set_cap(self, pi: int, s: int) -> int:
+        """Most cards of suit s that sets at place pi could hold, whatever the other
+        suits do (their cards and every joker counted free)."""
+        row = self.face[pi]
+        others = tuple(sorted(row[x][1] for x in range(4) if x != s))
+        return _set_cap(row[s][1], others, self.m.J, self.m.rules)
+
+    def hval(self, s: int, pi: int, R: tuple, j: int) -> int:
+        """Best hand weight of suit s from place pi on, its runs in progress R, with
+        at most j jokers in its runs, sets unconstrained but by set_cap."""
+        key = (s, pi, R, j)
+        hit = self.hmemo.get(key)
+        if hit is not None:
+            return hit
+        m = self.m
+        if pi == self.n:
+            L, N = m.L, m.N
+            v = 0 if all(c[0] >= L and c[1] >= N for c in R) else NEG
+            self.hmemo[key] = v
+            return v
+        p = m.places[pi]
+        t, a, tmin, w = self.face[pi][s]
+        if m.both and p == 1:
+            tmin = 0
+        elif m.both and p == 14:
+            t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
+        cap = self.caps[pi][s]
+        best_ = NEG
+        options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
+        # the bound's work (its transitions, which grow with copies and jokers)
+        # is held to the same limit as the search's states, counted apart
+        self.hcalls += 1 + len(options)
+        if self.hcalls >= self.max_states:
+            raise SolverTimeout
+        for opt in options:
+            if opt[1] > cap:
+                continue
+            sub = self.hval(s, pi + 1, opt[0], j - opt[3])
+            if sub == NEG:
+                continue
+            if sub + opt[4] > best_:
+                best_ = sub + opt[4]
+        self.hmemo[key] = best_
+        return best_
+
+    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+        hv = self.hval
+        tail = self.m.JH * self.m.wj
+        if jl == 0 or self.m.J == 0:
+            v = tail
+            for s in range(4):
+                x = hv(s, pi + 1 if s < si else pi, runs[s], 0) if pi < self.n else hv(s, pi, runs[s], 0)
+                if x == NEG:
+                    return NEG
+                v += x
+            return v
+        # share the jokers left among the suits (small knapsack)
+        acc = [0] * (jl + 1)
+        for s in range(4):
+            q = pi + 1 if (s < si and pi < self.n) else pi
+            vals = [hv(s, q, runs[s], j) for j in range(jl + 1)]
+            if vals[-1] == NEG:
+                return NEG
+            new = [NEG] * (jl + 1)
+            for j1 in range(jl + 1):
+                if acc[j1] == NEG:
+                    continue
+                for j2 in range(jl + 1 - j1):
+                    if vals[j2] != NEG and acc[j1] + vals[j2] > new[j1 + j2]:
+                        new[j1 + j2] = acc[j1] + vals[j2]
+            acc = new
+        return max(acc) + tail
+
+    def best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
+        """The best weight from this state on if it is at least ``need`` (exact);
+        otherwise some upper bound below ``need`` (a fail-low, as in alpha-beta)."""
+        key = (pi, si, runs, msum, jl, res)
+        memo = self.memo
+        hit = memo.get(key)
+        if hit is not None:
+            v, exact = hit
+            if exact or v < need:
+                return v
+        self.calls += 1
+        if self.calls == self.budget:
+            raise _Budget
+        if self.calls >= self.max_states:
+            raise SolverTimeout
+        if self.deadline is not None and not (self.calls & 1023) and time.perf_counter() > self.deadline:
+            raise SolverTimeout
+        m = self.m
+        if pi == self.n:
+            L, N = m.L, m.N
+            ok = all(c[0] >= L and c[1] >= N for suit in runs for c in suit)
+            used = m.J - jl
+            v = (used - m.JT) * m.wj if ok and used >= m.JT else NEG
+            memo[key] = (v, True)
+            return v
+        if msum and 0 < si < 4:
+            if m.both and m.places[pi] == 14:
+                caps = tuple(res[x][1] for x in range(si, 4))
+            else:
+                row = self.face[pi]
+                caps = tuple(row[x][1] for x in range(si, 4))
+            if not _sets_completable(msum, caps, jl, m.rules):
+                memo[key] = (NEG, True)
+                return NEG
+        bound = self.relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
+        if bound < need:
+            memo[key] = (bound, False)
+            return bound
+        bestv = NEG
+        if si == 4:
+            for j in _set_joker_options(msum, jl, m.rules):
+                sub = self.best(pi + 1, 0, runs, (), jl - j, res, need if need > bestv + 1 else bestv + 1)
+                if sub > bestv:
+                    bestv = sub
+        else:
+            p = m.places[pi]
+            t, a, tmin, wf = self.face[pi][si]
+            special = m.both and (p == 1 or p == 14)
+            if special:
+                opts = self._options(pi, si, runs, msum, jl, res)
+            else:
+                pre, post = runs[:si], runs[si + 1 :]
+                opts = (
+                    (
+                        opt,
+                        (
+                            (*pre, opt[0], *post),
+                            tuple(sorted((*msum, opt[1]), reverse=True)) if opt[1] else msum,
+                            jl - opt[3],
+                            res,
+                        ),
+                    )
+                    for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1)
+                )
+            best_ = self.best
+            for opt, nxt in opts:
+                w = opt[4]
+                floor = need if need > bestv + 1 else bestv + 1
+                sub = best_(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], floor - w)
+                if sub == NEG:
+                    continue
+                if sub + w > bestv:
+                    bestv = sub + w
+                    if bestv >= bound:
+                        break  # cannot do better than the bound
+        memo[key] = (bestv, bestv >= need or bestv == NEG)
+        return bestv
+
+    def _options(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple):
+        """(option, (runs, msum, jl, res) after it) for suit si at place index pi."""
+        m = self.m
+        p = m.places[pi]
+        t, a, tmin, w = self.face[pi][si]
+        if m.both and p == 1:
+            tmin = 0  # the aces not used here stay for place 14
+        elif m.both and p == 14:
+            t, a = res[si]
+            tmin = t
+        room = m.hi - p + 1
+        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room):
+            newR, mm, u, jused, _weight, _detail = opt
+            if m.both and p == 1:
+                res2 = (*res[:si], (max(0, t - u), a - u), *res[si + 1 :])
+            elif m.both and p == 14:
+                res2 = (*res[:si], (0, 0), *res[si + 1 :])
+            else:
+                res2 = res
+            ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
+            yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
+
+    def solve(self) -> int:
+        m = self.m
+        # suffix potentials: hand weight at (place, suit) and after, plus hand jokers
+        n = self.n
+        self.ace_w = [m.w.get((1, s), 0) for s in range(4)]
+        pot = [[0] * 5 for _ in range(n + 1)]
+        tail = m.JH * m.wj
+        for pi in range(n - 1, -1, -1):
+            p = m.places[pi]
+            pot[pi][4] = tail
+            for si in range(3, -1, -1):
+                t, a, _tmin, w = self.face[pi][si]
+                if m.both and p == 14:
+                    t, a = 0, 0  # counted at place 1 and through the reserve
+                tail += (a - t) * w
+                pot[pi][si] = tail
+        for si in range(5):
+            pot[n][si] = m.JH * m.wj
+        self.pot = pot
+        self.hmemo: dict = {}
+        self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
+        self.root = ((),) * 4, (), m.J, ((0, 0),) * 4
+        # Search from the top: ask for the bound, and on a fail-low (an upper
+        # bound below the ask) ask again for the next lower multiple of the
+        # granularity. A success returns the exact optimum; fail-lows stay in
+        # the memo as upper bounds for the next round.
+        if not self.use_h:
+            # hand only (openings, new melds): the plain search from below is quicker
+            self.value = self.best(0, 0, *self.root, NEG + 1)
+            return self.value
+        gran = max(1, self.gran)
+        ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        if self.cap is not None and ub != NEG:
+            ub = min(ub, self.cap)
+        while True:
+            if ub == NEG:
+                self.value = NEG
+                return NEG
+            if self.incumbent is not None and ub <= self.incumbent:
+                # nothing better than the incumbent (found outside): report the bound
+                self.value = ub
+                return ub
+            need = ub - ub % gran if ub >= 0 else ub
+            if self.incumbent is not None and need <= self.incumbent:
+                need = self.incumbent + 1
+            v = self.best(0, 0, *self.root, need)
+            if v >= need or v == NEG:
+                self.value = v
+                return v
+            ub = v
+
+    # ---- rebuilding the melds
+
+    def rebuild(self):
+        """Walk the memo along an optimal path; returns (runs, sets) in faces:
+        runs as (suit, start place, ['N'|'J', ...]), sets as (rank, [suits], jokers)."""
+        m = self.m
+        runs_state, msum, jl, res = self.root
+        target = self.value
+        open_runs: list[dict[tuple, list]] = [{} for _ in range(4)]
+        done_runs: list[tuple[int, int, list[str]]] = []
+        sets_out: list[tuple[int, list[int], int]] = []
+        pi = 0
+        mvec = [0, 0, 0, 0]
+        si = 0
+        while pi < self.n:
+            if si == 4:
+                for j in _set_joker_options(msum, jl, m.rules):
+                    if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
+                        break
+                else:  # pragma: no cover - the memo guarantees a witness
+                    raise InternalError("solver rebuild lost its way at the sets")
+                vec = tuple(mvec) if m.rules.set_distinct_suits else (sum(mvec),)
+                groups = _set_groups(vec, j, m.rules)
+                if groups is None:  # pragma: no cover - the memo guarantees sets
+                    raise InternalError("solver rebuild found no sets where the search did")
+                rank = m.rank(m.places[pi])
+                if m.rules.set_distinct_suits:
+                    for sub, nj in groups:
+                        sets_out.append((rank, list(sub), nj))
+                else:
+                    # suits need not differ: hand out this rank's naturals in order
+                    suits_pool = [s for s in range(4) for _ in range(mvec[s])]
+                    for sub, nj in groups:
+                        take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
+                        sets_out.append((rank, take, nj))
+                jl -= j
+                msum = ()
+                mvec = [0, 0, 0, 0]
+                pi += 1
+                si = 0
+                continue
+            chosen = None
+            for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
+                sub = self.best(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], target - opt[4])
+                if sub != NEG and sub + opt[4] == target:
+                    chosen = (opt, nxt)
+                    target -= opt[4]
+                    break
+            if chosen is None:  # pragma: no cover
+                raise InternalError("solver rebuild lost its way")
+            opt, nxt = chosen
+            p = m.places[pi]
+            detail, nn, nj = opt[5]
+            book = open_runs[si]
+            newbook: dict[tuple, list] = {}
+            for code, e, cn, cj in detail:
+                lst = book.pop(code)
+                ln, nt, jk, ld = code
+                for _ in range(e):
+                    run = lst.pop()
+                    done_runs.append((si, run[0], run[1]))
+                for _ in range(cn):
+                    run = lst.pop()
+                    run[1].append("N")
+                    newbook.setdefault((min(ln + 1, m.L), min(nt + 1, m.N), jk, ld), []).append(run)
+                for _ in range(cj):
+                    run = lst.pop()
+                    run[1].append("J")
+                    newbook.setdefault(
+                        (min(ln + 1, m.L), nt, jk + 1 if m.K is not None else 0, ld), []
+                    ).append(run)
+            if any(book.values()):  # pragma: no cover
+                raise InternalError("solver rebuild left a run unaccounted for")
+            for _ in range(nn):
+                newbook.setdefault((1, min(1, m.N), 0, 2 if m.hi - p + 1 == 14 else 0), []).append([p, ["N"]])
+            for _ in range(nj):
+                newbook.setdefault((1, 0, 1 if m.K is not None else 0, 1), []).append([p, ["J"]])
+            open_runs[si] = newbook
+            mvec[si] = opt[1]
+            runs_state, msum, jl, res = nxt
+            si += 1
+        for s in range(4):
+            for lst in open_runs[s].values():
+                for run in lst:
+                    done_runs.append((s, run[0], run[1]))
+        return done_runs, sets_out

@@ -1,0 +1,163 @@
+"""The state a bot rebuilds from its seat's view judges every action as the
+true state does.
+
+A bot sees only its view; to know whether an action is legal it asks the
+engine on a state rebuilt from the view (`bots.base.state_from_view`). That
+is sound only if the rebuilt state differs from the true one in nothing a
+rule may read: only in the cards this seat cannot see. Here random games of
+every preset, with every bundled plugin and the test plugins that read the
+turn counters and the discard taken this turn, are stopped at every step,
+and every action the seat to play could try (draws, melds from its hand, lay
+offs, swaps, rearrangements, discards, end of turn, the bots' own plans and
+deliberate mistakes) is judged on both states: the same verdict (accepted,
+or refused with the same code), and after an accepted action the same view.
+
+Each example is one game (a preset, a player count and a set of plugins
+drawn from the seed) played for up to STEPS steps. The default run is small;
+for the full run:
+
+    RAMI_EQUIVALENCE_EXAMPLES=10000 pytest tests/test_view_equivalence.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rami_core import actions as A
+from rami_core.bots.base import state_from_view
+from rami_core.bots.greedy import Planner
+from rami_core.cards import parse_card
+from rami_core.engine import Game, play_on
+from rami_core.errors import RuleError
+from rami_core.hooks import bundled_plugins, make_plugin
+from rami_core.loader import load_profile
+from rami_core.melds import read_meld
+from rami_core.state import DRAW, LAY, OVER, GameState, TableMeld
+from rami_core.views import view
+from tests.support.house_plugins import LateLayOff, turn_plugins
+from tests.support.playout import RandomBot, Tally, step
+
+PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
+EXAMPLES = int(os.environ.get("RAMI_EQUIVALENCE_EXAMPLES", "8"))
+STEPS = 60
+
+
+def verdict(rules, s: GameState, action: A.Action) -> tuple[str | None, GameState | None]:
+    try:
+        return None, play_on(rules, s, action)
+    except RuleError as e:
+        return e.code, None
+
+
+def candidates(game: Game, bot: RandomBot, planner: Planner) -> list[A.Action]:
+    """Every action worth asking about for the seat to play."""
+    s = game.state
+    seat = s.turn
+    out: list[A.Action] = []
+    if s.phase == DRAW:
+        out += [A.Draw(seat, "stock"), A.Draw(seat, "discard")]
+    out += [att.action for att in bot.attempts(game, 0, force=True)]
+    if s.phase == LAY:
+        for f in dict.fromkeys(c.face_card for c in s.hands[seat]):
+            out.append(A.Discard(seat, f))
+        out.append(A.EndTurn(seat))
+        for acts in planner.swaps(s, seat) + planner.lay_step(s, seat, s.hands[seat]):
+            out += acts[:1]
+        out += planner.plan(s, seat)[:2]
+    return [a for a in dict.fromkeys(out) if not isinstance(a, A.Timeout)]
+
+
+# What a round's end computes from the hands laid face up: hidden cards
+# before the end, placeholders in the rebuilt state.
+FROM_HIDDEN_HANDS = ("revealed_hands", "penalties", "scores", "game_over", "game_winner")
+
+
+def public_after(s: GameState, seat: int, game: Game) -> dict:
+    if s.phase == OVER:
+        s = s.copy()
+        s.hands = [h if i == seat else [] for i, h in enumerate(s.hands)]
+        d = view(s, seat, teams=game.rules.teams).to_dict()
+        for k in (*FROM_HIDDEN_HANDS, "hand_sizes"):
+            d.pop(k)
+        return d
+    return view(s, seat, teams=game.rules.teams).to_dict()
+
+
+def check_state(game: Game, bot: RandomBot, planner: Planner) -> int:
+    s = game.state
+    seat = s.turn
+    rebuilt = state_from_view(view(s, seat, teams=game.rules.teams))
+    n = 0
+    for action in candidates(game, bot, planner):
+        code, after = verdict(game.rules, s, action)
+        code2, after2 = verdict(game.rules, rebuilt, action)
+        assert code == code2, (
+            f"{action}: the true state says {code or 'accepted'}, the rebuilt one {code2 or 'accepted'}"
+            f"\n  state={s.to_json()}"
+        )
+        if after is not None and after2 is not None and not isinstance(action, A.Draw):
+            v1 = public_after(after, seat, game)
+            v2 = public_after(after2, seat, game)
+            assert v1 == v2, f"{action}: the views after it differ\n  state={s.to_json()}"
+        n += 1
+    return n
+
+
+def game_for(seed: int) -> Game:
+    rng = random.Random(seed)
+    preset = rng.choice(PRESETS)
+    profile = load_profile(preset)
+    players = rng.choice([n for n in range(1, 9) if profile.allows_players(n)])
+    extra: list[object] = []
+    for name in sorted(bundled_plugins()):
+        if name not in profile.active_plugins and rng.random() < 0.5:
+            extra.append(make_plugin(name, {}))
+    extra += [p for p in turn_plugins() if rng.random() < 0.7]
+    return Game.new(profile, players, seed=seed, plugins=extra)
+
+
+@settings(max_examples=EXAMPLES)
+@given(st.integers(0, 2**31))
+def test_rebuilt_state_judges_as_the_true_state(seed: int) -> None:
+    game = game_for(seed)
+    bot = RandomBot(random.Random(seed))
+    planner = Planner(game.rules)
+    tally = Tally()
+    lay_steps = 0
+    for _ in range(STEPS):
+        s = game.state
+        if s.phase == OVER:
+            if s.game_over:
+                break
+            game.next_round()
+            continue
+        check_state(game, bot, planner)
+        turn = s.turn
+        accepted = step(game, bot, lay_steps, tally)
+        if accepted is None:
+            break
+        lay_steps = lay_steps + 1 if game.state.turn == turn else 0
+
+
+def test_late_plugin_sees_the_turn_count_on_the_rebuilt_state() -> None:
+    """The issue's example: a lay off judged on the rebuilt state is refused
+    before the 8th turn and accepted from it, as on the true state."""
+    profile = load_profile("voleur")
+    game = Game.new(profile, 2, seed=3, plugins=[LateLayOff()])
+    s = game.state
+    for turns, expect in ((6, "late_lay_off.too_early"), (7, None)):
+        t = s.copy()
+        t.turns_played = turns
+        t.phase = LAY
+        t.opened = [True, True]
+        run = [parse_card(x) for x in ("5H", "6H", "7H")]
+        t.table = [TableMeld(read_meld(run, game.rules.melds), 1)]
+        t.hands[t.turn] = [parse_card("8H"), parse_card("2C"), parse_card("9D")]
+        act = A.LayOff(t.turn, (A.LayOffItem(parse_card("8H"), 0),))
+        rebuilt = state_from_view(view(t, t.turn))
+        assert verdict(game.rules, t, act)[0] == expect
+        assert verdict(game.rules, rebuilt, act)[0] == expect
