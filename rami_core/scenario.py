@@ -387,7 +387,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
             if owner is not None and (
                 isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < n
             ):
-                raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
+                raise SetupInvalid(f"table[{i}].owner: not a seat: {short(owner)}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
         r = read_meld(cards, meld_rules)
@@ -415,10 +415,10 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         raise SetupInvalid(f"scores: one whole number per {'team' if teams else 'seat'} ({sides})")
     turn = setup.get("turn", 0)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
-        raise SetupInvalid(f"turn: not a seat: {turn!r}")
+        raise SetupInvalid(f"turn: not a seat: {short(turn)}")
     phase = setup.get("phase", DRAW)
     if phase not in (DRAW, LAY):
-        raise SetupInvalid(f"phase: draw or lay, not {phase!r}")
+        raise SetupInvalid(f"phase: draw or lay, not {short(phase)}")
     marked = setup.get("opened") or [False] * n
     laid_before = [i in owners or marked[i] is True for i in range(n)]
     state = GameState(
@@ -447,7 +447,7 @@ def _faces(cards: Iterable[Card]) -> list[str]:
 
 def _expected_faces(value: Any) -> list[str]:
     if not isinstance(value, list):
-        raise ValueError(f"expected a list of cards, got {value!r}")
+        raise ValueError(f"expected a list of cards, got {short(value)}")
     return sorted(format_card(parse_card(x)) for x in value)
 
 
