@@ -110,10 +110,14 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def load_documents(path: Path) -> list[Any]:
     """The documents of a scenario file, read by the safe reader; ProfileError if unreadable."""
+    return [doc.data for doc in _located_documents(path)]
+
+
+def _located_documents(path: Path) -> list[Any]:
     from .loader.safe_yaml import display_path, load_yaml_documents, read_yaml_text
 
     label = display_path(path)
-    docs = [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    docs = [d for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
     if len(docs) > MAX_SCENARIOS_PER_FILE:
         raise ProfileError(
             Problem(
@@ -127,14 +131,29 @@ def run_file(path: Path, shown: str | None = None) -> list[Result]:
     """Every scenario of one file; a scenario that raises fails alone and the next one runs."""
     shown = shown or str(path)
     try:
-        docs = load_documents(path)
+        docs = _located_documents(path)
     except ProfileError as e:
         return [Result(path.name, shown, False, None, None, None, f"cannot read scenario file: {e}")]
     if not docs:
         return [
             Result(path.name, shown, False, None, None, None, "the file holds no scenario: checks nothing")
         ]
-    return [run_guarded(doc, path.parent, shown, index=i) for i, doc in enumerate(docs)]
+    results = []
+    for i, doc in enumerate(docs):
+        result = run_guarded(doc.data, path.parent, shown, index=i)
+        results.append(_with_line(result, doc.locations))
+    return results
+
+
+def _with_line(result: Result, locations: dict[tuple[Any, ...], Any]) -> Result:
+    """A failing step's message, located at the line the step was written on."""
+    if result.passed or result.step is None:
+        return result
+    at = locations.get(("steps", result.step - 1))
+    if at is None or at.line is None:
+        return result
+    result.message = f"line {at.line}: {result.message}"
+    return result
 
 
 def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
