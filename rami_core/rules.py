@@ -68,6 +68,13 @@ class Rules:
         s = self.profile.scoring
         return meld_points(reading, ace=s.ace_points, ace_low=s.ace_low_points, court=s.court_points)
 
+    def throw_back_forbidden(self, state: Any, card: Card) -> bool:
+        """Whether discarding `card` now would throw back the card taken from
+        the discard pile this turn, where discard.throw_back is false. Asked by
+        the engine; bots and the hint see the refusal through it."""
+        taken = getattr(state, "taken_discard", None)
+        return not self.profile.discard.throw_back and taken is not None and card.face == taken.face
+
     @property
     def target(self) -> int:
         return self.profile.target_for(self.players)

@@ -727,8 +727,11 @@ class PlanningBot:
         return A.Timeout(seat)
 
     def discard_draw_ok(self, rules: Rules, s2: GameState, seat: int) -> bool:
-        """After taking the discard: the turn can still end (the taken card laid where it must be)."""
-        if not rules.profile.draw.taken_discard_must_be_laid:
+        """After taking the discard: the turn can still end (the taken card laid where it must be,
+        another card to discard where the taken one may not be thrown back)."""
+        if not rules.profile.draw.taken_discard_must_be_laid and (
+            rules.profile.discard.throw_back or first_legal_end(rules, s2, seat, s2.hands[seat])
+        ):
             return True
         plan = self.planner(rules).plan(s2, seat)
         return bool(plan) and run_actions(rules, s2, plan) is not None

@@ -28,7 +28,7 @@ from ..bots import BOTS, Bot, make_bot
 from ..cards import CardError
 from ..engine import Game
 from ..errors import Problem, ProfileError, RuleError
-from ..events import Event
+from ..events import Event, EventKind
 from ..profile import JokerSwap, Profile
 from ..resources import house_dir, preset_names
 from ..savegame import to_save
@@ -414,7 +414,7 @@ class Hub:
         self.store.truncate(t.id, n)
         t.game.rollback(t.undo_point)
         t.undo_point = t.game.checkpoint()
-        self._changed(t, [Event("undone", seat)])
+        self._changed(t, [Event(EventKind.UNDONE, seat)])
 
     def next_round(self, t: Table) -> None:
         s = t.game.state
