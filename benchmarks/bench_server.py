@@ -189,7 +189,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
         cmd = [sys.executable, "-m", "rami_core.cli", "serve", "--host", HOST, "--port", str(port)]
-        cmd += ["--db", str(db), "--sync", args.sync, "--bot-delay", str(args.bot_delay), "--round-pause", "0.2"]
+        cmd += [
+            "--db",
+            str(db),
+            "--sync",
+            args.sync,
+            "--bot-delay",
+            str(args.bot_delay),
+            "--round-pause",
+            "0.2",
+        ]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"http://{HOST}:{port}"
         try:
@@ -213,7 +222,9 @@ def main() -> None:
     print(f"{'WebSocket clients':<28}{out['clients']:>12}")
     print(f"{'actions stored':<28}{out['actions']:>12}")
     print(f"{'actions/s':<28}{out['actions_per_s']:>12.0f}")
-    print(f"{'WS action p50 / p99 (ms)':<28}{out['action_p50_ms']:>6.1f} / {out['action_p99_ms']:.1f}  ({out['ws_actions']} actions)")
+    print(
+        f"{'WS action p50 / p99 (ms)':<28}{out['action_p50_ms']:>6.1f} / {out['action_p99_ms']:.1f}  ({out['ws_actions']} actions)"
+    )
     print(f"{'HTTP view p50 / p99 (ms)':<28}{out['view_p50_ms']:>6.1f} / {out['view_p99_ms']:.1f}")
     print(f"{'server RSS start / end':<28}{out['rss_start_mib']:>6.0f} / {out['rss_end_mib']:.0f} MiB")
     print(f"{'SQLite file + WAL':<28}{out['db_mib']:>8.1f} MiB")

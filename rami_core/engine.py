@@ -642,6 +642,11 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
         )
     if rules.taken_discard_must_be_laid and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
+    if house_rules and rules.throw_back_forbidden(s, card):
+        raise RuleError(
+            "discard_forbidden",
+            f"the {format_card(card)} taken from the discard pile may not be discarded this turn",
+        )
     _turn_may_end(rules, s)
     if house_rules:
         rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.seat, card=card)

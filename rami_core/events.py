@@ -11,29 +11,37 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from . import actions as A
 from .state import OVER, GameState, card_code
 
-DRAWN = "drawn"
-RESHUFFLED = "stock_rebuilt"
-OPENED = "opened"
-LAID = "laid"
-LAID_OFF = "laid_off"
-SWAPPED = "swapped"
-REARRANGED = "rearranged"
-DISCARDED = "discarded"
-TURN_ENDED = "turn_ended"
-TIMED_OUT = "timed_out"
-ROUND_OVER = "round_over"
-GAME_OVER = "game_over"
-ROUND_DEALT = "round_dealt"
+
+class EventKind(StrEnum):
+    """Every kind of event. A StrEnum so that saved games, JSON and plugins keep
+    reading plain strings, while code that makes or matches events names a
+    member (and a new kind must be narrated: tests/test_narration.py)."""
+
+    DRAWN = "drawn"
+    RESHUFFLED = "stock_rebuilt"
+    OPENED = "opened"
+    LAID = "laid"
+    LAID_OFF = "laid_off"
+    SWAPPED = "swapped"
+    REARRANGED = "rearranged"
+    DISCARDED = "discarded"
+    TURN_ENDED = "turn_ended"
+    TIMED_OUT = "timed_out"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+    ROUND_DEALT = "round_dealt"
+    UNDONE = "undone"  # an app took back a seat's moves of the turn (the table server's undo)
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str
+    kind: EventKind
     seat: int | None
     data: dict[str, Any] = field(default_factory=dict)
     private: dict[str, Any] = field(default_factory=dict)  # seen only by `seat`
@@ -45,13 +53,25 @@ class Event:
         return replace(self, private={})
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "seat": self.seat, **self.data}
+        out: dict[str, Any] = {"kind": str(self.kind), "seat": self.seat, **self.data}
         out.update(self.private)
         return out
 
 
 def _cards(cards) -> list[str]:
     return [card_code(c).split("/")[0] for c in cards]
+
+
+def _added(before: GameState, after: GameState) -> list[dict[str, Any]]:
+    """The cards a rearrangement brought from the hand, by the meld (numbered
+    in the new table) each went to: the log then says who added what where."""
+    old = Counter(c for m in before.table for c in m.cards)
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(after.table):
+        new = [c for c in m.cards if not old[c]]
+        if new:
+            out.append({"to": i, "cards": _cards(new)})
+    return out
 
 
 def events_for(
@@ -62,9 +82,9 @@ def events_for(
     out: list[Event] = []
     timeout = isinstance(action, A.Timeout)
     if timeout:
-        out.append(Event(TIMED_OUT, seat))
+        out.append(Event(EventKind.TIMED_OUT, seat))
     if after.reshuffles != before.reshuffles and after.round_no == before.round_no:
-        out.append(Event(RESHUFFLED, seat, {"stock_size": len(after.stock) + 1}))
+        out.append(Event(EventKind.RESHUFFLED, seat, {"stock_size": len(after.stock) + 1}))
     round_ended_by_draw = after.phase == OVER and after.round_end != "out"
     drew = isinstance(action, A.Draw) or (timeout and before.phase == "draw")
     discarded = isinstance(action, A.Discard) or (timeout and discard_enabled and not round_ended_by_draw)
@@ -92,29 +112,41 @@ def events_for(
                 data["card"] = _cards([card])[0]
             else:
                 private["card"] = _cards([card])[0]
-        out.append(Event(DRAWN, seat, data, private))
+        out.append(Event(EventKind.DRAWN, seat, data, private))
     if isinstance(action, A.Meld):
         if not before.opened[seat] and after.opened[seat]:
-            out.append(Event(OPENED, seat))
-        out.append(Event(LAID, seat, {"melds": [_cards(m.cards) for m in after.table[len(before.table) :]]}))
+            out.append(Event(EventKind.OPENED, seat))
+        out.append(
+            Event(
+                EventKind.LAID, seat, {"melds": [_cards(m.cards) for m in after.table[len(before.table) :]]}
+            )
+        )
     elif isinstance(action, A.LayOff):
         out.append(
             Event(
-                LAID_OFF, seat, {"cards": [{"card": _cards([i.card])[0], "to": i.to} for i in action.items]}
+                EventKind.LAID_OFF,
+                seat,
+                {"cards": [{"card": _cards([i.card])[0], "to": i.to} for i in action.items]},
             )
         )
     elif isinstance(action, A.Swap):
-        out.append(Event(SWAPPED, seat, {"given": _cards(action.cards), "meld": action.meld}))
+        out.append(Event(EventKind.SWAPPED, seat, {"given": _cards(action.cards), "meld": action.meld}))
     elif isinstance(action, A.Rearrange):
-        out.append(Event(REARRANGED, seat, {"table": [_cards(m.cards) for m in after.table]}))
+        out.append(
+            Event(
+                EventKind.REARRANGED,
+                seat,
+                {"table": [_cards(m.cards) for m in after.table], "added": _added(before, after)},
+            )
+        )
     if discarded:
-        out.append(Event(DISCARDED, seat, {"card": _cards([after.discard[-1]])[0]}))
+        out.append(Event(EventKind.DISCARDED, seat, {"card": _cards([after.discard[-1]])[0]}))
     if after.phase != OVER and after.turns_played != before.turns_played:
-        out.append(Event(TURN_ENDED, seat, {"next": after.turn}))
+        out.append(Event(EventKind.TURN_ENDED, seat, {"next": after.turn}))
     if after.phase == OVER and before.phase != OVER:
         out.append(
             Event(
-                ROUND_OVER,
+                EventKind.ROUND_OVER,
                 None,
                 {
                     "winner": after.winner,
@@ -127,13 +159,15 @@ def events_for(
             )
         )
         if after.game_over:
-            out.append(Event(GAME_OVER, None, {"winner": after.game_winner, "scores": list(after.scores)}))
+            out.append(
+                Event(EventKind.GAME_OVER, None, {"winner": after.game_winner, "scores": list(after.scores)})
+            )
     return out
 
 
 def round_dealt(state: GameState) -> Event:
     return Event(
-        ROUND_DEALT,
+        EventKind.ROUND_DEALT,
         None,
         {
             "round": state.round_no,

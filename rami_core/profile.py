@@ -166,6 +166,13 @@ class Discard(Strict):
         True,
         description="Going out must end with a discard: laying the last card of the hand is refused.",
     )
+    throw_back: bool = Field(
+        True,
+        description=(
+            "The card taken from the discard pile may be discarded again the same turn; false: that "
+            "discard is refused (discard_forbidden), and so is its twin from the other deck."
+        ),
+    )
 
 
 class Melds(Strict):

@@ -14,6 +14,10 @@ from pathlib import Path
 
 _REPO = Path(__file__).resolve().parent.parent
 
+# The variant `rami play`, `rami solve` and `rami simulate` use when none is
+# given: Rami 51, the most played French rami.
+DEFAULT_VARIANT = "rami51"
+
 
 def _package_dir(package: str, fallback: str) -> Path:
     try:
@@ -56,6 +60,60 @@ def preset_names() -> list[str]:
 def preset_path(name: str) -> Path:
     """The file of preset ``name`` (which may not exist)."""
     return variants_dir() / f"{name}.yaml"
+
+
+PROFILE_ENTRY_POINT_GROUP = "rami.profiles"
+
+
+def house_names() -> list[str]:
+    """Names of the bundled house-rule files (``rami51_atlas`` for ``variants/house/rami51_atlas.yaml``)."""
+    folder = house_dir()
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml") if not p.name.startswith("_"))
+
+
+def installed_profiles() -> dict[str, Path]:
+    """Profiles shipped by installed packages, by name.
+
+    A package declares each under the entry-point group ``rami.profiles``:
+    the entry's name is the profile's name and its value the package that
+    holds ``<name>.yaml``, e.g. in its pyproject.toml::
+
+        [project.entry-points."rami.profiles"]
+        rami51_no_joker_discard = "rami_plugin_example"
+
+    An entry whose file cannot be found is left out (``rami variants --all``
+    lists what is found)."""
+    from importlib.metadata import entry_points
+
+    out: dict[str, Path] = {}
+    for ep in entry_points(group=PROFILE_ENTRY_POINT_GROUP):
+        module = ep.value.partition(":")[0].strip()
+        try:
+            root = importlib.resources.files(module)
+            path = Path(str(root)) / f"{ep.name}.yaml"
+        except (ModuleNotFoundError, TypeError, ValueError):
+            continue
+        if path.is_file():
+            out.setdefault(ep.name, path)
+    return out
+
+
+def profile_path(name: str) -> Path | None:
+    """The file of a profile named ``name``: a preset, else a bundled house
+    file, else a profile an installed package ships; None if none is."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        return None
+    for path in (preset_path(name), house_dir() / f"{name}.yaml"):
+        if path.is_file():
+            return path
+    return installed_profiles().get(name)
+
+
+def profile_names() -> list[str]:
+    """Every name `profile_path` resolves: presets, house files, installed profiles."""
+    return sorted(set(preset_names()) | set(house_names()) | set(installed_profiles()))
 
 
 def plugins_package():

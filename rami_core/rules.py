@@ -307,6 +307,13 @@ class Rules:
     def meld_value(self, reading: Reading) -> int:
         return meld_points(reading, **self.score_args)
 
+    def throw_back_forbidden(self, state: Any, card: Card) -> bool:
+        """Whether discarding `card` now would throw back the card taken from
+        the discard pile this turn, where discard.throw_back is false. Asked by
+        the engine; bots and the hint see the refusal through it."""
+        taken = getattr(state, "taken_discard", None)
+        return not self.profile.discard.throw_back and taken is not None and card.face == taken.face
+
     @property
     def score_args(self) -> dict[str, int]:
         """The card values `meld_points` (and the solver's openings) count with."""

@@ -217,6 +217,7 @@ def test_rearrange_event_in_voleur():
             "kind": "rearranged",
             "seat": 0,
             "table": [["2S", "3S", "4S"], ["5S", "6S", "7S"], ["3S", "4S", "5S", "JK"]],
+            "added": [{"to": 2, "cards": ["5S"]}],
         }
     ]
     assert new_events(g, A.EndTurn(0)) == [{"kind": "turn_ended", "seat": 0, "next": 1}]

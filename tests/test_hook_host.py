@@ -40,3 +40,16 @@ def test_every_game_has_a_plugin_host_even_without_plugins():
     game = Game.new(load_profile("voleur"), 2, seed=1)
     assert isinstance(game.rules.hooks, PluginHost)
     assert game.rules.hooks.names() == []
+
+
+def test_bundled_plugins_share_the_settings_base():
+    from rami_core.hooks import bundled_plugins, make_plugin
+    from rami_core.hookspecs import HousePlugin, PluginSettings
+
+    for name, cls in bundled_plugins().items():
+        assert issubclass(cls, HousePlugin), name
+        assert issubclass(cls.Settings, PluginSettings), name
+        plugin = make_plugin(name, {})
+        assert isinstance(plugin.settings, cls.Settings), name
+        with pytest.raises(Exception, match="misspelt_key"):
+            make_plugin(name, {"misspelt_key": 1})  # an unknown setting is an error, never ignored

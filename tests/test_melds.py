@@ -86,7 +86,7 @@ def test_rules_from_default_profile():
         ({"melds": {"ace": "high"}}, HIGH),
         ({"melds": {"ace": "both", "wrap": True}}, WRAP),
         ({"jokers": {"max_per_meld": 1}}, ONE_JOKER),
-        ({"jokers": {"max_per_meld": 0}}, NO_JOKER),
+        ({"jokers": {"max_per_meld": 0}, "deck": {"jokers": 0}}, NO_JOKER),  # jokers dealt must fit
         ({"jokers": {"min_naturals": 2}}, TWO_NATURALS),
         ({"melds": {"run_min": 4}}, RUN4),
         ({"melds": {"set_distinct_suits": False}}, SAME_SUITS),

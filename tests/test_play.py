@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from rami_core.cards import parse_card
+from rami_core.play import commands as C
 from rami_core.play.cards import CardStyle, parse_input_card
 from rami_core.play.commands import CommandError, apply_edits, parse
 
@@ -194,9 +195,9 @@ def test_a_person_plays_a_whole_game_against_a_bot(variant):
     assert "Your hand (" in out
     assert "Game over." in out, out[-3000:]
     assert re.search(r"Every hand:", out)
-    assert re.search(r"(You|greedy bot 2|random bot 2) wins the game\.|ends in a tie", out)
+    assert re.search(r"You win the game\.|(greedy|random) bot wins the game\.|ends in a tie", out)
     # The other seat's cards are only ever shown at the end of a round.
-    assert "bot 2's hand" not in out
+    assert "bot's hand" not in out
 
 
 def test_a_person_plays_in_french():
@@ -225,15 +226,15 @@ def test_a_person_plays_in_french():
 # --------------------------------------------------------------------------- the screen
 
 
-def test_default_game_is_voleur_against_the_expert_or_a_bot():
+def test_default_game_is_rami51_against_the_expert_without_a_clock():
     r = rami(input="")
     assert r.returncode == 0, r.stderr
-    assert "voleur - round 1" in r.stdout
+    assert "rami51 - round 1" in r.stdout
     bot = "expert" if "expert" in bots_available() else None
     if bot:
-        assert "expert bot 2" in r.stdout
+        assert "expert bot" in r.stdout and "expert bot 2" not in r.stdout  # one bot: no number
     assert "Game abandoned." in r.stdout
-    assert "clock: 120 s per turn" in r.stdout  # voleur sets a turn clock
+    assert "clock" not in r.stdout  # a casual game has none
 
 
 def test_screen_shows_hand_piles_others_scores_and_what_to_do():
@@ -241,9 +242,9 @@ def test_screen_shows_hand_piles_others_scores_and_what_to_do():
     out = r.stdout
     assert r.returncode == 0
     assert "rami51 - round 1" in out
-    assert re.search(r"^Scores: You 0 +\| +\S+ bot 2 0 +\(game to 500\)", out, re.M)
+    assert re.search(r"^Scores: You 0 +\| +\S+ bot 0 +\(game to 500\)", out, re.M)
     assert re.search(r"^Discard: \S+ \(1 card\) +Stock: 81 cards", out, re.M)
-    assert re.search(r"^Others: \S+ bot 2 13 cards \(not opened\)", out, re.M)
+    assert re.search(r"^Others: \S+ bot 13 cards \(not opened\)", out, re.M)
     hand = re.search(r"^Your hand \(13\): (.*)$", out, re.M).group(1)
     cards = [parse_card(c) for c in hand.split()]
     assert len(cards) == 13
@@ -262,7 +263,7 @@ def test_refusals_show_the_engine_message_and_lose_nothing():
     assert r.returncode == 0
     assert "Refused (wrong_phase): draw a card before laying" in out
     assert "Not understood: unknown command 'zz'" in out
-    assert "Not understood: not a card: 'QQ'" in out
+    assert "Not understood: 'QQ' is not a card: no suit" in out
     assert "Refused (no_such_meld): there is no meld 4 on the table (the table is empty)" in out
     assert "Refused (card_not_in_hand)" in out
     assert "Refused (action_forbidden)" in out  # rami51 never rearranges
@@ -280,20 +281,17 @@ def test_french_refusals_are_translated_by_code_with_the_detail():
         "5",
         "--lang",
         "fr",
-        input="x 7H\nd\nl 7H 3\n",
+        input="x 7Co\nd\nl 7Co 3\n",
     )
     out = r.stdout
-    assert "Refusé : ce n'est pas le moment (wrong_phase : draw a card before discarding)" in out
-    assert (
-        "Refusé : cette combinaison n'est pas sur la table (no_such_meld : there is no meld 3 on the table (la table est vide))"
-        in out
-    )
+    assert "Refusé : piochez une carte avant de défausser" in out
+    assert "Refusé : il n'y a pas de combinaison 3 sur la table (la table est vide)" in out
     assert "Partie abandonnée." in out
     assert re.search(r"Votre main \(13\) : ", out)
     hand = re.search(r"Votre main \(14\) : (.*)$", out, re.M).group(1)
     assert not re.search(r"\b[JQK][♠♥♦♣]", hand)  # V, D, R for the court cards
     for tok in hand.split():
-        parse_input_card(tok)
+        parse_input_card(tok, "fr")
 
 
 def test_ascii_fallback_when_stdout_cannot_show_symbols():
@@ -346,6 +344,8 @@ def test_colours_on_a_terminal_and_no_color_honoured():
         child.expect(r"(?m)^(\x1b\[[0-9;]*m)*> ")
         text = child.before
         child.sendline("q")
+        child.expect("Save the game before leaving")
+        child.sendline("")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
@@ -458,12 +458,12 @@ def test_save_and_resume_continue_the_same_game(tmp_path):
     assert r1.returncode == 0
     hand1 = re.findall(r"^Your hand \(14\): (.*)$", r1.stdout, re.M)[-1]
     data = json.loads(save.read_text())
-    assert data["play"]["seats"] == [{"human": True}, {"bot": bot}]
+    assert data["play"]["seats"] == [{"human": True, "name": "You"}, {"bot": bot, "name": f"{bot} bot"}]
     r2 = rami("--resume", str(save), "--ascii", input="")
     assert r2.returncode == 0, r2.stderr
     assert f"Game resumed from {save}" in r2.stdout
     assert re.search(r"^Your hand \(14\): " + re.escape(hand1), r2.stdout, re.M)
-    assert f"{bot} bot 2" in r2.stdout
+    assert f"{bot} bot" in r2.stdout
 
 
 def test_resume_refuses_a_damaged_save(tmp_path):
@@ -485,58 +485,87 @@ def test_bad_options_are_usage_errors():
 
 
 def test_parse_commands_and_short_forms():
-    assert parse("d").args == {"source": "stock"}
-    assert parse("dd").args == {"source": "discard"}
-    assert parse("draw discard").args == {"source": "discard"}
+    assert parse("d") == C.Draw("stock")
+    assert parse("dd") == C.Draw("discard")
+    assert parse("draw discard") == C.Draw("discard")
+    assert parse("pioche") == C.Draw("stock")
     m = parse("m 7H 8H 9H | KS KH KC / 2c,3c,4c")
-    assert [[str(c) for c in meld] for meld in m.args["melds"]] == [
+    assert isinstance(m, C.Meld)
+    assert [[str(c) for c in meld] for meld in m.melds] == [
         ["7H", "8H", "9H"],
         ["KS", "KH", "KC"],
         ["2C", "3C", "4C"],
     ]
-    lay = parse("l JK 2 as 6H | 5c 1")
-    assert [(str(c), to, str(a) if a else None) for c, to, a in lay.args["items"]] == [
+    lay_off = parse("l JK 2 as 6H | 5c 1")
+    assert isinstance(lay_off, C.LayOff)
+    assert [(str(i.card), i.to, str(i.as_) if i.as_ else None) for i in lay_off.items] == [
         ("JK", 1, "6H"),
         ("5C", 0, None),
     ]
-    assert parse("lay off 7H 8H 3").args["items"][1][1] == 2
+    lay = parse("lay off 7H 8H 3")
+    assert isinstance(lay, C.LayOff) and lay.items[1].to == 2
     s = parse("s 6H 6C 2")
-    assert [str(c) for c in s.args["cards"]] == ["6H", "6C"] and s.args["meld"] == 1
-    assert str(parse("x D♠").args["card"]) == "QS"
-    assert str(parse("x DS").args["card"]) == "QS"  # the French ASCII display reads back
-    assert str(parse("discard JK(6♥)").args["card"]) == "JK"
-    assert parse("r 1: 3C 4C 5C | 2: 5C 6C 7C").args["table"][1][0] == parse_card("5C")
-    for kind, line in [
-        ("end", "e"),
-        ("undo", "u"),
-        ("hint", "h"),
-        ("help", "?"),
-        ("quit", "q"),
-        ("show", ""),
+    assert isinstance(s, C.Swap) and [str(c) for c in s.cards] == ["6H", "6C"] and s.meld == 1
+    assert parse("x D♠") == C.Discard(parse_card("QS"))
+    assert parse("x DS") == C.Discard(parse_card("QS"))  # a French court letter with an English suit
+    assert parse("discard JK(6♥)") == C.Discard(parse_card("JK"))
+    r = parse("r 1: 3C 4C 5C | 2: 5C 6C 7C")
+    assert isinstance(r, C.Rearrange) and r.table[1][0] == parse_card("5C")
+    for cmd, line in [
+        (C.EndTurn(), "e"),
+        (C.Undo(), "u"),
+        (C.Hint(), "h"),
+        (C.Help(), "?"),
+        (C.Quit(), "q"),
+        (C.Show(), ""),
+        (C.Scores(), "sc"),
     ]:
-        assert parse(line).kind == kind
-    assert parse("save my game.json").args["path"] == "my game.json"
+        assert parse(line) == cmd
+    assert parse("save my game.json") == C.Save("my game.json")
     for bad in ["zz", "x", "l 7H", "l 7H x", "s 2", "m", "r", "r move 7H"]:
         with pytest.raises(CommandError):
             parse(bad)
 
 
+def test_french_words_and_cards():
+    assert parse("défausse RCo", "fr") == C.Discard(parse_card("KH"))
+    assert parse("pose 3P 4P 5P", "fr") == C.Meld(((parse_card("3S"), parse_card("4S"), parse_card("5S")),))
+    assert parse("compléter JK 2 comme 6Co", "fr") == C.LayOff(
+        (C.LayOffItem(parse_card("JK"), 1, parse_card("6H")),)
+    )
+    assert parse("x VT", "fr") == C.Discard(parse_card("JC"))
+    assert parse("x 10Ca", "fr") == C.Discard(parse_card("10D"))
+    assert parse("x AP", "fr") == C.Discard(parse_card("AS"))
+    assert parse("x 7♥", "fr") == C.Discard(parse_card("7H"))
+    assert parse("x 7H", "fr") == C.Discard(parse_card("7H"))  # English notation read too
+    with pytest.raises(CommandError) as e:
+        parse("x 3C", "fr")  # C: clubs in English, coeur for a French player
+    assert e.value.kw["error"].key == "card_ambiguous"
+    assert parse("x 3C", "en") == C.Discard(parse_card("3C"))
+
+
 def test_rearrange_edits_build_the_whole_new_table():
     c = lambda s: [parse_card(x) for x in s.split()]  # noqa: E731
+
+    def edits(line):
+        cmd = parse(line)
+        assert isinstance(cmd, C.EditTable)
+        return cmd.edits
+
     table = [c("3C 4C 5C 6C 7C"), c("8H 8S 8D")]
     # Split a long run by adding its duplicate (voleur's classic move).
-    edits = parse("r split 1 at 5C; add 5C 1").args["edits"]
-    assert apply_edits(table, edits) == [c("3C 4C 5C"), c("8H 8S 8D"), c("5C 6C 7C")]
-    edits = parse("r move 8D 2 new; add 9D 10D 3").args["edits"]
-    assert apply_edits(table, edits)[1:] == [c("8H 8S"), c("8D 9D 10D")]
-    edits = parse("r join 1 2").args["edits"]
-    assert apply_edits(table, edits) == [c("3C 4C 5C 6C 7C 8H 8S 8D")]
-    edits = parse("r new 2H 3H 4H").args["edits"]
-    assert apply_edits(table, edits)[-1] == c("2H 3H 4H")
+    assert apply_edits(table, edits("r split 1 at 5C; add 5C 1")) == [
+        c("3C 4C 5C"),
+        c("8H 8S 8D"),
+        c("5C 6C 7C"),
+    ]
+    assert apply_edits(table, edits("r move 8D 2 new; add 9D 10D 3"))[1:] == [c("8H 8S"), c("8D 9D 10D")]
+    assert apply_edits(table, edits("r join 1 2")) == [c("3C 4C 5C 6C 7C 8H 8S 8D")]
+    assert apply_edits(table, edits("r new 2H 3H 4H"))[-1] == c("2H 3H 4H")
     with pytest.raises(CommandError):
-        apply_edits(table, parse("r move 9S 1 2").args["edits"])
+        apply_edits(table, edits("r move 9S 1 2"))
     with pytest.raises(CommandError):
-        apply_edits(table, parse("r split 3 5C").args["edits"])
+        apply_edits(table, edits("r split 3 5C"))
 
 
 def test_card_style_french_ascii_and_engine_details():
@@ -546,14 +575,27 @@ def test_card_style_french_ascii_and_engine_details():
         and fr.name(parse_card("JH")) == "V♥"
         and fr.name(parse_card("KD")) == "R♦"
     )
-    assert CardStyle("fr", ascii_only=True).name(parse_card("QS")) == "DS"
+    assert CardStyle("fr", ascii_only=True).name(parse_card("QS")) == "DP"
+    assert CardStyle("fr", ascii_only=True).name(parse_card("10H")) == "10Co"
+    assert CardStyle("fr", ascii_only=True).name(parse_card("KD")) == "RCa"
+    assert CardStyle("fr", ascii_only=True).name(parse_card("JC")) == "VT"
     assert CardStyle("en", ascii_only=True).name(parse_card("10H")) == "10H"
     assert CardStyle("en").name(parse_card("10H")) == "10♥"
+    from rami_core.i18n import write_reason
+
     en = CardStyle("en")
-    assert en.detail("meld 0: QS does not fit") == "meld 1: Q♠ does not fit"
     assert (
-        en.detail("there is no meld 5 on the table (melds 0 to 3)")
+        write_reason("meld 0: QS is not of the set's rank", "en", en.code)
+        == "meld 1: Q♠ is not of the set's rank"
+    )
+    assert (
+        write_reason("there is no meld 5 on the table (melds 0 to 3)", "en", en.code)
         == "there is no meld 6 on the table (melds 1 to 4)"
+    )
+    fr = CardStyle("fr", ascii_only=True)
+    assert (
+        write_reason("meld 0: QS is not of the set's rank", "fr", fr.code)
+        == "combinaison 1 : DP n'a pas la valeur du brelan"
     )
 
 
@@ -582,10 +624,10 @@ def _session(variant: str, hand: str, table: list[str], lines: list[str]):
     from rich.console import Console
 
     from rami_core.engine import Game
+    from rami_core.i18n import Messages
     from rami_core.loader import load_profile
     from rami_core.melds import read_meld
     from rami_core.play import Seat, Session, Terminal
-    from rami_core.play.i18n import Messages
     from rami_core.state import TableMeld
 
     game = Game.new(load_profile(variant), 2, seed=1)

@@ -356,3 +356,79 @@ def test_pages_are_served(client):
     assert client.get("/static/table.js").status_code == 200
     meta = client.get("/api/meta").json()
     assert "rami51" in meta["presets"] and "greedy" in meta["bots"]
+
+
+class _WaitingBot:
+    """A bot that thinks until the test lets it go (or for ever, past any budget)."""
+
+    name = "waiting"
+    release = None  # a threading.Event set by the test
+
+    def choose(self, view, rules):
+        assert self.release is not None
+        self.release.wait(timeout=20)
+        return A.Draw(view.seat, "stock") if view.phase == "draw" else A.Timeout(view.seat)
+
+
+def test_a_thinking_bot_blocks_no_other_table_and_its_budget_is_kept(db):
+    import threading
+
+    from rami_core.bots import register_bot
+
+    bot = _WaitingBot()
+    bot.release = threading.Event()
+    register_bot("waiting", lambda rng: bot)
+    try:
+        app = create_app(db, bot_delay=0, round_pause=1000, think_budget=30)
+        with TestClient(app) as c:
+            slow = create(c, variant="rami51", seats=["waiting", "waiting"], seed=1)
+            other = create(c, variant="rami51", seats=["human", "human"], seed=2)
+            game = app.state.hub.get(other["table"]).game
+            seat = game.state.turn
+            tok = other["seats"][seat]["token"]
+            # The bot table is thinking (its worker thread waits); this table still answers.
+            r = c.post(f"/api/tables/{other['table']}/actions?token={tok}", json={"draw": "stock"})
+            assert r.status_code == 200
+            assert app.state.hub.get(slow["table"]).game.log == []
+            bot.release.set()
+            deadline = time.monotonic() + 20
+            while not app.state.hub.get(slow["table"]).game.log and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert app.state.hub.get(slow["table"]).game.log
+        # Over its think budget, the bot's turn gets the clock's default instead.
+        bot.release = threading.Event()
+        app = create_app(db.with_name("budget.sqlite"), bot_delay=0, round_pause=1000, think_budget=0.1)
+        with TestClient(app) as c:
+            slow = create(c, variant="rami51", seats=["waiting", "waiting"], seed=1)
+            table = app.state.hub.get(slow["table"])
+            deadline = time.monotonic() + 20
+            while not table.game.log and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert isinstance(table.game.log[0], A.Timeout)
+            bot.release.set()
+    finally:
+        bot.release.set()
+        from rami_core.bots import base
+
+        base._REGISTRY._factories.pop("waiting", None)  # other tests iterate over every bot
+
+
+def test_a_reconnect_with_the_token_gets_the_seat_back(client):
+    out = create(client, variant="rami51", seed=8)
+    tid, tok = out["table"], [s["token"] for s in out["seats"]]
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tok[1]}") as ws:
+        first = ws.receive_json()["view"]
+        assert first["seat"] == 1 and first["connected"] == [False, True]
+    assert client.get(f"/api/tables/{tid}/view").json()["connected"] == [False, False]
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tok[1]}") as ws:
+        again = ws.receive_json()["view"]
+        assert again["seat"] == 1 and again["hand"] == first["hand"] and again["connected"] == [False, True]
+    listed = client.get("/api/tables").json()[0]
+    assert listed["seats_taken"] == 0 and listed["humans"] == 2
+
+
+def test_a_body_too_large_is_refused(client):
+    r = client.post(
+        "/api/tables", content=b"x" * (3 * 1024 * 1024), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"

@@ -61,6 +61,7 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path):
             seat, body = ref.next()
             assert http.post(f"/api/tables/{tid}/actions?token={tokens[seat]}", json=body).status_code == 200
             ref.play(body, seat)
+        version = http.get(f"/api/tables/{tid}/view").json()["version"]
         before = [stable(http.get(f"/api/tables/{tid}/view?token={t}").json()) for t in tokens]
         before.append(stable(http.get(f"/api/tables/{tid}/view").json()))
         server.kill()
@@ -68,6 +69,8 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path):
         after = [stable(http.get(f"/api/tables/{tid}/view?token={t}").json()) for t in tokens]
         after.append(stable(http.get(f"/api/tables/{tid}/view").json()))
         assert after == before
+        # A client that drops views older than one it has keeps the restarted server's.
+        assert http.get(f"/api/tables/{tid}/view").json()["version"] > version
         # The game goes on to its end after the restart, each view true to the referee.
         moves = 0
         while not ref.game.state.game_over and moves < 400:

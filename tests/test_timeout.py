@@ -161,7 +161,8 @@ def test_rami51_timeout_before_drawing_draws_and_discards_that_card():
 
 
 def test_rami51_timeout_after_drawing_discards_the_drawn_card():
-    g = build_setup(rami51(), R51_SETUP)
+    # Where the card taken from the discard pile may go back (rami51 forbids it: see tests/test_throw_back.py).
+    g = build_setup(rami51("discard.throw_back=true"), R51_SETUP)
     g.apply(A.Draw(0, "discard"))
     g.apply(A.Timeout(0))
     s = g.state

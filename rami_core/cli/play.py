@@ -13,6 +13,7 @@ from rich.console import Console
 from rami_core.cli.common import one_line
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
+from rami_core.resources import DEFAULT_VARIANT
 
 
 def _stdout_can_show_symbols() -> bool:
@@ -37,7 +38,7 @@ def _bot_list(value: str | None) -> list[str]:
     "variant",
     default=None,
     metavar="V",
-    help="A preset (rami variants lists them), or a house-rule file. Default: voleur.",
+    help="A preset or bundled house file by name (rami variants --all lists them), or a house-rule file. Default: rami51.",
 )
 @click.option(
     "--rules",
@@ -103,6 +104,21 @@ def _bot_list(value: str | None) -> list[str]:
     help="Letters S H D C instead of the suit symbols (automatic where the terminal cannot show them).",
 )
 @click.option(
+    "--clock",
+    type=int,
+    is_flag=False,
+    flag_value=0,
+    default=None,
+    metavar="[SECONDS]",
+    help="Play with a turn clock: SECONDS per turn, or the variant's own clock if none is given (60 s if it has none). Off by default.",
+)
+@click.option(
+    "--names",
+    default=None,
+    metavar="LIST",
+    help='Names of the people, comma-separated, in seat order (e.g. --names "Anne,Luc"). In hot seat on a terminal the names are asked.',
+)
+@click.option(
     "--delay",
     type=float,
     default=None,
@@ -120,19 +136,21 @@ def play(
     resume_path,
     lang,
     ascii_only,
+    clock,
+    names,
     delay,
 ):
     """Play a game in the terminal: against bots, or between people at one screen.
 
-    With no options: voleur against one expert bot. Type ? during the game for
+    With no options: Rami 51 against one expert bot, no clock. Type ? during the game for
     the commands. Commands are read line by line when stdin is not a terminal,
     so a game can be scripted."""
     from rami_core.bots import BOTS, make_bot
     from rami_core.engine import Game
+    from rami_core.i18n import Messages
     from rami_core.loader import load_profile
     from rami_core.play import Seat, Session, Terminal, read_save
     from rami_core.play.cards import CardStyle
-    from rami_core.play.i18n import Messages
     from rami_core.savegame import SaveError
 
     msg = Messages(lang)
@@ -147,7 +165,7 @@ def play(
     err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
     if variant and rules_file:
-        raise click.UsageError("give --variant or --rules, not both")
+        raise click.UsageError(msg("give_one"))
     bot_names = _bot_list(bots)
     # The default opponent: the expert, or the strongest bot installed.
     default_bot = next((b for b in ("expert", "greedy", "random") if b in BOTS), None) or next(
@@ -162,7 +180,7 @@ def play(
         try:
             game, play_info = read_save(resume_path)
         except SaveError as e:
-            err.print(f"cannot resume: {e}", style="red", markup=False)
+            err.print(f"{msg('cannot_resume')} {e}", style="red", markup=False)
             sys.exit(1)
         n = game.rules.players
         saved = play_info.get("seats")
@@ -177,7 +195,7 @@ def play(
             seat_kinds = _seating(n, bot_names or [default_bot], hotseat)
     else:
         try:
-            profile = load_profile(rules_file or variant or "voleur", overrides)
+            profile = load_profile(rules_file or variant or DEFAULT_VARIANT, overrides)
         except ProfileError:
             raise
         if not bot_names and bots is None:
@@ -186,11 +204,18 @@ def play(
         if not profile.allows_players(n):
             counts = profile.players.counts or list(range(profile.players.min, profile.players.max + 1))
             raise click.BadParameter(
-                f"{profile.name} is played by {', '.join(map(str, counts))} players, not {n}",
+                msg("played_by", name=profile.name, counts=", ".join(map(str, counts)), n=n),
                 param_hint="--players",
             )
         if len(bot_names) > n:
-            raise click.BadParameter(f"{len(bot_names)} bots for {n} players", param_hint="--bots")
+            raise click.BadParameter(
+                msg(
+                    "bots_for_players",
+                    bots=msg.count("bots", len(bot_names)),
+                    players=msg.count("players", n),
+                ),
+                param_hint="--bots",
+            )
         if not hotseat and len(bot_names) < n and not bot_names:
             bot_names = [default_bot]
         seat_kinds = _seating(n, bot_names, hotseat)
@@ -199,23 +224,52 @@ def play(
         game = Game.new(profile, n, seed=seed)
 
     humans = sum(1 for k in seat_kinds if k is None)
+    given = [x.strip() for x in names.split(",")] if names else []
+    saved = play_info.get("seats")
+    saved_seats: list = saved if isinstance(saved, list) else []
+    bot_count: dict[str, int] = {}
+    for kind in seat_kinds:
+        if kind is not None:
+            bot_count[kind] = bot_count.get(kind, 0) + 1
     seats = []
     seat_seed = game.state.seed or 0
     for i, kind in enumerate(seat_kinds):
+        saved_name = (
+            saved_seats[i].get("name") if i < len(saved_seats) and isinstance(saved_seats[i], dict) else None
+        )
         if kind is None:
             name = msg("you") if humans == 1 else msg("player", n=i + 1)
             seats.append(Seat(True, name))
         else:
             if kind not in BOTS:
                 raise click.BadParameter(msg("no_bot", name=kind, bots=", ".join(BOTS)), param_hint="--bots")
-            seats.append(
-                Seat(False, msg("bot_name", bot=kind, n=i + 1), kind, make_bot(kind, seat_seed * 16 + i))
-            )
+            name = msg("bot_one", bot=kind) if bot_count[kind] == 1 else msg("bot_name", bot=kind, n=i + 1)
+            seats.append(Seat(False, name, kind, make_bot(kind, seat_seed * 16 + i)))
+        if i < len(given) and given[i]:
+            seats[-1].name = given[i]
+        elif isinstance(saved_name, str) and saved_name and not given:
+            seats[-1].name = saved_name
+    if interactive and humans > 1 and not given and not resume_path:
+        for seat in seats:
+            if seat.human:
+                typed = console.input(msg("name_prompt", n=seats.index(seat) + 1, default=seat.name)).strip()
+                seat.name = typed or seat.name
+    clock_seconds = None
+    if clock is not None:
+        clock_seconds = clock or game.rules.turn_time_limit or 60
     if delay is None:
         delay = 0.6 if out_tty else 0.0
     term = Terminal(console, interactive=interactive, delay=delay if out_tty else 0.0)
     session = Session(
-        game, seats, term, msg, style, save_path=save_path, clock=interactive, tell_from_start=not resume_path
+        game,
+        seats,
+        term,
+        msg,
+        style,
+        save_path=save_path,
+        clock=clock_seconds,
+        tell_from_start=not resume_path,
+        offer_save=interactive,
     )
     if resume_path:
         session.say("resumed", "green", path=resume_path)
@@ -231,12 +285,12 @@ def play(
 
 
 def _rescue(session: Any, error: Exception, save_path: str | None, err: Console) -> None:
-    from rami_core.play.session import write_save
+    from rami_core.play.saves import write_save
     from rami_core.savegame import SaveError
 
     path = save_path or f"rami-rescued-{session.game.state.seed or 0}.json"
     try:
-        write_save(session.game, path, session.seats, session.msg.lang)
+        write_save(session.game, path, [s.to_dict() for s in session.seats], session.msg.lang)
         saved = f"the game was saved to {path} (rami play --resume {path})"
     except SaveError as se:
         saved = f"the game could not be saved: {se.reason or se}"

@@ -12,22 +12,33 @@ from rami_core.errors import ProfileError
 
 
 @click.command()
-def variants() -> None:
-    """List the presets, one line each: name and description."""
+@click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Also the bundled house-rule files and the profiles installed packages ship.",
+)
+def variants(show_all: bool) -> None:
+    """List the presets, one line each: name and description (--all: every profile rami knows by name)."""
     from rami_core.loader import load_profile
-    from rami_core.resources import preset_names
+    from rami_core.resources import house_names, installed_profiles, preset_names
 
-    names = preset_names()
+    groups = [("", preset_names())]
+    if show_all:
+        groups += [("house", house_names()), ("installed", sorted(installed_profiles()))]
+    names = [n for _, group in groups for n in group]
     width = max((len(n) for n in names), default=0)
     failed = False
-    for name in names:
-        try:
-            description = load_profile(name).description
-        except ProfileError as exc:
-            report_problems(exc)
-            failed = True
-            continue
-        click.echo(f"{name:<{width}}  {description}".rstrip())
+    for tag, group in groups:
+        for name in group:
+            try:
+                description = load_profile(name).description
+            except ProfileError as exc:
+                report_problems(exc)
+                failed = True
+                continue
+            label = f"[{tag}] " if tag else ("[preset] " if show_all else "")
+            click.echo(f"{name:<{width}}  {label}{description}".rstrip())
     if failed:
         sys.exit(1)
 

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rami_core.cli.common import set_option
+from rami_core.resources import DEFAULT_VARIANT
 from rami_core.simulate import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.simulate import simulate as run_simulation
 
@@ -19,7 +20,7 @@ def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
-    return load_profile(rules_file or variant or "rami51", overrides)
+    return load_profile(rules_file or variant or DEFAULT_VARIANT, overrides)
 
 
 def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict:
@@ -60,18 +61,39 @@ def _print_summary(res: dict) -> None:
     t = Table(
         title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
     )
-    t.add_column("bot")
-    for col in ("games", "wins", "win rate", "95% CI"):
-        t.add_column(col, justify="right")
-    for bot, st in res["bots_stats"].items():
-        t.add_row(
-            bot,
-            str(st["games"]),
-            str(st["wins"]),
-            _fmt(st["win_rate"]),
-            f"[{_fmt(st['ci95'][0])}, {_fmt(st['ci95'][1])}]",
-        )
-    console.print(t)
+    if len(set(res["bots"])) == 1:
+        # One bot type in every seat: a row per seat (or side) says what the
+        # seat order is worth; a row per bot would only say the bot wins.
+        from rami_core.simulate import wilson
+
+        side = len(res["wins_per_seat"]) != res["players"]
+        t.add_column("side" if side else "seat")
+        for col in ("games", "wins", "win rate", "95% CI"):
+            t.add_column(col, justify="right")
+        n = res["games"]
+        for i, w in enumerate(res["wins_per_seat"]):
+            lo, hi = wilson(w, n) if n else (None, None)
+            t.add_row(
+                f"{res['bots'][0]} {i}",
+                str(n),
+                str(int(w)) if float(w).is_integer() else _fmt(w),
+                _fmt(w / n if n else None),
+                f"[{_fmt(lo)}, {_fmt(hi)}]",
+            )
+        console.print(t)
+    else:
+        t.add_column("bot")
+        for col in ("games", "wins", "win rate", "95% CI"):
+            t.add_column(col, justify="right")
+        for bot, st in res["bots_stats"].items():
+            t.add_row(
+                bot,
+                str(st["games"]),
+                str(st["wins"]),
+                _fmt(st["win_rate"]),
+                f"[{_fmt(st['ci95'][0])}, {_fmt(st['ci95'][1])}]",
+            )
+        console.print(t)
     s = Table(show_header=True)
     s.add_column("statistic")
     s.add_column("value", justify="right")
@@ -140,7 +162,7 @@ def statistics_help() -> str:
 
 
 @click.command("simulate", epilog=statistics_help())
-@click.option("--variant", "variant", default=None, help="Preset name or profile file (default rami51).")
+@click.option("--variant", "variant", default=None, help="Preset name or profile file (default: rami51).")
 @click.option(
     "--rules",
     "rules_file",

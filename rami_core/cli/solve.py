@@ -18,6 +18,7 @@ import click
 from rami_core.cards import Card, CardError, format_card, parse_cards
 from rami_core.cli.common import set_option
 from rami_core.melds import MeldRules, Reading, read_meld
+from rami_core.resources import DEFAULT_VARIANT
 from rami_core.solver import (
     DEFAULT_MAX_STATES,
     SolverInputError,
@@ -209,7 +210,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 
 
 @click.command("solve")
-@click.option("--variant", default=None, help="A preset name (default: voleur).")
+@click.option("--variant", default=None, help="A preset or profile name (default: rami51).")
 @click.option(
     "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
 )
@@ -226,7 +227,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
     type=click.Choice(["cards", "points"]),
     default="cards",
     show_default=True,
-    help="Lay the most cards, or the most penalty points.",
+    help="Lay the most cards, or the most penalty points (where melds keep their places: the most cards).",
 )
 @click.option(
     "--max-states",
@@ -254,7 +255,7 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
-    game = _Game.of(load_profile(rules_file or variant or "voleur", overrides))
+    game = _Game.of(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
     if batch is None:
         try:
             t = parse_table(table)

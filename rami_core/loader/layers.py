@@ -48,8 +48,9 @@ def _inside(path: Path, folders: Iterable[Path]) -> bool:
 
 
 def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
-    path = resources.variants_dir() / f"{name}.yaml"
-    if name and "/" not in name and path_problem(path) is None and path.is_file():
+    # A name is a preset, a bundled house file or an installed package's profile (resources.profile_path).
+    path = resources.profile_path(name) if name and "/" not in name else None
+    if path is not None and path_problem(path) is None and path.is_file():
         return path.resolve()
     raise ProfileError(
         Problem(
@@ -58,7 +59,7 @@ def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
             problem_at.column,
             key_path,
             f"unknown preset {short(name)}",
-            suggest(name, resources.preset_names()),
+            suggest(name, resources.profile_names()),
         )
     )
 
@@ -282,7 +283,7 @@ def resolve(
         name = str(name_or_path).strip()
         path = _preset_file(name, Loc("rami"), "")
         shown = display_path(path)
-        allowed = [presets]
+        allowed = [presets, path.parent]
     layer = _Resolver(allowed).file(path, [])
     if rules:
         layer = layer.over(_mapping_layer(rules, rules_label))

@@ -1,15 +1,23 @@
 """`rami play`: a game in the terminal against bots, or between people at one screen.
 
-- :mod:`.cards`: cards as shown and typed (symbols or ASCII, V/D/R in French, colours)
-- :mod:`.commands`: what the player types, read into commands
-- :mod:`.screen`: the screen, built from one seat's view
+- :mod:`.cards`: cards as shown and typed (symbols or letters, each language's notation, colours)
+- :mod:`.commands`: what the player types, read into typed commands
+- :mod:`.dispatch`: commands to engine actions (and back, for the hint)
+- :mod:`.screen`: the screen and the score sheet, built from one seat's view
 - :mod:`.hint`: the solver's best move for the seat to play
-- :mod:`.session`: the game loop (people, bots, undo, save)
-- :mod:`.i18n`: the messages, in English and French
+- :mod:`.terminal`: reading and writing, with a turn clock that ends a read by itself
+- :mod:`.undo`: taking back a person's moves of the turn
+- :mod:`.saves`: saved games with their seating
+- :mod:`.session`: the game loop (people, bots, round ends)
+
+The words are in rami_core.i18n and the narration of events in
+rami_core.narration, shared with `rami replay`.
 """
 
 from __future__ import annotations
 
-from .session import Seat, Session, Terminal, read_save, write_save
+from .saves import read_save, write_save
+from .session import Seat, Session
+from .terminal import Terminal
 
 __all__ = ["Seat", "Session", "Terminal", "read_save", "write_save"]

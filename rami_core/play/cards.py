@@ -1,54 +1,62 @@
 """Cards as the player sees and types them: symbols or letters, French or
-English court cards, a colour per suit.
+English notation, a colour per suit.
 
 Suits are told apart by their symbol (or letter) as well as by colour, so the
 game reads the same without colour (``NO_COLOR``) and on terminals that
-cannot show ♠ ♥ ♦ ♣ (the ASCII fallback writes the suit letters S H D C).
+cannot show ♠ ♥ ♦ ♣. The ASCII fallback writes each language's own letters:
+S H D C in English, P Co Ca T in French (pique, cœur, carreau, trèfle), with
+the court cards J Q K or V D R.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 
-from ..cards import JOKER_SUIT, SUIT_SYMBOLS, SUITS, Card, CardError, parse_card, rank_name
+from ..cards import (
+    FR_SUITS,
+    JOKER_SUIT,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    CardError,
+    parse_card,
+    rank_name,
+    read_card,
+)
 from ..melds import AMBIGUOUS
 
 # A four-colour deck: told apart by colour as well as by symbol.
 SUIT_STYLES = {0: "bold", 1: "bold red", 2: "bold blue", 3: "bold green", JOKER_SUIT: "bold magenta"}
 
-_FR_ASCII_RANKS = {"V": 11, "D": 12, "R": 13}
 
-
-def parse_input_card(token: str) -> Card:
-    """A card as typed at the prompt: rami's card notation (``7H``, ``10♦``, ``qs``,
-    ``D♠``, ``JK``), also the French ASCII display (``DS``: dame of spades),
-    and a card copied from the screen with what a joker stands for (``JK(6♥)``)."""
+def parse_input_card(token: str, lang: str = "en") -> Card:
+    """A card as typed at the prompt, in either notation (rami_core.cards.read_card),
+    also a card copied from the screen with what a joker stands for (``JK(6♥)``)."""
     raw = token.strip()
     raw = re.sub(r"[(=].*$", "", raw) or raw
-    try:
-        return parse_card(raw)
-    except CardError:
-        up = raw.upper()
-        if len(up) == 2 and up[0] in _FR_ASCII_RANKS and up[1] in SUITS:
-            return Card(_FR_ASCII_RANKS[up[0]], SUITS.index(up[1]), 0)
-        raise
+    return read_card(raw, lang)
 
 
 class CardStyle:
-    """How cards are written: language (V/D/R in French), symbols or ASCII."""
+    """How cards are written: language (V/D/R in French), symbols or letters."""
 
     def __init__(self, lang: str = "en", ascii_only: bool = False, empty_table: str = "the table is empty"):
         self.lang = lang
         self.empty_table = empty_table
         self.ascii = ascii_only
 
+    def suit(self, suit: int) -> str:
+        if not self.ascii:
+            return SUIT_SYMBOLS[suit]
+        return FR_SUITS[suit] if self.lang == "fr" else SUITS[suit]
+
     def name(self, card: Card) -> str:
         if card.is_joker:
             return "JK"
-        suit = SUITS[card.suit] if self.ascii else SUIT_SYMBOLS[card.suit]
-        return rank_name(card.rank, self.lang) + suit
+        return rank_name(card.rank, self.lang) + self.suit(card.suit)
 
     def face(self, rank: int, suit: int) -> str:
         """What a joker stands for: a face, or only a rank where its suit is open."""
@@ -62,7 +70,7 @@ class CardStyle:
             label += f"({self.face(*stands)})"
         return Text(label, style=SUIT_STYLES.get(card.suit, ""))
 
-    def cards(self, cards, sep: str = " ") -> Text:
+    def cards(self, cards: Iterable[Card], sep: str = " ") -> Text:
         out = Text()
         for i, c in enumerate(cards):
             if i:
@@ -70,7 +78,7 @@ class CardStyle:
             out.append_text(self.text(c))
         return out
 
-    def melds(self, melds) -> Text:
+    def melds(self, melds: Iterable[Sequence[Card]]) -> Text:
         out = Text()
         for i, m in enumerate(melds):
             if i:
@@ -87,22 +95,8 @@ class CardStyle:
         except CardError:
             return code
 
-    # Canonical cards inside an engine message: 7H, 10D, QS, JK.
-    _CARD_RE = re.compile(r"(?<![\w])(10|[2-9AJQK])([SHDC])(?![\w])")
-    _MELD_RE = re.compile(r"\b(melds?) (\d+)(?: to (-?\d+))?")
+    def codes(self, codes: Iterable[str]) -> Text:
+        return self.cards(parse_card(c) for c in codes)
 
-    def detail(self, message: str) -> str:
-        """An engine message as shown: its cards in this style, its meld
-        numbers counted from 1 as on the screen."""
-        if self.lang != "en" or not self.ascii:
-            message = self._CARD_RE.sub(lambda m: self.code(m.group(0)), message)
-
-        def renumber(m: re.Match) -> str:
-            text = f"{m.group(1)} {int(m.group(2)) + 1}"
-            if m.group(3) is not None:
-                if int(m.group(3)) < int(m.group(2)):
-                    return self.empty_table
-                text += f" to {int(m.group(3)) + 1}"
-            return text
-
-        return self._MELD_RE.sub(renumber, message)
+    def code_melds(self, melds: Iterable[Iterable[str]]) -> Text:
+        return self.melds([[parse_card(c) for c in m] for m in melds])

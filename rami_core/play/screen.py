@@ -11,12 +11,14 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..cards import sort_key
+from ..engine import Game
+from ..events import EventKind
+from ..i18n import Messages
 from ..profile import GameEnd, Profile
 from ..rules import Rules
 from ..state import DRAW, LAY
 from ..views import SeatView
 from .cards import CardStyle
-from .i18n import Messages
 
 
 class Screen:
@@ -86,7 +88,7 @@ class Screen:
         return t
 
     def _count(self, n: int) -> str:
-        return self.msg("card" if n == 1 else "cards", n=n)
+        return self.msg.count("cards", n)
 
     def others(self, view: SeatView, viewer: int | None) -> Text:
         t = Text(
@@ -186,7 +188,6 @@ class Screen:
         show_hand: bool,
         opened: bool = True,
         recent: list[Text] | None = None,
-        clock: str | None = None,
     ) -> list:
         """The screen for `viewer` (None: a spectator, no hand shown)."""
         m = self.msg
@@ -210,8 +211,6 @@ class Screen:
                 )
             )
             out.extend(Text("  ") + line for line in recent)
-        if clock:
-            out.append(Text(clock, style="yellow"))
         if viewer is not None:
             label = (
                 m("your_hand", n=len(view.hand))
@@ -226,16 +225,19 @@ class Screen:
                 out.append(Text(f"{label}{self.colon}{m('hand_hidden')}", style="bold"))
         return out
 
-    def round_end(self, view: SeatView, how: str | None, rami_sec: bool) -> list:
+    def round_end(self, view: SeatView, how: str | None, rami_sec: bool, you: int | None = None) -> list:
+        """The end of a round: who went out, every hand and what it pays.
+        `you`: the seat of the one person at the screen, told as "You"."""
         m = self.msg
         out: list = [self.rule(m("round_over", round=view.round_no))]
         if how == "out" and view.winner is not None:
-            out.append(
-                Text(
-                    m("round_winner", name=self.names[view.winner], sec=m("rami_sec") if rami_sec else ""),
-                    style="bold green",
-                )
+            sec = m("rami_sec") if rami_sec else ""
+            text = (
+                m("round_winner_you", sec=sec)
+                if view.winner == you
+                else m("round_winner", name=self.names[view.winner], sec=sec)
             )
+            out.append(Text(text, style="bold green"))
         elif how == "replay":
             out.append(Text(m("round_replay"), style="bold"))
         else:
@@ -259,5 +261,40 @@ class Screen:
             if view.game_winner is None:
                 out.append(Text(m("game_tie"), style="bold"))
             else:
-                out.append(Text(m("game_winner", name=self.side_name(view.game_winner)), style="bold green"))
+                text = (
+                    m("game_winner_you")
+                    if not self.rules.teams and view.game_winner == you
+                    else m("game_winner", name=self.side_name(view.game_winner))
+                )
+                out.append(Text(text, style="bold green"))
+        return out
+
+    def score_sheet(self, game: Game) -> list:
+        """Rounds by players (or teams): what each round brought, the totals and the target."""
+        m = self.msg
+        sides = len(game.state.scores)
+        heads = [self.side_name(i) for i in range(sides)]
+        rows: list[tuple[str, list[int]]] = []
+        last = [0] * sides
+        for e in game.events:
+            if e.kind == EventKind.ROUND_OVER:
+                scores = list(e.data["scores"])
+                rows.append((str(len(rows) + 1), [a - b for a, b in zip(scores, last, strict=False)]))
+                last = scores
+        end = self.rules.game_end
+        title = m("score_sheet")
+        if end == GameEnd.target:
+            title += f" ({m('sheet_target', target=self.rules.target)})"
+        elif end == GameEnd.single_round:
+            title += f" ({m('sheet_single')})"
+        first = max(len(m("sheet_round")), len(m("sheet_total")))
+        widths = [max(len(h), 5) for h in heads]
+
+        def line(label: str, values: list[str], style: str = "") -> Text:
+            cells = [f"{label:<{first}}"] + [f"{v:>{w}}" for v, w in zip(values, widths, strict=False)]
+            return Text("  ".join(cells), style=style)
+
+        out: list = [Text(title, style="bold"), line(m("sheet_round"), heads, "bold")]
+        out.extend(line(n, [str(v) for v in vals]) for n, vals in rows)
+        out.append(line(m("sheet_total"), [str(v) for v in game.state.scores], "bold"))
         return out

@@ -2,24 +2,19 @@
 
 A human's screen is built from `Game.view(seat)` only. Bots get their seat's
 view and answer one action at a time; each action they play is told in
-words. A human's refused action shows the engine's reason and changes
-nothing; `undo` takes back the human's moves of the current turn (never a
-stock draw, whose card has been seen) by restoring the game as it was before
-the move, log and events included, so a save made after an undo replays.
+words (rami_core.narration). A human's refused action shows the engine's
+reason in the player's language and changes nothing; `undo` takes back the
+human's moves of the current turn (play/undo.py). Where the turn clock is
+on, a person's read ends by itself when time runs out (play/terminal.py) and
+the engine plays the timeout at once.
 """
 
 from __future__ import annotations
 
-import contextlib
-import string
-import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
 
 from .. import actions as A
@@ -27,13 +22,20 @@ from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from ..cards import Card
 from ..engine import Game, may_lay_freely
 from ..errors import RuleError
-from ..events import Event
+from ..events import Event, EventKind
+from ..i18n import Messages
+from ..narration import Teller, tell
+from ..savegame import SaveError
 from ..state import OVER
 from ..userfiles import visible
+from . import commands as C
 from .cards import CardStyle
-from .commands import Command, CommandError, apply_edits, parse
-from .i18n import MESSAGES, Messages
+from .commands import CommandError, Parser
+from .dispatch import command_text, to_action
+from .saves import write_save
 from .screen import Screen
+from .terminal import TIMEOUT, Terminal
+from .undo import Entry, UndoStack
 
 ABANDON = "abandon"
 QUIT_WORDS = ("q", "quit", "exit", "quitter")
@@ -48,70 +50,9 @@ class Seat:
     bot: Any = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"human": True} if self.human else {"bot": self.bot_name}
-
-
-class Terminal:
-    """Where the game is shown and commands come from.
-
-    With a terminal on stdin the player types at a prompt; otherwise commands
-    are read line by line (a scripted game) and echoed after the prompt, so a
-    transcript reads like a session at the keyboard."""
-
-    def __init__(
-        self,
-        console: Console,
-        *,
-        interactive: bool,
-        delay: float = 0.0,
-        read_line: Callable[[], str] | None = None,
-    ):
-        self.console = console
-        self.interactive = interactive
-        self.delay = delay
-        self._read_line = read_line or sys.stdin.readline
-
-    def show(self, items) -> None:
-        for item in items:
-            self.console.print(item)
-        self.flush()
-
-    def line(self, item) -> None:
-        self.console.print(item)
-        self.flush()
-
-    def flush(self) -> None:
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            self.console.file.flush()
-
-    def clear(self) -> None:
-        if self.interactive and self.console.is_terminal:
-            self.console.clear()
-
-    def pause(self) -> None:
-        if self.delay > 0:
-            time.sleep(self.delay)
-
-    def read(self, prompt: str) -> str | None:
-        """One line, or None at the end of input (or ^C / ^D at a terminal)."""
-        if self.interactive:
-            try:
-                return self.console.input(Text(prompt, style="bold"))
-            except (EOFError, KeyboardInterrupt):
-                self.console.print()
-                return None
-        self.console.print(Text(prompt, style="bold"), end="")
-        self.flush()
-        try:
-            line = self._read_line()
-        except (KeyboardInterrupt, UnicodeDecodeError):
-            line = ""
-        if not line:
-            self.console.print()
-            return None
-        line = line.rstrip("\r\n")
-        self.console.print(visible(line), markup=False, highlight=False, emoji=False)
-        return line
+        out: dict[str, Any] = {"human": True} if self.human else {"bot": self.bot_name}
+        out["name"] = self.name
+        return out
 
 
 class Session:
@@ -124,8 +65,9 @@ class Session:
         style: CardStyle,
         *,
         save_path: str | None = None,
-        clock: bool = False,
+        clock: int | None = None,
         tell_from_start: bool = True,
+        offer_save: bool = False,
     ):
         self.game = game
         self.seats = seats
@@ -133,86 +75,33 @@ class Session:
         self.msg = msg
         self.style = style
         self.save_path = save_path
-        self.clock_enforced = clock
+        self.clock = clock if clock and clock > 0 and term.can_time_out else None
+        self.offer_save = offer_save
+        self.parser = Parser(msg.lang)
         self.screen = Screen(game.rules, [s.name for s in seats], style, msg)
         self.humans = [i for i, s in enumerate(seats) if s.human]
         self.shared_screen = len(self.humans) > 1
         self.shown = 0 if tell_from_start else len(game.events)
         self.recent: dict[int, list[Text]] = {h: [] for h in self.humans}
-        self.undo: list[tuple[tuple, str]] = []
+        self.undo = UndoStack()
         self.last_human: int | None = None
-        self.turn_started = time.monotonic()
+        self.deadline: float | None = None
         self.turn_recent: list[Text] = []
 
     # ------------------------------------------------------------------ text
 
-    def fmt(self, key: str, **kw: Any) -> Text:
-        """A message with cards (Text values) kept in their colours."""
-        template = MESSAGES[self.msg.lang].get(key) or MESSAGES["en"][key]
-        out = Text()
-        for literal, field, spec, conv in string.Formatter().parse(template):
-            out.append(literal)
-            if field is None:
-                continue
-            value = kw[field]
-            if isinstance(value, Text):
-                out.append_text(value)
-            else:
-                out.append(format(repr(value) if conv == "r" else value, spec or ""))
-        return out
-
-    def cards(self, codes) -> Text:
-        from ..cards import parse_card
-
-        return self.style.cards([parse_card(c) for c in codes])
-
-    def melds(self, melds) -> Text:
-        from ..cards import parse_card
-
-        return self.style.melds([[parse_card(c) for c in m] for m in melds])
+    def teller(self, viewer: int | None) -> Teller:
+        return Teller(
+            self.msg,
+            name=lambda seat: self.seats[seat].name,
+            cards=self.style.codes,
+            melds=self.style.code_melds,
+            you=self.humans[0] if len(self.humans) == 1 else None,
+            discard_enabled=self.game.rules.ends_with_discard,
+        )
 
     def describe(self, e: Event, viewer: int | None) -> Text | None:
-        d = e.data
-        k = e.kind
-        you = e.seat is not None and e.seat == viewer and not self.shared_screen
-        pre = "evy_" if you else "ev_"
-        name = self.seats[e.seat].name if e.seat is not None else ""
-        if k == "round_dealt":
-            first = d["first_player"]
-            if self.seats[first].human and not self.shared_screen:
-                return self.fmt("evy_dealt", round=d["round"])
-            return self.fmt("ev_dealt", round=d["round"], name=self.seats[first].name)
-        if k == "drawn":
-            card = d.get("card") or e.private.get("card")
-            if d["source"] == "discard":
-                return self.fmt(pre + "draw_discard", name=name, card=self.cards([card]) if card else "")
-            if card:
-                return self.fmt(pre + "draw_stock_card", name=name, card=self.cards([card]))
-            return self.fmt(pre + "draw_stock", name=name)
-        if k == "opened":
-            return self.fmt(pre + "opened", name=name)
-        if k == "laid":
-            return self.fmt(pre + "laid", name=name, melds=self.melds(d["melds"]))
-        if k == "laid_off":
-            items = Text()
-            for i, x in enumerate(d["cards"]):
-                if i:
-                    items.append(", ")
-                items.append_text(self.fmt("ev_on_meld", card=self.cards([x["card"]]), n=x["to"] + 1))
-            return self.fmt(pre + "laid_off", name=name, items=items)
-        if k == "swapped":
-            return self.fmt(pre + "swapped", name=name, cards=self.cards(d["given"]), n=d["meld"] + 1)
-        if k == "rearranged":
-            return self.fmt(pre + "rearranged", name=name, melds=self.melds(d["table"]))
-        if k == "discarded":
-            return self.fmt(pre + "discarded", name=name, card=self.cards([d["card"]]))
-        if k == "turn_ended":
-            return None if self.game.rules.ends_with_discard else self.fmt(pre + "turn_ended", name=name)
-        if k == "timed_out":
-            return self.fmt(pre + ("timed_out_undone" if d.get("undone") else "timed_out"), name=name)
-        if k == "stock_rebuilt":
-            return self.fmt("ev_rebuilt", n=d["stock_size"])
-        return None  # round and game ends have their own screens
+        return tell(self.teller(viewer), e)
 
     def narrate(self) -> list[Text]:
         """Tell the events since the last call; keep them for each human's next screen."""
@@ -233,7 +122,7 @@ class Session:
         return printed
 
     def say(self, key: str, style: str = "", **kw: Any) -> None:
-        t = self.fmt(key, **kw)
+        t = self.msg.text(key, **kw)
         t.stylize(style)
         self.term.line(t)
 
@@ -268,8 +157,12 @@ class Session:
 
     def abandon(self) -> int:
         self.autosave()
+        if self.offer_save and not self.save_path:
+            line = self.term.read(self.msg("save_offer"))
+            if line and line.strip() and line != TIMEOUT:
+                self.save(line.strip())
         self.say("abandoned", "bold")
-        self.term.line(self.screen.scores(self.game.view(self.humans[0] if self.humans else 0)))
+        self.term.show(self.screen.score_sheet(self.game))
         return 0
 
     # ------------------------------------------------------------------ bots
@@ -316,8 +209,8 @@ class Session:
             if line is None or line.strip().lower() in QUIT_WORDS:
                 return ABANDON
         self.last_human = seat
-        self.turn_started = time.monotonic()
-        self.undo = []
+        self.deadline = time.monotonic() + self.clock if self.clock else None
+        self.undo.clear()
         round_no = g.state.round_no
         self.redraw(seat, fresh=True)
         while True:
@@ -326,39 +219,33 @@ class Session:
                 if self.shared_screen and s.phase != OVER:
                     self.term.clear()  # the next person must not find this hand on the screen
                 return None
-            line = self.term.read(self.msg("prompt"))
+            line = self.term.read(
+                self.msg("prompt"),
+                deadline=self.deadline,
+                clock=(lambda left: self.msg("clock", limit=self.clock, left=left)) if self.clock else None,
+            )
             if line is None:
                 return ABANDON
-            if self.clock_enforced and self.time_left() <= 0:
-                self.say("timeout", "yellow", name=self.seats[seat].name)
-                try:
-                    g.apply(A.Timeout(seat))
-                except RuleError as e:  # pragma: no cover - the engine undoes the turn when it must
-                    self.refuse(e)
-                    self.turn_started = time.monotonic()
-                    continue
-                self.term.show(self.narrate())
+            if line == TIMEOUT:
+                self.time_out(seat)
                 continue
             if self.handle(seat, line) == ABANDON:
                 return ABANDON
 
-    def time_left(self) -> int:
-        limit = self.game.rules.turn_time_limit
-        if not limit:
-            return 1
-        return int(limit - (time.monotonic() - self.turn_started))
+    def time_out(self, seat: int) -> None:
+        """The clock ran out: the engine ends the turn now, whatever was being typed."""
+        self.say("timeout", "yellow", name=self.seats[seat].name)
+        try:
+            self.game.apply(A.Timeout(seat))
+        except RuleError as e:  # pragma: no cover - the engine undoes the turn when it must
+            self.refuse(e)
+            self.deadline = None
+            return
+        self.term.show(self.narrate())
 
     def redraw(self, seat: int, fresh: bool = False) -> None:
         g = self.game
         view = g.view(seat)
-        limit = g.rules.turn_time_limit
-        clock = None
-        if limit:
-            clock = (
-                self.msg("clock", limit=limit, left=max(0, self.time_left()))
-                if self.clock_enforced
-                else self.msg("clock_off", limit=limit)
-            )
         if fresh:
             # What happened since this seat's last turn: shown on a terminal,
             # where the screen is cleared (a script's output already holds it).
@@ -369,16 +256,17 @@ class Session:
             self.term.clear()
             recent = self.turn_recent[-RECENT_LINES:] or None
         opened = may_lay_freely(g.rules, g.state, seat)
-        self.term.show(
-            self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent, clock=clock)
-        )
+        self.term.show(self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent))
 
     def refuse(self, e: RuleError) -> None:
-        self.term.line(Text(self.msg.refusal(e.code, self.style.detail(e.message)), style="bold red"))
+        self.term.line(Text(self.msg.refusal(e.code, e.message, self.style.code), style="bold red"))
 
     def command_error(self, e: CommandError) -> None:
         if e.key == "usage":
             detail = self.msg(e.kw["usage"])
+        elif e.key == "card":
+            err = e.kw["error"]
+            detail = self.msg(err.key, **err.params)
         else:
             kw = {k: (self.style.name(v) if isinstance(v, Card) else v) for k, v in e.kw.items()}
             detail = self.msg(e.key, **kw)
@@ -386,7 +274,7 @@ class Session:
 
     def handle(self, seat: int, line: str) -> str | None:
         try:
-            cmd = parse(line)
+            cmd = self.parser.parse(line)
         except CommandError as e:
             self.command_error(e)
             return None
@@ -399,47 +287,25 @@ class Session:
             self.command_error(e)
         return None
 
-    def execute(self, seat: int, cmd: Command) -> str | None:
-        g = self.game
-        k = cmd.kind
-        a = cmd.args
-        if k == "quit":
+    def execute(self, seat: int, cmd: C.Command) -> str | None:
+        if isinstance(cmd, C.Quit):
             return ABANDON
-        if k == "show":
+        if isinstance(cmd, C.Show):
             self.redraw(seat)
-            return None
-        if k == "help":
-            self.term.line(Text(self.msg("help").replace("{fr}", self.msg("help_fr"))))
-            return None
-        if k == "save":
-            self.save(a["path"])
-            return None
-        if k == "hint":
+        elif isinstance(cmd, C.Help):
+            self.term.line(Text(self.msg("help")))
+        elif isinstance(cmd, C.Scores):
+            self.term.show(self.screen.score_sheet(self.game))
+        elif isinstance(cmd, C.Save):
+            self.save(cmd.path)
+        elif isinstance(cmd, C.Hint):
             self.hint(seat)
-            return None
-        if k == "undo":
+        elif isinstance(cmd, C.Undo):
             self.take_back(seat)
-            return None
-        if k == "draw":
-            action: A.Action = A.Draw(seat, a["source"])
-        elif k == "meld":
-            action = A.Meld(seat, tuple(tuple(m) for m in a["melds"]))
-        elif k == "layoff":
-            action = A.LayOff(seat, tuple(A.LayOffItem(c, to, as_) for c, to, as_ in a["items"]))
-        elif k == "swap":
-            action = A.Swap(seat, tuple(a["cards"]), a["meld"])
-        elif k == "rearrange":
-            action = A.Rearrange(seat, tuple(tuple(m) for m in a["table"]))
-        elif k == "rearrange_edits":
-            table = [list(m.cards) for m in g.view(seat).table]
-            action = A.Rearrange(seat, tuple(tuple(m) for m in apply_edits(table, a["edits"])))
-        elif k == "discard":
-            action = A.Discard(seat, a["card"])
-        elif k == "end":
-            action = A.EndTurn(seat)
-        else:  # pragma: no cover - every parsed kind is handled above
-            return None
-        self.act(seat, action)
+        else:
+            action = to_action(seat, cmd, lambda: self.game.view(seat))
+            if action is not None:
+                self.act(seat, action)
         return None
 
     def act(self, seat: int, action: A.Action) -> None:
@@ -459,7 +325,7 @@ class Session:
         if isinstance(action, A.Draw) and action.source == "stock":
             self.undo.clear()  # the card drawn has been seen: a stock draw stays drawn
         else:
-            self.undo.append((before, " / ".join(t.plain for t in lines)))
+            self.undo.push(Entry(*before, what=" / ".join(t.plain for t in lines)))
         self.turn_recent = (self.turn_recent + lines)[-RECENT_LINES:]
         self.term.show(lines)
         s = g.state
@@ -467,37 +333,18 @@ class Session:
             self.redraw(seat)
 
     def take_back(self, seat: int) -> None:
-        g = self.game
-        if not self.undo:
+        entry = self.undo.pop()
+        if entry is None:
             self.say("nothing_to_undo", "yellow")
             return
-        (checkpoint, shown, recent, turn_recent), what = self.undo.pop()
-        g.rollback(checkpoint)
-        self.shown = shown
-        self.recent = recent
-        self.turn_recent = turn_recent
-        self.say("undone", "yellow", what=what)
+        self.game.rollback(entry.checkpoint)
+        self.shown = entry.shown
+        self.recent = entry.recent
+        self.turn_recent = entry.turn_recent
+        self.say("undone", "yellow", what=entry.what)
         self.redraw(seat)
 
     # ------------------------------------------------------------------ hint
-
-    def command_text(self, action: A.Action) -> str:
-        n = self.style.name
-        if isinstance(action, A.Meld):
-            return "m " + " | ".join(" ".join(n(c) for c in m) for m in action.melds)
-        if isinstance(action, A.Rearrange):
-            return "r " + " | ".join(" ".join(n(c) for c in m) for m in action.melds)
-        if isinstance(action, A.LayOff):
-            parts = []
-            for it in action.items:
-                t = f"{n(it.card)} {it.to + 1}"
-                if it.as_ is not None:
-                    t += f" as {n(it.as_)}"
-                parts.append(t)
-            return "l " + " | ".join(parts)
-        if isinstance(action, A.Swap):
-            return "s " + " ".join(n(c) for c in action.cards) + f" {action.meld + 1}"
-        return str(action)
 
     def hint(self, seat: int) -> None:
         from .hint import suggest
@@ -506,7 +353,7 @@ class Session:
         try:
             plan = suggest(g.view(seat), g.rules)
         except Exception as e:  # the hint is advice: never a reason to stop the game
-            self.term.line(Text(f"hint unavailable: {type(e).__name__}: {e}", style="red"))
+            self.term.line(Text(self.msg("hint_unavailable", detail=f"{type(e).__name__}: {e}"), style="red"))
             return
         m = self.msg
         if "draw" in plan:
@@ -524,7 +371,7 @@ class Session:
             )
         elif plan["end"]:
             then = m("hint_end")
-        steps = [self.command_text(a) for a in plan["actions"]]
+        steps = [command_text(a, self.style.name) for a in plan["actions"]]
         if steps:
             text = f", {m('hint_then')} ".join(steps + ([then] if then else []))
             self.term.line(Text(m("hint", text=text), style="green"))
@@ -535,12 +382,14 @@ class Session:
 
     def round_end(self) -> bool:
         g = self.game
-        ev = next((e for e in reversed(g.events) if e.kind == "round_over"), None)
+        ev = next((e for e in reversed(g.events) if e.kind == EventKind.ROUND_OVER), None)
         how = ev.data.get("how") if ev else None
         sec = bool(ev.data.get("rami_sec")) if ev else False
         self.term.show(self.narrate())
         viewer = self.humans[0] if self.humans else 0
-        self.term.show(self.screen.round_end(g.view(viewer), how, sec))
+        you = self.humans[0] if len(self.humans) == 1 else None
+        self.term.show(self.screen.round_end(g.view(viewer), how, sec, you=you))
+        self.term.show(self.screen.score_sheet(g))
         if g.state.game_over:
             return True
         if self.humans:
@@ -556,36 +405,16 @@ class Session:
     # ------------------------------------------------------------------ saving
 
     def save(self, path: str) -> None:
-        from ..savegame import SaveError
-
         try:
-            write_save(self.game, path, self.seats, self.msg.lang)
+            write_save(self.game, path, [s.to_dict() for s in self.seats], self.msg.lang)
         except SaveError as e:
             self.say("save_failed", "red", path=visible(path), error=e.reason or str(e))
             return
         self.say("saved", "green", path=visible(path))
 
     def autosave(self) -> None:
-        from ..savegame import SaveError
-
         if self.save_path:
             try:
-                write_save(self.game, self.save_path, self.seats, self.msg.lang)
+                write_save(self.game, self.save_path, [s.to_dict() for s in self.seats], self.msg.lang)
             except SaveError as e:
                 self.say("save_failed", "red", path=visible(self.save_path), error=e.reason or str(e))
-
-
-def write_save(game: Game, path: str | Path, seats: list[Seat], lang: str) -> None:
-    """A saved game (rami_core.savegame's format) that also names who sits where."""
-    from ..savegame import save
-
-    save(game, path, extra={"play": {"seats": [s.to_dict() for s in seats], "lang": lang}})
-
-
-def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
-    """The game and its seating (empty if the save has none)."""
-    from ..savegame import load_with_data
-
-    game, data = load_with_data(path)
-    play = data.get("play") if isinstance(data, dict) else None
-    return game, play if isinstance(play, dict) else {}

@@ -69,7 +69,7 @@ def create_app(
     *,
     synchronous: str = "normal",
     round_pause: float = 4.0,
-    bot_delay: float = 0.4,
+    bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,
 ) -> Starlette:

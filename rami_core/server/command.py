@@ -23,7 +23,7 @@ import click
 @click.option(
     "--round-pause", default=4.0, show_default=True, help="Seconds between a round's end and the next deal."
 )
-@click.option("--bot-delay", default=0.4, show_default=True, help="Seconds a bot waits before each action.")
+@click.option("--bot-delay", default=0.25, show_default=True, help="Seconds a bot waits before each action.")
 @click.option("--think-budget", default=5.0, show_default=True, help="Seconds a bot may think per action.")
 @click.option(
     "--export",

@@ -28,7 +28,7 @@ from ..bots import BOTS, Bot, make_bot
 from ..cards import CardError
 from ..engine import Game
 from ..errors import Problem, ProfileError, RuleError
-from ..events import Event
+from ..events import Event, EventKind
 from ..profile import JokerSwap, Profile
 from ..resources import house_dir, preset_names
 from ..savegame import to_save
@@ -146,7 +146,9 @@ class Table:
     created: float
     conns: set[Conn] = field(default_factory=set)
     deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
-    version: int = 0  # counts changes, so a client can drop a view older than one it has
+    # Grows with every change, and across restarts (it starts from the clock
+    # in microseconds), so a client can drop a view older than one it has.
+    version: int = field(default_factory=lambda: time.time_ns() // 1000)
     undo_point: tuple | None = None
     turn_key: tuple = ()
     deadline: float | None = None  # loop time when the clock fires
@@ -186,7 +188,7 @@ class Hub:
         store: Store,
         *,
         round_pause: float = 4.0,
-        bot_delay: float = 0.4,
+        bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
     ):
@@ -211,7 +213,6 @@ class Hub:
             except Exception as e:  # one table this version cannot replay must not keep the others down
                 print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
                 continue
-            t.version = len(st.log)
             self.tables[t.id] = t
 
     def start(self) -> None:
@@ -222,6 +223,7 @@ class Hub:
             self._schedule(t)
 
     async def stop(self) -> None:
+        self.started = False  # nothing may schedule a new timer or bot turn from here on
         tasks = []
         for t in self.tables.values():
             for task in (t.clock_task, t.bot_task, t.round_task):
@@ -235,7 +237,6 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self.started = False
 
     def _build(self, st: StoredTable) -> Table:
         profile = Profile.model_validate(st.profile)
@@ -413,7 +414,7 @@ class Hub:
         self.store.truncate(t.id, n)
         t.game.rollback(t.undo_point)
         t.undo_point = t.game.checkpoint()
-        self._changed(t, [Event("undone", seat)])
+        self._changed(t, [Event(EventKind.UNDONE, seat)])
 
     def next_round(self, t: Table) -> None:
         s = t.game.state

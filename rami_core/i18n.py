@@ -1,0 +1,908 @@
+"""Everything rami says to a person, in English and in French.
+
+One catalogue for the terminal game, the replay, the narration of events and
+the engine's refusals, so that a language is complete or visibly not
+(tests/test_i18n.py fails when a key lacks its French text). Messages are
+looked up by key and formatted with keyword arguments.
+
+Engine refusals are keyed by their error code (the contract, never
+translated) and by the reason the engine gives: the engine writes its reason
+in English from a fixed set of templates (:data:`REASONS`); a reason is read
+back into its key and parameters, and written again in the player's language
+with its cards in the player's notation and its meld numbers counted from 1,
+as on the screen. A plugin's own reason, which no template knows, is shown as
+the plugin wrote it.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+from typing import Any
+
+from rich.text import Text
+
+LANGS = ("en", "fr")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "{variant} - round {round}",
+        "scores": "Scores",
+        "target": "game to {target}",
+        "single_round": "one round",
+        "team": "team {n}",
+        "table": "Table",
+        "table_empty": "Table: nothing laid yet",
+        "discard": "Discard",
+        "discard_empty": "empty",
+        "no_discard_pile": "no discard pile",
+        "stock": "Stock",
+        "cards_many": "{n} cards",
+        "cards_one": "{n} card",
+        "opened": "opened",
+        "not_opened": "not opened",
+        "others": "Others",
+        "players": "Players",
+        "since": "Since your last turn",
+        "recent": "Last moves",
+        "your_hand": "Your hand ({n})",
+        "hand_of": "{name}'s hand ({n})",
+        "hand_hidden": "(hand hidden)",
+        "turn_of": "{name} to play",
+        "your_turn": "Your turn",
+        "you": "You",
+        "player": "Player {n}",
+        "bot_name": "{bot} bot {n}",
+        "seat": "seat {n}",
+        "clock": "clock: {limit} s per turn, {left} s left",
+        "timeout": "Time is up for {name}: the turn ends by the clock.",
+        "can_draw": "Draw: d = stock{discard}",
+        "can_draw_discard": ", dd = discard pile ({card})",
+        "can_lay": "Now: {what}",
+        "what_meld": "m meld",
+        "what_layoff": "l lay off",
+        "what_swap": "s swap a joker",
+        "what_rearrange": "r rearrange the table",
+        "what_discard": "x discard (ends the turn)",
+        "what_end": "e end the turn",
+        "what_undo": "u undo",
+        "what_hint": "h hint",
+        "what_help": "? help",
+        "must_open": "To open: {req}.",
+        "req_points": "at least {points} points",
+        "req_pure": "a pure run (no joker)",
+        "req_run_set": "a run and a set",
+        "req_no_joker": "no joker",
+        "req_all_at_once": "lay your whole hand at once{but_one}",
+        "req_but_one": " but one card",
+        "req_any": "any meld",
+        "owe_joker": "The joker you took ({cards}) must go back on the table this turn.",
+        "owe_discard": "The {card} you took from the discard pile must be laid this turn.",
+        "prompt": "> ",
+        "refused": "Refused ({code}): {detail}",
+        "refused_plugin": "Refused by a house rule ({code}): {detail}",
+        "bad_command": "Not understood: {detail}  (type ? for help)",
+        "unknown_command": "unknown command {cmd!r}",
+        "usage_meld": "write the cards of each meld, melds separated by | or /: m 7H 8H 9H | KS KH KC",
+        "usage_layoff": "write the card(s) then the meld number: l 7H 2  (a joker: l JK 2 as 6H)",
+        "usage_swap": "write the card(s) you give then the meld number: s 6H 2",
+        "usage_discard": "write the card to discard: x 7H",
+        "usage_rearrange": "r <whole new table, melds separated by |>, or edits separated by ';': move CARD FROM TO, add CARD... TO, new CARD..., split MELD CARD, join A B",
+        "usage_save": "write a file name: save game.json",
+        "bad_meld_no": "{text!r} is not a meld number",
+        "bad_card": "{detail}",
+        "table_is_empty": "the table is empty",
+        "no_meld": "there is no meld {n} on the table",
+        "not_in_meld": "meld {n} holds no {card}",
+        "cant_split": "meld {n} cannot be cut before {card}",
+        "bad_draw_source": "draw from the stock (d) or the discard pile (dd)",
+        "not_your_turn_now": "it is not your turn",
+        "nothing_to_undo": "Nothing to undo in this turn (a card drawn from the stock stays drawn).",
+        "undone": "Undone: {what}.",
+        "hint": "Hint: {text}",
+        "hint_unavailable": "hint unavailable: {detail}",
+        "hint_none": "Hint: no lay found; {then}",
+        "hint_draw_stock": "draw from the stock (d)",
+        "hint_draw_discard": "take the {card} from the discard pile (dd)",
+        "hint_then": "then",
+        "hint_discard": "discard {card} (x {code})",
+        "hint_end": "end your turn (e)",
+        "saved": "Game saved to {path}.",
+        "save_failed": "Could not save to {path}: {error}",
+        "resumed": "Game resumed from {path}.",
+        "abandoned": "Game abandoned.",
+        "bots_capped": "The bots stop: a round reached {turns} turns or the game {rounds} rounds.",
+        "round_over": "Round {round} over",
+        "round_winner": "{name} goes out{sec}.",
+        "rami_sec": " (rami sec)",
+        "round_no_winner": "The stock ran out: no winner this round.",
+        "round_replay": "The stock ran out: the round is dealt again.",
+        "hands_shown": "Every hand",
+        "penalty": "pays {n}",
+        "penalty_zero": "pays nothing",
+        "game_over": "Game over.",
+        "game_winner": "{name} wins the game.",
+        "game_tie": "The game ends in a tie.",
+        "continue": "Press Enter for the next round (q to quit).",
+        "pass_to": "Pass the screen to {name}. Press Enter when {name} is ready.",
+        "ready_prompt": "[Enter] ",
+        "continue_prompt": "[Enter] ",
+        "watching": "Watching: {names}.",
+        "help": (
+            "Cards: 7H 10D QS AC JK, or 7♥ 10♦ Q♠ A♣ (T for 10); the French notation is read too: 7Co DP RCa VT.\n"
+            "Melds are numbered as on the table.\n"
+            "  d, draw            draw from the stock\n"
+            "  dd, draw discard   take the top of the discard pile\n"
+            "  m CARDS | CARDS    lay new melds, e.g. m 7H 8H 9H | KS KH KC\n"
+            "  l CARDS N [as C]   lay off on meld N, e.g. l 7H 2, l JK 2 as 6H; several: l 7H 2 | 5C 1\n"
+            "  s CARDS N          give the card(s) for the joker of meld N, e.g. s 6H 2\n"
+            "  r CARDS | CARDS    rearrange: type the whole new table (optional '1:' labels)\n"
+            "  r EDIT; EDIT       or edit it: move CARD FROM TO (FROM may be h for your hand, TO may be new),\n"
+            "                     add CARDS TO, new CARDS, split MELD CARD (cut before CARD), join A B\n"
+            "  x CARD, discard    discard a card (ends the turn)\n"
+            "  e, end             end the turn (variants without a discard)\n"
+            "  u, undo            take back your last move of this turn (not a stock draw)\n"
+            "  h, hint            the solver's best move\n"
+            "  sc, scores         the score sheet\n"
+            "  save FILE          save the game;  q, quit  leave the game\n"
+            "  Enter              redraw the screen"
+        ),
+        "ev_draw_stock": "{name} draws from the stock",
+        "ev_draw_stock_card": "{name} draws {card} from the stock",
+        "ev_draw_discard": "{name} takes {card} from the discard pile",
+        "ev_opened": "{name} opens",
+        "ev_laid": "{name} lays {melds}",
+        "ev_laid_off": "{name} lays off {items}",
+        "ev_on_meld": "{card} on meld {n}",
+        "ev_swapped": "{name} gives {cards} for the joker of meld {n}",
+        "ev_rearranged": "{name} rearranges the table: {melds}",
+        "ev_discarded": "{name} discards {card}",
+        "ev_turn_ended": "{name} ends the turn",
+        "ev_timed_out": "{name} runs out of time",
+        "ev_timed_out_undone": "{name} runs out of time (the turn is undone)",
+        "ev_rebuilt": "the stock is rebuilt from the discard pile ({cards})",
+        "ev_dealt": "Round {round} dealt: {name} plays first.",
+        "evy_dealt": "Round {round} dealt: you play first.",
+        "evy_draw_stock": "You draw from the stock",
+        "evy_draw_stock_card": "You draw {card} from the stock",
+        "evy_draw_discard": "You take {card} from the discard pile",
+        "evy_opened": "You open",
+        "evy_laid": "You lay {melds}",
+        "evy_laid_off": "You lay off {items}",
+        "evy_swapped": "You give {cards} for the joker of meld {n}",
+        "evy_rearranged": "You rearrange the table: {melds}",
+        "evy_discarded": "You discard {card}",
+        "evy_turn_ended": "You end your turn",
+        "evy_timed_out": "You run out of time",
+        "evy_timed_out_undone": "You run out of time (the turn is undone)",
+        "bot_error": "{name} could not play ({detail}); the clock ends its turn.",
+        "no_bot": "no bot named {name!r}; bots: {bots}",
+        "ev_rearranged_added": "{name} adds {items} and rearranges the table: {melds}",
+        "ev_undone": "{name} takes back the moves of this turn",
+        "evy_undone": "You take back the moves of this turn",
+        "evy_rearranged_added": "You add {items} and rearrange the table: {melds}",
+        "ev_round_over_out": "Round over: {name} goes out{sec}; penalties {penalties}; scores {scores}",
+        "evy_round_over_out": "Round over: you go out{sec}; penalties {penalties}; scores {scores}",
+        "ev_round_over_stock": "Round over: the stock ran out; penalties {penalties}; scores {scores}",
+        "ev_game_over": "Game over: {name} wins; scores {scores}",
+        "ev_game_over_tie": "Game over: a tie; scores {scores}",
+        "round_winner_you": "You go out{sec}.",
+        "game_winner_you": "You win the game.",
+        "players_one": "{n} player",
+        "players_many": "{n} players",
+        "replay_title": "{variant} - {players}, seed {seed}, {entries}",
+        "entries_one": "{n} log entry",
+        "entries_many": "{n} log entries",
+        "replay_ok": "replay matches the saved snapshot",
+        "cannot_replay": "cannot replay:",
+        "cannot_resume": "cannot resume:",
+        "card_empty": "no card written",
+        "card_unreadable": "not a card: {card}",
+        "card_no_suit": "{card!r} is not a card: no suit (S H D C, or ♠ ♥ ♦ ♣)",
+        "card_bad_rank": "{card!r} is not a card: the rank is A, 2-10, J, Q or K (T for 10)",
+        "card_ambiguous": "{card!r} is ambiguous",
+        "bad_card_text": "{text}",
+        "score_sheet": "Score sheet",
+        "sheet_round": "Round",
+        "sheet_total": "Total",
+        "sheet_target": "game to {target}",
+        "sheet_single": "one round",
+        "sheet_penalties": "penalties, lower is better",
+        "sheet_points": "points, higher is better",
+        "what_scores": "sc score sheet",
+        "save_offer": "Save the game before leaving? Type a file name, or Enter to leave without saving: ",
+        "name_prompt": "Name of player {n} [{default}]: ",
+        "bot_one": "{bot} bot",
+        "unknown_variant": "no preset or house file named {name!r}",
+        "bots_for_players": "{bots} for {players}",
+        "bots_one": "{n} bot",
+        "bots_many": "{n} bots",
+        "played_by": "{name} is played by {counts} players, not {n}",
+        "give_one": "give --variant or --rules, not both",
+    },
+    "fr": {
+        "title": "{variant} - manche {round}",
+        "scores": "Scores",
+        "target": "partie en {target}",
+        "single_round": "une manche",
+        "team": "équipe {n}",
+        "table": "Table",
+        "table_empty": "Table : rien n'est posé",
+        "discard": "Défausse",
+        "discard_empty": "vide",
+        "no_discard_pile": "pas de défausse",
+        "stock": "Pioche",
+        "cards_many": "{n} cartes",
+        "cards_one": "{n} carte",
+        "opened": "a ouvert",
+        "not_opened": "n'a pas ouvert",
+        "others": "Adversaires",
+        "players": "Joueurs",
+        "since": "Depuis votre dernier tour",
+        "recent": "Derniers coups",
+        "your_hand": "Votre main ({n})",
+        "hand_of": "Main de {name} ({n})",
+        "hand_hidden": "(main cachée)",
+        "turn_of": "À {name} de jouer",
+        "your_turn": "À vous de jouer",
+        "you": "Vous",
+        "player": "Joueur {n}",
+        "bot_name": "robot {bot} {n}",
+        "seat": "place {n}",
+        "clock": "horloge : {limit} s par tour, {left} s restantes",
+        "timeout": "Temps écoulé pour {name} : le tour se termine à l'horloge.",
+        "can_draw": "Piochez : d = pioche{discard}",
+        "can_draw_discard": ", dd = défausse ({card})",
+        "can_lay": "Maintenant : {what}",
+        "what_meld": "m poser",
+        "what_layoff": "l compléter",
+        "what_swap": "s échanger un joker",
+        "what_rearrange": "r réorganiser la table",
+        "what_discard": "x défausser (fin du tour)",
+        "what_end": "e finir le tour",
+        "what_undo": "u annuler",
+        "what_hint": "h conseil",
+        "what_help": "? aide",
+        "must_open": "Pour ouvrir : {req}.",
+        "req_points": "au moins {points} points",
+        "req_pure": "une tierce franche (sans joker)",
+        "req_run_set": "une suite et un brelan",
+        "req_no_joker": "sans joker",
+        "req_all_at_once": "poser toute votre main d'un coup{but_one}",
+        "req_but_one": " sauf une carte",
+        "req_any": "n'importe quelle combinaison",
+        "owe_joker": "Le joker repris ({cards}) doit retourner sur la table ce tour-ci.",
+        "owe_discard": "Le {card} pris à la défausse doit être posé ce tour-ci.",
+        "prompt": "> ",
+        "refused": "Refusé : {detail}",
+        "refused_plugin": "Refusé par une règle maison ({code}) : {detail}",
+        "bad_command": "Commande non comprise : {detail}  (tapez ? pour l'aide)",
+        "unknown_command": "commande inconnue {cmd!r}",
+        "usage_meld": "écrivez les cartes de chaque combinaison, séparées par | ou / : m 7Co 8Co 9Co | RP RCo RT",
+        "usage_layoff": "écrivez la ou les cartes puis le numéro de la combinaison : l 7Co 2  (un joker : l JK 2 comme 6Co)",
+        "usage_swap": "écrivez la ou les cartes données puis le numéro de la combinaison : s 6Co 2",
+        "usage_discard": "écrivez la carte à défausser : x 7Co",
+        "usage_rearrange": "r <toute la nouvelle table, combinaisons séparées par |>, ou des modifications séparées par ';' : déplacer CARTE DE VERS, ajouter CARTES VERS, nouvelle CARTES, couper COMBI CARTE, joindre A B",
+        "usage_save": "écrivez un nom de fichier : enregistrer partie.json",
+        "bad_meld_no": "{text!r} n'est pas un numéro de combinaison",
+        "bad_card": "carte illisible : {detail}",
+        "table_is_empty": "la table est vide",
+        "no_meld": "il n'y a pas de combinaison {n} sur la table",
+        "not_in_meld": "la combinaison {n} ne contient pas {card}",
+        "cant_split": "la combinaison {n} ne peut pas être coupée avant {card}",
+        "bad_draw_source": "piochez dans la pioche (d) ou la défausse (dd)",
+        "not_your_turn_now": "ce n'est pas votre tour",
+        "nothing_to_undo": "Rien à annuler dans ce tour (une carte piochée reste piochée).",
+        "undone": "Annulé : {what}.",
+        "hint": "Conseil : {text}",
+        "hint_unavailable": "conseil indisponible : {detail}",
+        "hint_none": "Conseil : rien à poser ; {then}",
+        "hint_draw_stock": "piochez (d)",
+        "hint_draw_discard": "prenez le {card} de la défausse (dd)",
+        "hint_then": "puis",
+        "hint_discard": "défaussez {card} (x {code})",
+        "hint_end": "finissez votre tour (e)",
+        "saved": "Partie enregistrée dans {path}.",
+        "save_failed": "Impossible d'enregistrer dans {path} : {error}",
+        "resumed": "Partie reprise depuis {path}.",
+        "abandoned": "Partie abandonnée.",
+        "bots_capped": "Les robots s'arrêtent : une manche a atteint {turns} tours ou la partie {rounds} manches.",
+        "round_over": "Fin de la manche {round}",
+        "round_winner": "{name} ferme{sec}.",
+        "rami_sec": " (rami sec)",
+        "round_no_winner": "La pioche est épuisée : pas de gagnant pour cette manche.",
+        "round_replay": "La pioche est épuisée : la manche est redistribuée.",
+        "hands_shown": "Toutes les mains",
+        "penalty": "paie {n}",
+        "penalty_zero": "ne paie rien",
+        "game_over": "Fin de la partie.",
+        "game_winner": "{name} gagne la partie.",
+        "game_tie": "La partie se termine par une égalité.",
+        "continue": "Appuyez sur Entrée pour la manche suivante (q pour quitter).",
+        "pass_to": "Passez l'écran à {name}. Appuyez sur Entrée quand {name} est prêt.",
+        "ready_prompt": "[Entrée] ",
+        "continue_prompt": "[Entrée] ",
+        "watching": "Vous regardez : {names}.",
+        "help": (
+            "Cartes : 7Co 10Ca DP AT JK, ou 7♥ 10♦ D♠ A♣ (pique P, cœur Co, carreau Ca, trèfle T ;\n"
+            "valet V, dame D, roi R). La notation anglaise est lue aussi (7H, QS) ; C seul est ambigu\n"
+            "(trèfle en anglais, cœur pour un Français) : écrivez Co ou T. Les combinaisons sont numérotées comme sur la table.\n"
+            "  d, pioche          piocher\n"
+            "  dd                 prendre la carte du dessus de la défausse\n"
+            "  m, poser CARTES | CARTES   poser des combinaisons, ex. m 7Co 8Co 9Co | RP RCo RT\n"
+            "  l, compléter CARTES N [comme C]   compléter la combinaison N, ex. l 7Co 2, l JK 2 comme 6Co ;\n"
+            "                     plusieurs : l 7Co 2 | 5T 1\n"
+            "  s, échanger CARTES N   donner la ou les cartes pour le joker de la combinaison N, ex. s 6Co 2\n"
+            "  r, réorganiser CARTES | CARTES   tapez toute la nouvelle table (étiquettes '1:' permises)\n"
+            "  r MODIF; MODIF     ou modifiez-la : déplacer CARTE DE VERS (DE : main ou un numéro, VERS : nouvelle\n"
+            "                     ou un numéro), ajouter CARTES VERS, nouvelle CARTES, couper COMBI CARTE, joindre A B\n"
+            "  x, défausse CARTE  défausser (fin du tour)\n"
+            "  e, fin             finir le tour (variantes sans défausse)\n"
+            "  u, annuler         reprendre votre dernier coup de ce tour (pas une pioche)\n"
+            "  h, conseil         le meilleur coup selon le solveur\n"
+            "  sc, marque         la feuille de marque\n"
+            "  enregistrer FICHIER   enregistrer la partie ;  q, quitter   quitter la partie\n"
+            "  Entrée             réafficher l'écran"
+        ),
+        "ev_draw_stock": "{name} pioche",
+        "ev_draw_stock_card": "{name} pioche {card}",
+        "ev_draw_discard": "{name} prend {card} à la défausse",
+        "ev_opened": "{name} ouvre",
+        "ev_laid": "{name} pose {melds}",
+        "ev_laid_off": "{name} complète : {items}",
+        "ev_on_meld": "{card} sur la combinaison {n}",
+        "ev_swapped": "{name} donne {cards} pour le joker de la combinaison {n}",
+        "ev_rearranged": "{name} réorganise la table : {melds}",
+        "ev_discarded": "{name} défausse {card}",
+        "ev_turn_ended": "{name} finit son tour",
+        "ev_timed_out": "{name} dépasse le temps",
+        "ev_timed_out_undone": "{name} dépasse le temps (le tour est annulé)",
+        "ev_rebuilt": "la pioche est refaite avec la défausse ({cards})",
+        "ev_dealt": "Manche {round} distribuée : {name} commence.",
+        "evy_dealt": "Manche {round} distribuée : vous commencez.",
+        "evy_draw_stock": "Vous piochez",
+        "evy_draw_stock_card": "Vous piochez {card}",
+        "evy_draw_discard": "Vous prenez {card} à la défausse",
+        "evy_opened": "Vous ouvrez",
+        "evy_laid": "Vous posez {melds}",
+        "evy_laid_off": "Vous complétez : {items}",
+        "evy_swapped": "Vous donnez {cards} pour le joker de la combinaison {n}",
+        "evy_rearranged": "Vous réorganisez la table : {melds}",
+        "evy_discarded": "Vous défaussez {card}",
+        "evy_turn_ended": "Vous finissez votre tour",
+        "evy_timed_out": "Vous dépassez le temps",
+        "evy_timed_out_undone": "Vous dépassez le temps (le tour est annulé)",
+        "bot_error": "{name} n'a pas pu jouer ({detail}) ; l'horloge finit son tour.",
+        "no_bot": "aucun robot nommé {name!r} ; robots : {bots}",
+        "ev_rearranged_added": "{name} ajoute {items} et réorganise la table : {melds}",
+        "ev_undone": "{name} reprend les coups de ce tour",
+        "evy_undone": "Vous reprenez les coups de ce tour",
+        "evy_rearranged_added": "Vous ajoutez {items} et réorganisez la table : {melds}",
+        "ev_round_over_out": "Fin de la manche : {name} ferme{sec} ; pénalités {penalties} ; scores {scores}",
+        "evy_round_over_out": "Fin de la manche : vous fermez{sec} ; pénalités {penalties} ; scores {scores}",
+        "ev_round_over_stock": "Fin de la manche : la pioche est épuisée ; pénalités {penalties} ; scores {scores}",
+        "ev_game_over": "Fin de la partie : {name} gagne ; scores {scores}",
+        "ev_game_over_tie": "Fin de la partie : égalité ; scores {scores}",
+        "round_winner_you": "Vous fermez{sec}.",
+        "game_winner_you": "Vous gagnez la partie.",
+        "players_one": "{n} joueur",
+        "players_many": "{n} joueurs",
+        "replay_title": "{variant} - {players}, graine {seed}, {entries}",
+        "entries_one": "{n} coup enregistré",
+        "entries_many": "{n} coups enregistrés",
+        "replay_ok": "la relecture correspond à l'état enregistré",
+        "cannot_replay": "relecture impossible :",
+        "cannot_resume": "reprise impossible :",
+        "card_empty": "aucune carte écrite",
+        "card_unreadable": "ce n'est pas une carte : {card}",
+        "card_no_suit": "{card!r} n'est pas une carte : il manque la couleur (P Co Ca T, ou ♠ ♥ ♦ ♣)",
+        "card_bad_rank": "{card!r} n'est pas une carte : la valeur est A, 2-10, V, D ou R",
+        "card_ambiguous": "{card!r} est ambigu : écrivez {rank}Co pour cœur ou {rank}T pour trèfle",
+        "bad_card_text": "carte illisible",
+        "score_sheet": "Feuille de marque",
+        "sheet_round": "Manche",
+        "sheet_total": "Total",
+        "sheet_target": "partie en {target}",
+        "sheet_single": "une manche",
+        "sheet_penalties": "pénalités, le plus bas gagne",
+        "sheet_points": "points, le plus haut gagne",
+        "what_scores": "sc feuille de marque",
+        "save_offer": "Enregistrer la partie avant de partir ? Tapez un nom de fichier, ou Entrée pour partir sans enregistrer : ",
+        "name_prompt": "Nom du joueur {n} [{default}] : ",
+        "bot_one": "robot {bot}",
+        "unknown_variant": "aucune variante ni fichier maison nommé {name!r}",
+        "bots_for_players": "{bots} pour {players}",
+        "bots_one": "{n} robot",
+        "bots_many": "{n} robots",
+        "played_by": "{name} se joue à {counts} joueurs, pas {n}",
+        "give_one": "donnez --variant ou --rules, pas les deux",
+    },
+}
+
+# Engine refusals by error code: the general sense of each code.
+CODES: dict[str, dict[str, str]] = {
+    "not_your_turn": {"en": "not your turn", "fr": "ce n'est pas votre tour"},
+    "wrong_phase": {"en": "not now", "fr": "ce n'est pas le moment"},
+    "action_forbidden": {"en": "not in this variant", "fr": "action interdite dans cette variante"},
+    "card_not_in_hand": {"en": "card not in your hand", "fr": "cette carte n'est pas dans votre main"},
+    "no_such_meld": {"en": "no such meld", "fr": "cette combinaison n'est pas sur la table"},
+    "not_opened": {"en": "not opened yet", "fr": "vous n'avez pas encore ouvert"},
+    "invalid_meld": {"en": "invalid meld", "fr": "combinaison invalide"},
+    "opening_requirement": {
+        "en": "the opening falls short",
+        "fr": "l'ouverture ne remplit pas les conditions",
+    },
+    "table_invalid": {"en": "the new table is not valid", "fr": "la table réorganisée n'est pas valide"},
+    "no_card_from_hand": {
+        "en": "no card from your hand",
+        "fr": "la réorganisation doit poser au moins une carte de votre main",
+    },
+    "joker_swap_forbidden": {"en": "joker swap refused", "fr": "échange de joker refusé"},
+    "joker_not_reused": {
+        "en": "the joker taken must be laid again",
+        "fr": "le joker repris doit retourner sur la table ce tour-ci",
+    },
+    "discard_not_laid": {
+        "en": "the card taken from the discard pile must be laid",
+        "fr": "la carte prise à la défausse doit être posée ce tour-ci",
+    },
+    "draw_forbidden": {"en": "draw refused", "fr": "pioche refusée"},
+    "discard_forbidden": {"en": "discard refused", "fr": "défausse refusée"},
+    "must_keep_discard": {"en": "keep a card to discard", "fr": "gardez une carte pour la défausse"},
+}
+
+# The engine's reasons: (key, the engine's English text with its parameters,
+# the French text). Parameters: `card`/`cards` are cards in canonical notation,
+# `meld`/`last` meld numbers counted from 0 (shown from 1), `reason`/`how` a
+# nested reason, `what` a phrase from WHATS; any other is shown as it is.
+REASONS: tuple[tuple[str, str, str], ...] = (
+    (
+        "round_not_over",
+        "the round is not over, or the game is",
+        "la manche n'est pas finie, ou la partie l'est",
+    ),
+    ("no_timeout", "the turn cannot be ended by a timeout", "ce tour ne peut pas finir par le temps écoulé"),
+    ("round_is_over", "the round is over", "la manche est finie"),
+    (
+        "other_turn",
+        "it is seat {turn}'s turn, not seat {seat}'s",
+        "c'est à la place {turn} de jouer, pas à la place {seat}",
+    ),
+    ("draw_first", "draw a card before {what}", "piochez une carte avant de {what}"),
+    ("not_in_hand_n", "{card} is not in your hand {n} times", "{card} n'est pas {n} fois dans votre main"),
+    ("not_in_hand", "{card} is not in your hand", "{card} n'est pas dans votre main"),
+    ("open_first", "open before you {what}", "ouvrez avant de {what}"),
+    (
+        "next_turn",
+        "you may {what} from the turn after your opening",
+        "vous pourrez {what} au tour qui suit votre ouverture",
+    ),
+    (
+        "keep_one",
+        "keep one card: the round ends with a discard",
+        "gardez une carte : la manche finit par une défausse",
+    ),
+    ("drawn_already", "you have already drawn this turn", "vous avez déjà pioché ce tour-ci"),
+    ("stock_only", "this variant draws from the stock only", "cette variante ne pioche que dans la pioche"),
+    (
+        "discard_after_opening",
+        "you may not take the discard before you have opened",
+        "vous ne pouvez pas prendre la défausse avant d'avoir ouvert",
+    ),
+    ("discard_empty", "the discard pile is empty", "la défausse est vide"),
+    ("no_pile", "no such pile: {pile}", "pas de tas {pile}"),
+    ("stock_empty", "the stock is empty", "la pioche est vide"),
+    (
+        "no_new_meld",
+        "this variant lays no new meld after the opening turn",
+        "cette variante ne pose plus de nouvelle combinaison après le tour d'ouverture",
+    ),
+    ("lay_one_meld", "lay at least one meld of cards", "posez au moins une combinaison"),
+    ("no_lay_off", "this variant does not allow laying off", "cette variante ne permet pas de compléter"),
+    ("lay_off_one", "lay off at least one card", "complétez avec au moins une carte"),
+    (
+        "no_meld_range",
+        "there is no meld {meld} on the table (melds 0 to {last})",
+        "il n'y a pas de combinaison {meld} sur la table (combinaisons 1 à {last})",
+    ),
+    ("no_meld", "there is no meld {meld} on the table", "il n'y a pas de combinaison {meld} sur la table"),
+    (
+        "all_at_once_only",
+        "nothing is laid off in this variant: go out by laying all but one card at once",
+        "cette variante ne complète rien : on sort en posant d'un coup toutes ses cartes sauf une",
+    ),
+    ("meld_reason", "meld {meld}: {reason}", "combinaison {meld} : {reason}"),
+    ("new_meld_reason", "new meld {meld}: {reason}", "nouvelle combinaison {meld} : {reason}"),
+    ("empty_meld", "empty meld", "combinaison vide"),
+    ("no_swap", "no joker swap in this variant: {how}", "pas d'échange de joker dans cette variante : {how}"),
+    (
+        "swap_on_table",
+        "jokers move only when the table is rearranged",
+        "les jokers ne bougent qu'en réorganisant la table",
+    ),
+    ("joker_stays", "a laid joker stays where it is", "un joker posé reste où il est"),
+    (
+        "no_rearrange",
+        "this variant does not allow rearranging the table",
+        "cette variante ne permet pas de réorganiser la table",
+    ),
+    (
+        "table_loses",
+        "the new table loses {cards}: every table card must stay on the table",
+        "la nouvelle table perd {cards} : toute carte posée doit rester sur la table",
+    ),
+    (
+        "add_from_hand",
+        "a rearrangement must add at least one card from your hand",
+        "une réorganisation doit poser au moins une carte de votre main",
+    ),
+    (
+        "joker_back_discard",
+        "the joker you took must go back on the table this turn, not on the discard pile",
+        "le joker repris doit retourner sur la table ce tour-ci, pas à la défausse",
+    ),
+    (
+        "joker_back",
+        "the joker you took must go back on the table this turn",
+        "le joker repris doit retourner sur la table ce tour-ci",
+    ),
+    (
+        "lay_taken",
+        "the card taken from the discard pile must be laid this turn",
+        "la carte prise à la défausse doit être posée ce tour-ci",
+    ),
+    (
+        "lay_taken_card",
+        "the {card} taken from the discard pile must be laid this turn",
+        "le {card} pris à la défausse doit être posé ce tour-ci",
+    ),
+    (
+        "throw_back",
+        "the {card} taken from the discard pile may not be discarded this turn",
+        "le {card} pris à la défausse ne peut pas être redéfaussé ce tour-ci",
+    ),
+    (
+        "no_discard",
+        "this variant has no discard: end your turn instead",
+        "cette variante n'a pas de défausse : finissez votre tour",
+    ),
+    ("ends_with_discard", "your turn ends with a discard", "votre tour finit par une défausse"),
+    ("no_natural", "[{cards}] has no natural card", "[{cards}] n'a aucune carte naturelle"),
+    (
+        "min_naturals",
+        "[{cards}] needs at least {n} natural cards",
+        "[{cards}] demande au moins {n} cartes naturelles",
+    ),
+    (
+        "max_jokers",
+        "[{cards}] holds {k} jokers, at most {n} allowed",
+        "[{cards}] contient {k} jokers, {n} au plus permis",
+    ),
+    (
+        "set_short",
+        "[{cards}] is too short for a set (at least {n} cards)",
+        "[{cards}] est trop court pour un brelan ou un carré (au moins {n} cartes)",
+    ),
+    (
+        "set_long",
+        "[{cards}] is too long for a set (at most {n} cards)",
+        "[{cards}] est trop long pour un brelan ou un carré (au plus {n} cartes)",
+    ),
+    (
+        "set_suits",
+        "[{cards}] repeats a suit: a set's cards are all of different suits",
+        "[{cards}] répète une couleur : les cartes d'un brelan sont toutes de couleurs différentes",
+    ),
+    (
+        "run_short",
+        "[{cards}] is too short for a run (at least {n} cards)",
+        "[{cards}] est trop courte pour une suite (au moins {n} cartes)",
+    ),
+    (
+        "run_repeat",
+        "[{cards}] repeats a card: a run's cards are all different",
+        "[{cards}] répète une carte : les cartes d'une suite sont toutes différentes",
+    ),
+    (
+        "run_corner",
+        "[{cards}] turns the corner K-A-2, which this variant forbids",
+        "[{cards}] tourne par R-A-2, ce que cette variante interdit",
+    ),
+    (
+        "run_gap",
+        "[{cards}] is not a run: the cards do not follow one another",
+        "[{cards}] n'est pas une suite : les cartes ne se suivent pas",
+    ),
+    (
+        "no_meld_kind",
+        "[{cards}] is neither a run (one suit, consecutive) nor a set (one rank)",
+        "[{cards}] n'est ni une suite (une couleur, cartes consécutives) ni un brelan (une valeur)",
+    ),
+    ("set_rank", "{card} is not of the set's rank", "{card} n'a pas la valeur du brelan"),
+    (
+        "set_joker_for",
+        "a joker stands for {card} in that set: give it by a joker swap",
+        "un joker tient la place de {card} dans ce brelan : donnez la carte par un échange de joker",
+    ),
+    ("set_has_suit", "the set already holds that suit ({card})", "le brelan a déjà cette couleur ({card})"),
+    (
+        "set_invalid",
+        "the set would no longer be valid: {reason}",
+        "le brelan ne serait plus valide : {reason}",
+    ),
+    ("run_suit", "{card} is not of the run's suit", "{card} n'est pas de la couleur de la suite"),
+    (
+        "run_joker_cannot",
+        "a joker laid off on that run cannot stand for {card}",
+        "un joker ajouté à cette suite ne peut pas tenir la place de {card}",
+    ),
+    (
+        "run_joker_for",
+        "a joker stands for {card} in that run: give it by a joker swap",
+        "un joker tient la place de {card} dans cette suite : donnez la carte par un échange de joker",
+    ),
+    ("run_has_card", "{card} already has its place in that run", "{card} a déjà sa place dans cette suite"),
+    (
+        "run_jokers",
+        "the run would hold {n} jokers, more than allowed",
+        "la suite aurait {n} jokers, plus que permis",
+    ),
+    (
+        "run_ends",
+        "those cards do not extend the run at its ends",
+        "ces cartes ne prolongent pas la suite à ses bouts",
+    ),
+    ("no_joker_there", "that meld holds no joker", "cette combinaison n'a pas de joker"),
+    ("joker_for_joker", "a joker cannot be given for a joker", "on ne donne pas un joker pour un joker"),
+    (
+        "run_swap_one",
+        "a joker in a run is freed by exactly the one card it stands for",
+        "un joker d'une suite se reprend avec exactement la carte qu'il remplace",
+    ),
+    (
+        "run_no_joker_for",
+        "no joker in that run stands for {card}",
+        "aucun joker de cette suite ne remplace {card}",
+    ),
+    (
+        "swap_rank",
+        "the cards given are not of the set's rank",
+        "les cartes données n'ont pas la valeur du brelan",
+    ),
+    (
+        "swap_suit",
+        "the cards given repeat a suit of the set",
+        "les cartes données répètent une couleur du brelan",
+    ),
+    (
+        "swap_both",
+        "a joker in a three-card set is freed only by both missing cards at once",
+        "le joker d'un brelan de trois cartes se reprend seulement avec les deux cartes manquantes à la fois",
+    ),
+    (
+        "set_no_joker_for",
+        "no joker in that set stands for {card}",
+        "aucun joker de ce brelan ne remplace {card}",
+    ),
+    (
+        "swap_two",
+        "two cards free a joker only from a three-card set holding one joker",
+        "deux cartes ne reprennent un joker que d'un brelan de trois cartes à un joker",
+    ),
+    (
+        "swap_invalid",
+        "the set with those cards would not be valid",
+        "le brelan avec ces cartes ne serait pas valide",
+    ),
+    (
+        "swap_count",
+        "a joker swap gives one card (two for a three-card set)",
+        "un échange de joker donne une carte (deux pour un brelan de trois cartes)",
+    ),
+    (
+        "partner_pure",
+        "your partner has opened; your first lay needs a run without a joker",
+        "votre partenaire a ouvert ; votre première pose demande une suite sans joker",
+    ),
+    (
+        "all_at_once",
+        "nothing is laid before going out: lay your whole hand at once (but the card to discard)",
+        "rien ne se pose avant de sortir : posez toute votre main d'un coup (sauf la carte à défausser)",
+    ),
+    ("opening_no_joker", "an opening may not use a joker", "une ouverture ne peut pas utiliser de joker"),
+    ("opening_pure", "an opening needs a run without a joker", "une ouverture demande une suite sans joker"),
+    (
+        "opening_run_set",
+        "an opening needs at least one run and one set",
+        "une ouverture demande au moins une suite et un brelan",
+    ),
+    (
+        "opening_points",
+        "an opening needs {points} points; these melds make {total}",
+        "une ouverture demande {points} points ; ces combinaisons en font {total}",
+    ),
+    (
+        "go_out_run",
+        "going out below the points after taking the discard needs a run built without that card",
+        "sortir sous les points après avoir pris la défausse demande une suite faite sans cette carte",
+    ),
+    # The bundled house-rule plugins (plugins/) give these reasons.
+    (
+        "playable_discard",
+        "{card} could be laid off on meld {meld}: it may not be discarded",
+        "{card} pourrait compléter la combinaison {meld} : elle ne peut pas être défaussée",
+    ),
+    (
+        "discard_to_open",
+        "before opening you may take the discard only to open with it this turn: lay it in your opening",
+        "avant d'ouvrir, vous ne prenez la défausse que pour ouvrir avec ce tour-ci : posez-la dans votre ouverture",
+    ),
+    (
+        "joker_own_card",
+        "the joker of meld {meld} stood for {card}: a joker is freed only with that card from your own hand, not from the table",
+        "le joker de la combinaison {meld} remplaçait {card} : un joker ne se reprend qu'avec cette carte venue de votre main, pas de la table",
+    ),
+    (
+        "joker_new_meld",
+        "the joker you took back must go into a new meld, not be laid off on a meld already on the table",
+        "le joker repris doit aller dans une nouvelle combinaison, pas compléter une combinaison déjà posée",
+    ),
+    (
+        "early_discard_draw",
+        "you may not take the discard in your first turn of the round",
+        "vous ne pouvez pas prendre la défausse à votre premier tour de la manche",
+    ),
+    (
+        "single_card_draw",
+        "you may not take the discard while holding a single card",
+        "vous ne pouvez pas prendre la défausse avec une seule carte en main",
+    ),
+    (
+        "joker_split_meld",
+        "meld {meld} ({cards}) holds a joker: it may not be split, all its cards must stay together in one meld",
+        "la combinaison {meld} ({cards}) a un joker : elle ne peut pas être coupée, toutes ses cartes restent ensemble",
+    ),
+    (
+        "joker_split",
+        "melds holding a joker may not be split: each must stay together in one meld",
+        "une combinaison qui a un joker ne peut pas être coupée : elle reste entière",
+    ),
+)
+
+# The actions a reason names (`what`), in French as an infinitive.
+WHATS: dict[str, str] = {
+    "laying": "poser",
+    "laying off": "compléter",
+    "swapping a joker": "échanger un joker",
+    "rearranging the table": "réorganiser la table",
+    "discarding": "défausser",
+    "ending your turn": "finir votre tour",
+    "lay off": "compléter",
+    "swap a joker": "échanger un joker",
+    "rearrange the table": "réorganiser la table",
+}
+
+_CARD_FIELDS = ("card", "cards")
+_MELD_FIELDS = ("meld", "last")
+_NESTED_FIELDS = ("reason", "how")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    out = []
+    for literal, name, _spec, _conv in string.Formatter().parse(template):
+        out.append(re.escape(literal))
+        if name is not None:
+            out.append(f"(?P<{name}>.+?)")
+    return re.compile("".join(out) + r"\Z", re.S)
+
+
+_REASON_PATTERNS = [(key, _pattern(en), en, fr) for key, en, fr in REASONS]
+REASON_TEXT: dict[str, dict[str, str]] = {key: {"en": en, "fr": fr} for key, en, fr in REASONS}
+
+
+def read_reason(message: str) -> tuple[str, dict[str, str]] | None:
+    """The key and parameters of an engine reason, or None if no template matches."""
+    for key, pattern, _en, _fr in _REASON_PATTERNS:
+        m = pattern.match(message)
+        if m:
+            return key, m.groupdict()
+    return None
+
+
+def write_reason(message: str, lang: str, card_text: Callable[[str], str] = str) -> str:
+    """An engine reason in `lang`, its cards through `card_text` (a canonical
+    card or space-separated cards in, the shown form out) and its meld numbers
+    from 1. A reason no template knows (a plugin's) comes back as it is."""
+    found = read_reason(message)
+    if found is None:
+        return message
+    key, params = found
+    shown: dict[str, str] = {}
+    for name, value in params.items():
+        if name in _CARD_FIELDS:
+            shown[name] = _cards_in(value, card_text)
+        elif name in _MELD_FIELDS and value.lstrip("-").isdigit():
+            shown[name] = str(int(value) + 1)
+        elif name in _NESTED_FIELDS:
+            shown[name] = write_reason(value, lang, card_text)
+        elif name == "what":
+            shown[name] = WHATS.get(value, value) if lang == "fr" else value
+        else:
+            shown[name] = value
+    if key == "no_meld_range" and shown.get("last") == "0":
+        key = "no_meld_empty"
+    template = _SHOWN.get(key, {}).get(lang) or REASON_TEXT[key][lang]
+    return template.format(**shown)
+
+
+# How some reasons are shown where the engine's words would mislead (its meld
+# numbers count from 0, the screen's from 1).
+_SHOWN: dict[str, dict[str, str]] = {
+    "no_meld_range": {"en": "there is no meld {meld} on the table (melds 1 to {last})"},
+    "no_meld_empty": {
+        "en": "there is no meld {meld} on the table (the table is empty)",
+        "fr": "il n'y a pas de combinaison {meld} sur la table (la table est vide)",
+    },
+}
+
+
+_CARD_TOKEN = re.compile(r"(?<![\w])(10|[2-9AJQK])([SHDC])(?![\w])|\bJK\b")
+
+
+def _cards_in(text: str, card_text: Callable[[str], str]) -> str:
+    return _CARD_TOKEN.sub(lambda m: card_text(m.group(0)), text)
+
+
+def refusal_text(code: str, message: str, lang: str, card_text: Callable[[str], str] = str) -> str:
+    """A refused move as a person reads it: the reason in `lang` (the code's
+    general sense where the engine gave none). English keeps the code, the
+    contract a bug report quotes; French shows it only for a plugin's code."""
+    general = CODES.get(code, {}).get(lang)
+    reason = write_reason(message, lang, card_text) if message else ""
+    if lang == "fr":
+        if general is None:  # a plugin's code: its own words
+            return MESSAGES["fr"]["refused_plugin"].format(code=code, detail=reason or code)
+        if not reason or read_reason(message) is None:
+            return MESSAGES["fr"]["refused"].format(detail=general)
+        return MESSAGES["fr"]["refused"].format(detail=reason)
+    if general is None:
+        return MESSAGES["en"]["refused_plugin"].format(code=code, detail=reason or code)
+    return MESSAGES["en"]["refused"].format(code=code, detail=reason or general)
+
+
+class Messages:
+    """The messages of one language."""
+
+    def __init__(self, lang: str = "en"):
+        if lang not in LANGS:
+            raise ValueError(f"language must be one of {', '.join(LANGS)}, not {lang!r}")
+        self.lang = lang
+        self._table = MESSAGES[lang]
+
+    def __call__(self, key: str, **kw: object) -> str:
+        text = self._table.get(key) or MESSAGES["en"][key]
+        return text.format(**kw) if kw else text
+
+    def count(self, key: str, n: int, **kw: object) -> str:
+        """A message about `n` things: `key_one` for one (and zero in French), else `key_many`."""
+        one = n == 1 or (self.lang == "fr" and n == 0)
+        return self(f"{key}_{'one' if one else 'many'}", n=n, **kw)
+
+    def text(self, key: str, **kw: Any) -> Text:
+        """A message with rich Text values (cards in their colours) kept as they are."""
+        template = self._table.get(key) or MESSAGES["en"][key]
+        out = Text()
+        for literal, name, spec, conv in string.Formatter().parse(template):
+            out.append(literal)
+            if name is None:
+                continue
+            value = kw[name]
+            if isinstance(value, Text):
+                out.append_text(value)
+            else:
+                out.append(format(repr(value) if conv == "r" else value, spec or ""))
+        return out
+
+    def refusal(self, code: str, message: str, card_text: Callable[[str], str] = str) -> str:
+        return refusal_text(code, message, self.lang, card_text)
