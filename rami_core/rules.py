@@ -103,6 +103,7 @@ class Rules:
     # ---- ending a turn
     ends_with_discard: bool = True  # a turn ends with a discard (else: end the turn)
     keep_last: bool = False  # a card is always kept to discard: going out is a discard
+    throw_back: bool = True  # the card taken from the discard pile may be discarded the same turn
     # ---- the opening
     has_opening: bool = True
     opening: OpeningNeed = OpeningNeed()  # the need of a seat whose partner has not opened
@@ -167,6 +168,7 @@ class Rules:
             empty_stock=p.draw.empty_stock,
             ends_with_discard=p.discard.enabled,
             keep_last=p.discard.keep_last,
+            throw_back=p.discard.throw_back,
             has_opening=p.opening.required,
             opening=OpeningNeed(
                 points=p.opening.points if p.opening.required else 0,
@@ -312,7 +314,7 @@ class Rules:
         the discard pile this turn, where discard.throw_back is false. Asked by
         the engine; bots and the hint see the refusal through it."""
         taken = getattr(state, "taken_discard", None)
-        return not self.profile.discard.throw_back and taken is not None and card.face == taken.face
+        return not self.throw_back and taken is not None and card.face == taken.face
 
     @property
     def score_args(self) -> dict[str, int]:
