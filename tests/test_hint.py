@@ -57,7 +57,6 @@ def test_a_hinted_lay_off_of_the_ace_of_spades_parses() -> None:
     from rami_core.play.commands import parse
 
     cmd = parse("l AS 5")
-    assert cmd.kind == "layoff"
-    assert cmd.args["items"] == [(parse_card("AS"), 4, None)]
+    assert [(it.card, it.to, it.as_) for it in cmd.items] == [(parse_card("AS"), 4, None)]
     joker = parse("l JK 3 as 5H")
-    assert joker.args["items"][0][2] == parse_card("5H")
+    assert joker.items[0].as_ == parse_card("5H")
