@@ -1,0 +1,117 @@
+"""One learning agent against rami bots, as a Gymnasium environment.
+
+The agent plays one seat through the same sub-steps as the AEC
+environment; the other seats are bots (rami_core.bots: random, greedy,
+expert...) that see only their own view and play whole engine actions.
+`action_masks()` returns the current mask for libraries that ask for it
+(e.g. sb3-contrib's MaskablePPO).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from .. import actions as A
+from ..bots import make_bot
+from ..errors import RuleError
+from ..state import OVER
+from .aec import RamiEnv
+
+BOT_STEP_CAP = 200  # a bot still playing after this many actions in one turn lets its clock run out
+
+
+class RamiSingleAgentEnv(gym.Env):
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it an instance variable)
+
+    def __init__(self, aec: RamiEnv, opponents: str | Sequence[str] = "random", seat: int = 0):
+        n = aec.players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} is not at this table (0 to {n - 1})")
+        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != n - 1:
+            raise ValueError(f"{n - 1} opponents needed, got {len(names)}")
+        self.aec = aec
+        self.seat = seat
+        self.agent = aec.possible_agents[seat]
+        self.opponent_names = names
+        self.observation_space = aec.observation_space(self.agent)
+        self.action_space = aec.action_space(self.agent)
+        self._bots: dict[int, Any] = {}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.aec.reset(seed=seed)
+        game = self.aec.game
+        assert game is not None
+        others = [s for s in range(self.aec.players) if s != self.seat]
+        self._bots = {
+            s: make_bot(name, (game.state.seed or 0) * 8 + s)
+            for s, name in zip(others, self.opponent_names, strict=False)
+        }
+        self._pending_reward = 0.0
+        self._play_bots()
+        return self._obs(), self._info()
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return self.aec.observe(self.agent)
+
+    def _info(self) -> dict[str, Any]:
+        return dict(self.aec.infos.get(self.agent, {}))
+
+    def action_masks(self) -> np.ndarray:
+        return self._obs()["action_mask"].astype(bool)
+
+    def _done(self) -> bool:
+        a = self.agent
+        return self.aec.terminations[a] or self.aec.truncations[a]
+
+    def _play_bots(self) -> None:
+        """Bots play until it is the agent's turn or the episode is over."""
+        env = self.aec
+        while not self._done() and env.agent_selection != self.agent:
+            game = env.game
+            assert game is not None
+            seat = game.state.turn
+            bot = self._bots[seat]
+            steps = 0
+            while game.state.turn == seat and game.state.phase != OVER:
+                action: A.Action
+                try:
+                    action = (
+                        bot.choose(game.view(seat), game.rules) if steps < BOT_STEP_CAP else A.Timeout(seat)
+                    )
+                except RuleError:
+                    action = A.Timeout(seat)
+                self._apply_bot(action)
+                steps += 1
+                if self._done():
+                    return
+
+    def _apply_bot(self, action: A.Action) -> None:
+        """A bot's whole action through the AEC environment's bookkeeping (round ends, rewards)."""
+        env = self.aec
+        try:
+            env.apply_engine_action(action)
+        except RuleError:
+            env.apply_engine_action(A.Timeout(env.game.state.turn if env.game else 0))
+        self._pending_reward += env.rewards.get(self.agent, 0.0)
+
+    def step(self, action: int):
+        env = self.aec
+        env.step(int(action))
+        reward = env.rewards.get(self.agent, 0.0)
+        self._pending_reward = 0.0
+        if not self._done():
+            self._play_bots()
+            reward += self._pending_reward
+            self._pending_reward = 0.0
+        terminated = env.terminations[self.agent]
+        truncated = env.truncations[self.agent] and not terminated
+        return self._obs(), float(reward), bool(terminated), bool(truncated), self._info()
+
+    def render(self) -> str | None:
+        return self.aec.render()

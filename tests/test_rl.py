@@ -1,0 +1,255 @@
+"""The learning environments (rami_core.rl): PettingZoo's API test, masks asked
+of the engine, observations without hidden cards, seeded replay, saved games.
+
+Needs the `rl` extra; the long random playouts are marked slow."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+from pettingzoo.test import api_test  # noqa: E402
+
+from rami_core import rl  # noqa: E402
+from rami_core.errors import RuleError  # noqa: E402
+from rami_core.rl.draft import Draft  # noqa: E402
+from rami_core.savegame import from_save  # noqa: E402
+from rami_core.state import OVER  # noqa: E402
+
+PRESETS = ["rami51", "rami71", "voleur", "kaluki", "simple", "classic"]
+HOUSE = Path(__file__).resolve().parents[1] / "variants" / "house"
+HOUSE_FILES = [str(HOUSE / "voleur_002_no_joker_split.yaml"), str(HOUSE / "rami51_atlas.yaml")]
+ALL = PRESETS + HOUSE_FILES
+
+
+def _play(env, steps: int, rng: random.Random) -> list[int]:
+    """Random masked sub-steps; the actions played."""
+    played = []
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        assert len(legal), f"no legal sub-step for {agent} in phase {env.game.state.phase}"
+        a = int(rng.choice(list(legal)))
+        env.step(a)
+        played.append(a)
+    return played
+
+
+@pytest.mark.parametrize("variant", ALL, ids=lambda v: Path(v).stem)
+def test_pettingzoo_api(variant):
+    env = rl.env(variant, players=2, seed=5)
+    api_test(env, num_cycles=10, verbose_progress=False)
+
+
+def _engine_verdict(env, index: int) -> bool:
+    """Play the sub-step's engine action on a throw-away checkpoint of the game."""
+    step = env.layout.decode(index)
+    action = env.oracle.action_for(step, env.draft)
+    if action is None:
+        return False
+    game = env.game
+    point = game.checkpoint()
+    try:
+        game.apply(action)
+    except RuleError:
+        return False
+    finally:
+        game.rollback(point)
+    return True
+
+
+DRAFT_KINDS = {"add", "add_joker_low", "close_group"}
+
+
+def _check_mask(env) -> None:
+    mask = env.observe(env.agent_selection)["action_mask"]
+    for index in range(env.layout.size):
+        kind = env.layout.decode(index).kind
+        if kind in DRAFT_KINDS:
+            continue
+        assert bool(mask[index]) == _engine_verdict(env, index), env.describe(index)
+    if not env.draft.empty:
+        # A draft is never a dead end: some sub-step still builds or commits it.
+        builds = [
+            i for i in np.flatnonzero(mask) if env.layout.decode(int(i)).kind not in ("discard", "timeout")
+        ]
+        assert builds, "a draft that leads nowhere"
+
+
+@pytest.mark.parametrize("variant", ALL, ids=lambda v: Path(v).stem)
+def test_mask_is_the_engine_verdict(variant):
+    """Every sub-step that is an engine action is masked in exactly when the engine accepts it."""
+    rng = random.Random(7)
+    env = rl.env(variant, players=2, seed=11)
+    env.reset()
+    for _ in range(25):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset(seed=rng.randrange(1000))
+            continue
+        _check_mask(env)
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        # Prefer building melds so that drafts, commits and lay offs get exercised.
+        drafty = [
+            int(i) for i in legal if env.layout.decode(int(i)).kind not in ("discard", "timeout", "end_turn")
+        ]
+        env.step(rng.choice(drafty) if drafty and rng.random() < 0.8 else int(rng.choice(list(legal))))
+
+
+def test_opening_of_two_melds_is_reachable():
+    """An opening that needs a run and a set is built as two groups and one commit."""
+    from rami_core.cards import parse_cards
+    from rami_core.rl.faces import face_index
+
+    env = rl.env("rami71", players=2, seed=1)
+    env.reset()
+    s = env.game.state
+    seat = s.turn
+    s.hands[seat] = parse_cards("JH QH KH AH 10S 10H 10D 9C 4C 5D 7S 2H 3D 6C")
+    s.phase = "lay"
+    env.oracle._key = None
+    L = env.layout
+    for f in ("JH", "QH", "KH", "AH"):
+        i = L.add_index(face_index(parse_cards(f)[0]))
+        assert env.observe(env.agent_selection)["action_mask"][i], f
+        env.step(i)
+    env.step(4)  # close the run
+    for f in ("10S", "10H", "10D"):
+        env.step(L.add_index(face_index(parse_cards(f)[0])))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask[5], "commit the run and the set as one opening"
+    # 9C cannot be part of any accepted lay: masked out.
+    assert not mask[L.add_index(face_index(parse_cards("9C")[0]))]
+    env.step(5)
+    assert env.game.state.opened[seat]
+    assert len(env.game.state.table) == 2
+
+
+def test_observation_holds_no_hidden_card():
+    """Shuffling what the seat cannot see (other hands, the stock) changes nothing it observes."""
+    env = rl.env("rami51", players=3, seed=2)
+    env.reset()
+    _play(env, 25, random.Random(3))
+    s = env.game.state
+    for seat in range(3):
+        before = env.observe(f"seat_{seat}")
+        hidden = [c for i, h in enumerate(s.hands) if i != seat for c in h] + list(s.stock)
+        random.Random(seat).shuffle(hidden)
+        for i, h in enumerate(s.hands):
+            if i != seat:
+                n = len(h)
+                s.hands[i], hidden = hidden[:n], hidden[n:]
+        s.stock = hidden
+        env.oracle._key = None
+        after = env.observe(f"seat_{seat}")
+        for key in before:
+            assert np.array_equal(before[key], after[key]), key
+        assert env.observation_space(f"seat_{seat}").contains(after)
+
+
+def test_seeded_episodes_replay_exactly():
+    def run():
+        env = rl.env("kaluki", players=2, seed=9)
+        env.reset()
+        actions = _play(env, 60, random.Random(4))
+        obs = env.observe(env.agent_selection)
+        return actions, {k: v.tolist() for k, v in obs.items()}, dict(env._cumulative_rewards)
+
+    assert run() == run()
+
+
+def test_episode_is_a_saved_game(tmp_path):
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+
+    env = rl.env("rami51", players=2, seed=4)
+    env.reset()
+    _play(env, 60, random.Random(5))
+    data = env.to_save()
+    game = from_save(json.loads(json.dumps(data)))
+    assert game.state.to_json() == env.game.state.to_json()
+    path = tmp_path / "episode.json"
+    path.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_round_rewards_are_the_penalties():
+    """A seat goes out: each seat is paid minus its penalty (normalised on request)."""
+    from rami_core.cards import parse_cards
+    from rami_core.rl.faces import face_index
+
+    for normalize in (False, True):
+        env = rl.env("classic", players=2, seed=3, normalize=normalize)
+        env.reset()
+        s = env.game.state
+        seat = s.turn
+        s.hands[seat] = parse_cards("2H 3H 4H 9S")
+        s.phase = "lay"
+        env.oracle._key = None
+        L = env.layout
+        for f in ("2H", "3H", "4H"):
+            env.step(L.add_index(face_index(parse_cards(f)[0])))
+        env.step(5)
+        env.step(L.discard_index(face_index(parse_cards("9S")[0])))
+        assert env.game.state.phase == OVER and env.game.state.winner == seat
+        scale = env.game.rules.target or 100 if normalize else 1
+        paid = env.game.state.penalties
+        assert paid[1 - seat] > 0
+        for i, a in enumerate(env.possible_agents):
+            assert env._cumulative_rewards[a] == -paid[i] / scale
+            assert env.terminations[a]
+
+
+def test_game_reward_needs_game_episodes():
+    with pytest.raises(ValueError):
+        rl.env("rami51", reward="game")
+
+
+def test_single_agent_wrapper_against_bots():
+    env = rl.single_agent_env("rami51", players=2, seed=2, opponents="random")
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    rng = random.Random(0)
+    for _ in range(30):
+        legal = np.flatnonzero(env.action_masks())
+        obs, _reward, term, trunc, _ = env.step(int(rng.choice(list(legal))))
+        if term or trunc:
+            break
+    assert env.observation_space.contains(obs)
+
+
+def test_draft_written_order():
+    from rami_core.rl.draft import Group
+    from rami_core.rl.faces import JOKER_INDEX
+
+    g = Group(1, (4, 5, JOKER_INDEX))  # JK low, 5S 6S, JK high
+    assert [str(c) for c in g.written()] == ["JK", "5S", "6S", "JK"]
+    gap = Group(0, (4, 6, JOKER_INDEX))
+    assert [str(c) for c in gap.written()] == ["5S", "JK", "7S"]
+    assert Draft().empty
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ALL, ids=lambda v: Path(v).stem)
+def test_long_random_games(variant):
+    """Whole games of random masked sub-steps, the mask checked against the engine throughout."""
+    rng = random.Random(1)
+    env = rl.env(variant, players=2, seed=1, episode="game", max_turns=300)
+    env.reset()
+    for _ in range(600):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.reset(seed=rng.randrange(10_000))
+            continue
+        _check_mask(env)
+        env.step(int(rng.choice(list(np.flatnonzero(env.observe(agent)["action_mask"])))))
