@@ -16,7 +16,6 @@ from __future__ import annotations
 from pydantic import Field
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
-from rami_core.melds import lay_off_positional, read_meld
 
 
 class Settings(PluginSettings):
@@ -29,43 +28,13 @@ class Plugin(HousePlugin[Settings]):
 
     @hookimpl
     def rami_discard_allowed(self, rules, state, seat, card):
-        from rami_core.engine import may_lay_freely
-
         if self.settings.last_card_exempt and not state.hands[seat]:
             return None
-        if not may_lay_freely(rules, state, seat):
+        if not rules.may_lay_freely(state, seat):
             return None
         for i, meld in enumerate(state.table):
-            if not _could_take(meld.cards, card):
-                continue  # a natural whose suit and rank both differ from a natural there fits no run or set
-            if rules.profile.positional_jokers:
-                fits = not isinstance(lay_off_positional(meld.reading, *_split(card), rules.melds), str)
-            else:
-                fits = read_meld(list(meld.cards) + [card], rules.melds) is not None
-            if fits:
+            if rules.could_join(meld.reading, card):
                 return Refusal(
                     "discard_forbidden", f"{card} could be laid off on meld {i}: it may not be discarded"
                 )
         return None
-
-
-def _split(card):
-    if card.suit == 4:
-        return [], [(card, None)]
-    return [card], []
-
-
-def _could_take(cards, card) -> bool:
-    if card.suit == 4:
-        return True
-    same_suit = same_rank = True
-    for o in cards:
-        if o.suit == 4:
-            continue
-        if o.suit != card.suit:
-            same_suit = False
-        if o.rank != card.rank:
-            same_rank = False
-        if not (same_suit or same_rank):
-            return False
-    return True

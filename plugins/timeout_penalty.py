@@ -30,7 +30,6 @@ class Plugin(HousePlugin[Settings]):
 
     @hookimpl
     def rami_timeout(self, rules, state, seat):
-        from rami_core.profile import EmptyStock
         from rami_core.scoring import finish_round, round_over_on_empty_stock
         from rami_core.state import OVER
 
@@ -39,6 +38,5 @@ class Plugin(HousePlugin[Settings]):
         n = min(self.settings.cards, len(state.stock))
         for _ in range(n):
             state.hands[seat].append(state.stock.pop())
-        ends = (EmptyStock.end_all_pay, EmptyStock.end_nobody_pays, EmptyStock.replay)
-        if n and not state.stock and rules.profile.draw.empty_stock in ends:
+        if n and not state.stock and rules.empty_stock_ends_round:
             finish_round(rules, state, None, round_over_on_empty_stock(rules))

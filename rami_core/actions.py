@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
+from .userfiles import short
 
 
 # Checks made when an action is built: a bad value from the Python API is refused
@@ -162,7 +163,7 @@ class ActionFormatError(ValueError):
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise ActionFormatError(f"{where}: expected a list of cards, got {value!r}")
+        raise ActionFormatError(f"{where}: expected a list of cards, got {short(value)}")
     try:
         return tuple(parse_card(x) for x in value)
     except CardError as e:
@@ -171,13 +172,13 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
 
 def _melds(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list):
-        raise ActionFormatError(f"{where}: expected a list of melds, got {value!r}")
+        raise ActionFormatError(f"{where}: expected a list of melds, got {short(value)}")
     return tuple(_cards(m, where) for m in value)
 
 
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionFormatError(f"{where}: expected a whole number, got {value!r}")
+        raise ActionFormatError(f"{where}: expected a whole number, got {short(value)}")
     return value
 
 
@@ -196,7 +197,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     try:
         if key == "draw":
             if v not in ("stock", "discard"):
-                raise ActionFormatError(f"draw: expected stock or discard, got {v!r}")
+                raise ActionFormatError(f"draw: expected stock or discard, got {short(v)}")
             return Draw(seat, v)
         if key == "meld":
             return Meld(seat, _melds(v, "meld"))
@@ -204,11 +205,11 @@ def action_from_dict(step: dict[str, Any]) -> Action:
             return Rearrange(seat, _melds(v, "rearrange"))
         if key == "layoff":
             if not isinstance(v, list):
-                raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {v!r}")
+                raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {short(v)}")
             items = []
             for it in v:
                 if not isinstance(it, dict) or "card" not in it or "to" not in it:
-                    raise ActionFormatError(f"layoff: each item needs card and to, got {it!r}")
+                    raise ActionFormatError(f"layoff: each item needs card and to, got {short(it)}")
                 extra = set(it) - {"card", "to", "as"}
                 if extra:
                     raise ActionFormatError(f"layoff: unknown keys {sorted(extra)}")
@@ -218,7 +219,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
         if key == "swap":
             if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
                 raise ActionFormatError(
-                    f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {v!r}"
+                    f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {short(v)}"
                 )
             cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
             return Swap(seat, cards, _int(v["meld"], "swap.meld"))

@@ -22,7 +22,7 @@ from .errors import RuleError
 from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
 from .opening import opening_problem
-from .profile import EmptyStock, FirstPlayer, JokerReplay, JokerSwap, Profile, SetSwap, SwapWho
+from .profile import EmptyStock, JokerSwap, Profile, TimeoutAction
 from .rules import Rules
 from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
 from .state import DRAW, LAY, OVER, GameState, TableMeld
@@ -80,7 +80,7 @@ class Game:
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
         rules = Rules.build(profile, players, plugins)
-        if profile.deal.first_player == FirstPlayer.random:
+        if rules.random_first_player:
             first = rng_for(seed, "first").randrange(players)
         else:
             first = 0
@@ -97,7 +97,7 @@ class Game:
             raise RuleError("wrong_phase", "the round is not over, or the game is")
         replay = s.round_end == REPLAY
         first = s.first_player
-        if not replay and self.profile.deal.rotate:
+        if not replay and self.rules.rotate_first_player:
             first = (first + 1) % self.rules.players
         round_no = s.round_no if replay else s.round_no + 1
         new = deal(
@@ -156,7 +156,7 @@ class Game:
             action,
             self._turn_start if undone else self.state,
             new,
-            discard_enabled=self.profile.discard.enabled,
+            discard_enabled=self.rules.ends_with_discard,
         )
         if undone:
             events[0] = Event(events[0].kind, events[0].seat, {"undone": True})
@@ -197,6 +197,10 @@ class Game:
         what the seat did this turn is undone first."""
         s = self.state
         _common(s, action.seat)
+        # turn.timeout names what the clock does; draw_then_pass is the one
+        # default turn the profile format knows (a new value needs its branch here).
+        if self.rules.timeout_action != TimeoutAction.draw_then_pass:
+            raise ValueError(f"no timeout action {self.rules.timeout_action!r}")
         for undone, base in ((False, s), (True, self._turn_start)):
             new = base.copy()
             try:
@@ -204,12 +208,12 @@ class Game:
                     try:
                         _draw(self.rules, new, A.Draw(action.seat, STOCK))
                     except RuleError:
-                        if new.discard and self.profile.draw.from_discard:
+                        if new.discard and self.rules.draw_from_discard:
                             _draw(self.rules, new, A.Draw(action.seat, DISCARD))
                         else:
                             raise
                 if new.phase != OVER:
-                    if self.profile.discard.enabled:
+                    if self.rules.ends_with_discard:
                         new = self._timeout_discard(new, action.seat)
                     else:
                         _end_turn(self.rules, new, A.EndTurn(action.seat))
@@ -243,19 +247,18 @@ class Game:
 def deal(
     rules: Rules, seed: int | None, round_no: int, first: int, scores: list[int], attempt: int = 0
 ) -> GameState:
-    p = rules.profile
     n = rules.players
-    stock = shuffled(build_deck(p.deck.decks, p.deck.jokers), rng_for(seed, "deal", round_no, attempt))
+    stock = shuffled(build_deck(rules.decks, rules.deck_jokers), rng_for(seed, "deal", round_no, attempt))
     hands: list[list[Card]] = [[] for _ in range(n)]
-    size = p.hand_size(n)
+    size = rules.hand_size
     for i in range(size * n):
         hands[(first + i) % n].append(stock.pop())
     phase = DRAW
-    if p.deal.dealer_extra_card:
+    if rules.dealer_extra_card:
         hands[first].append(stock.pop())
         phase = LAY
-    discard = [stock.pop()] if p.deal.upcard else []
-    opened = [not p.opening.required] * n
+    discard = [stock.pop()] if rules.upcard else []
+    opened = [not rules.has_opening] * n
     state = GameState(
         players=n,
         hands=hands,
@@ -311,26 +314,18 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
 
 def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
     """Opened, or (in a team game where the partner's opening frees the other) covered by a partner."""
-    if s.opened[seat]:
-        return True
-    from .profile import PartnerOpening
-
-    return (
-        rules.teams
-        and rules.profile.teams.partner_opening == PartnerOpening.free
-        and any(s.opened[p] for p in rules.partners(seat))
-    )
+    return rules.may_lay_freely(s, seat)
 
 
 def _require_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
     if not may_lay_freely(rules, s, seat):
         raise RuleError("not_opened", f"open before you {what}")
-    if s.opened_this_turn and not rules.profile.table.in_opening_turn:
+    if s.opened_this_turn and not rules.lay_in_opening_turn:
         raise RuleError("not_opened", f"you may {what} from the turn after your opening")
 
 
 def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
-    if not hand_after and rules.profile.discard.keep_last:
+    if not hand_after and rules.keep_last:
         raise RuleError("must_keep_discard", "keep one card: the round ends with a discard")
 
 
@@ -377,12 +372,11 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
     _common(s, a.seat)
     if s.phase != DRAW:
         raise RuleError("wrong_phase", "you have already drawn this turn")
-    p = rules.profile
     hand = s.hands[a.seat]
     if a.source == DISCARD:
-        if not p.draw.from_discard:
+        if not rules.draw_from_discard:
             raise RuleError("draw_forbidden", "this variant draws from the stock only")
-        if not p.draw.discard_before_opening and not may_lay_freely(rules, s, a.seat):
+        if not rules.discard_draw_before_opening and not may_lay_freely(rules, s, a.seat):
             raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
         if not s.discard:
             raise RuleError("draw_forbidden", "the discard pile is empty")
@@ -397,7 +391,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
         raise RuleError("draw_forbidden", f"no such pile: {a.source}")
     rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=STOCK)
     if not s.stock:
-        mode = p.draw.empty_stock
+        mode = rules.empty_stock
         if mode == EmptyStock.reshuffle:
             if len(s.discard) <= 1:
                 s.drew_from = STOCK
@@ -419,11 +413,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
     hand.append(s.stock.pop())
     s.drew_from = STOCK
     s.phase = LAY
-    if not s.stock and p.draw.empty_stock in (
-        EmptyStock.end_all_pay,
-        EmptyStock.end_nobody_pays,
-        EmptyStock.replay,
-    ):
+    if not s.stock and rules.empty_stock_ends_round:
         s.stock_exhausted = True
 
 
@@ -433,14 +423,13 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
 def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "laying")
-    p = rules.profile
     seat = a.seat
     free = may_lay_freely(rules, s, seat)
     if (
         free
         and s.opened[seat]
-        and not p.table.new_melds
-        and not p.opening.all_at_once
+        and not rules.new_melds_after_opening
+        and not rules.opening.all_at_once
         and not s.opened_this_turn
     ):
         raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
@@ -462,8 +451,8 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
             raise RuleError("invalid_meld", why_invalid(g, rules.melds))
         rules.hooks.refuse_if("rami_meld_valid", rules=rules, cards=list(g), reading=r)
         readings.append(r)
-    going_out = len(hand) == (1 if p.discard.keep_last else 0)
-    if not s.opened[seat] or (p.opening.all_at_once and p.opening.required):
+    going_out = len(hand) == (1 if rules.keep_last else 0)
+    if not s.opened[seat] or rules.lays_all_at_once:
         partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
         problem = opening_problem(
             rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner
@@ -489,9 +478,8 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
 def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "laying off")
-    p = rules.profile
     seat = a.seat
-    if not p.table.lay_off and not p.table.rearrange and not p.opening.all_at_once:
+    if not rules.lay_offs_ever and not rules.opening.all_at_once:
         raise RuleError("action_forbidden", "this variant does not allow laying off")
     if not a.items:
         raise RuleError("invalid_meld", "lay off at least one card")
@@ -503,7 +491,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
                 "no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})"
             )
     _require_opened(rules, s, seat, "lay off")
-    if not p.table.lay_off and not p.table.rearrange:
+    if not rules.lay_offs_ever:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
         # even by a seat marked opened or covered by a partner.
         raise RuleError(
@@ -515,7 +503,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
         by_meld.setdefault(it.to, []).append((c, it))
     for idx, items in by_meld.items():
         old = s.table[idx]
-        if rules.profile.positional_jokers:
+        if rules.positional_jokers:
             nat = [c for c, _ in items if not c.is_joker]
             jok = [
                 (c, (it.as_.rank, it.as_.suit) if it.as_ is not None else None)
@@ -539,12 +527,11 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
 def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "swapping a joker")
-    p = rules.profile
     seat = a.seat
-    if p.jokers.swap != JokerSwap.to_hand:
+    if not rules.swaps_to_hand:
         how = (
             "jokers move only when the table is rearranged"
-            if p.jokers.swap == JokerSwap.on_table
+            if rules.joker_swap == JokerSwap.on_table
             else "a laid joker stays where it is"
         )
         raise RuleError("joker_swap_forbidden", f"no joker swap in this variant: {how}")
@@ -552,7 +539,7 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     given = _take_from_hand(hand, list(a.cards))
     if not 0 <= a.meld < len(s.table):
         raise RuleError("no_such_meld", f"there is no meld {a.meld} on the table")
-    if p.jokers.who == SwapWho.opened:
+    if rules.swap_needs_opening:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
     # Every table meld carries its reading (on a rearranged table too, read
@@ -560,14 +547,14 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     # a swap gives exactly the card a joker stands for there, and a set's
     # joker follows jokers.set_swap (voleur_002: both missing cards free a
     # three-card set's joker).
-    res = swap_positional(old.reading, given, rules.melds, set_any=p.jokers.set_swap == SetSwap.any)
+    res = swap_positional(old.reading, given, rules.melds, set_any=rules.set_swap_any)
     if isinstance(res, str):
         raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
     reading, joker = res
     old_table = list(s.table)
     s.table[a.meld] = TableMeld(reading, old.owner)
     hand.append(joker)
-    if p.jokers.replay == JokerReplay.same_turn:
+    if rules.freed_joker_same_turn:
         s.jokers_to_replay.append(joker)
     _finish_lay(rules, s, a, old_table, given)
 
@@ -575,9 +562,8 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
 def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "rearranging the table")
-    p = rules.profile
     seat = a.seat
-    if not p.table.rearrange:
+    if not rules.may_rearrange:
         raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
     old_cards = [c for m in s.table for c in m.cards]
     new_faces = Counter(c.face for m in a.melds for c in m)
@@ -625,7 +611,7 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
 def _owes_taken_discard(rules: Rules, s: GameState) -> bool:
     """The card taken from the discard pile is still in hand where the profile says it must be laid."""
     return (
-        rules.profile.draw.taken_discard_must_be_laid
+        rules.taken_discard_must_be_laid
         and s.taken_discard is not None
         and s.taken_discard in s.hands[s.turn]
     )
@@ -645,8 +631,7 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "discarding")
-    p = rules.profile
-    if not p.discard.enabled:
+    if not rules.ends_with_discard:
         raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card])
@@ -655,7 +640,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
             "joker_not_reused",
             "the joker you took must go back on the table this turn, not on the discard pile",
         )
-    if rules.profile.draw.taken_discard_must_be_laid and card == s.taken_discard:
+    if rules.taken_discard_must_be_laid and card == s.taken_discard:
         raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
     if house_rules and rules.throw_back_forbidden(s, card):
         raise RuleError(
@@ -675,7 +660,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "ending your turn")
-    if rules.profile.discard.enabled:
+    if rules.ends_with_discard:
         raise RuleError("wrong_phase", "your turn ends with a discard")
     _turn_may_end(rules, s)
     _next_turn(rules, s)
@@ -688,7 +673,7 @@ def _next_turn(rules: Rules, s: GameState) -> None:
     if s.stock_exhausted:
         finish_round(rules, s, None, round_over_on_empty_stock(rules))
         return
-    if rules.profile.game.end_on_empty_stock and not s.stock:
+    if rules.end_on_empty_stock and not s.stock:
         from .scoring import EMPTY_ALL_PAY
 
         finish_round(rules, s, None, EMPTY_ALL_PAY)

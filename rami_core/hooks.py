@@ -209,10 +209,19 @@ RESULT_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
 ADJUSTING_HOOKS = frozenset({"rami_deal", "rami_timeout"})
 
 
-def _fingerprint(state: Any) -> bytes:
-    """Everything a state holds, as bytes to compare before and after a judging hook
-    (pickle: fast, and indifferent to cards a view hides)."""
-    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+def _fingerprint(state: Any) -> Any:
+    """Everything a state holds, frozen, to compare before and after a judging hook.
+
+    A state's fields are scalars, immutable values (cards, table melds) and
+    lists of them (hands: lists of lists): freezing two levels of lists captures
+    all of it, at a fraction of the cost of a copy."""
+    fields = getattr(state, "__dict__", None)
+    if fields is None:  # not a plain GameState: compare a full serialisation
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    return tuple(
+        tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+        for v in fields.values()
+    )
 
 
 def _cards_of(state: Any) -> Counter:

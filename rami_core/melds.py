@@ -46,18 +46,10 @@ class MeldRules:
 
     @classmethod
     def from_profile(cls, profile) -> MeldRules:
-        ace = profile.melds.ace.value
-        return cls(
-            run_min=profile.melds.run_min,
-            set_min=profile.melds.set_min,
-            set_max=profile.melds.set_max,
-            set_distinct_suits=profile.melds.set_distinct_suits,
-            ace_low=ace in ("low", "both"),
-            ace_high=ace in ("high", "both"),
-            wrap=profile.melds.wrap,
-            max_jokers=profile.jokers.max_per_meld,
-            min_naturals=profile.jokers.min_naturals,
-        )
+        """The profile's meld rules, as `Rules` reads them (rules.meld_rules_for)."""
+        from .rules import meld_rules_for
+
+        return meld_rules_for(profile)
 
     # Places a run may occupy when it does not wrap.
     @property
@@ -492,3 +484,23 @@ def swap_positional(
             return "the set with those cards would not be valid"
         return new, jokers[0]
     return "a joker swap gives one card (two for a three-card set)"
+
+
+def might_join(cards: Sequence[Card], c: Card) -> bool:
+    """False when `c` surely fits no meld with `cards`: a natural whose suit and
+    rank both differ from some natural there (a run's naturals share a suit, a
+    set's a rank). A cheap test before the meld readers (`Rules.could_join`)."""
+    if c.is_joker:
+        return True
+    suit, rank = c.suit, c.rank
+    same_suit = same_rank = True
+    for o in cards:
+        if o.is_joker:
+            continue
+        if o.suit != suit:
+            same_suit = False
+        if o.rank != rank:
+            same_rank = False
+        if not (same_suit or same_rank):
+            return False
+    return True

@@ -26,15 +26,13 @@ def opening_problem(
     """Why these melds, laid in one action by a seat that has not opened, do
     not open; None when they do. `going_out` says the action leaves only the
     card to discard (or nothing where no discard ends the round)."""
-    op = rules.profile.opening
+    op = rules.opening  # the need of a seat not covered by a partner
     if partner_opened:
-        if rules.profile.teams.partner_opening == PartnerOpening.pure_run and not any(
-            r.pure for r in readings
-        ):
+        if rules.partner_opening == PartnerOpening.pure_run and not any(r.pure for r in readings):
             return "your partner has opened; your first lay needs a run without a joker"
         if not op.all_at_once:
             return None
-    if not op.required:
+    if not rules.has_opening:
         return None
     if op.all_at_once and not going_out:
         return "nothing is laid before going out: lay your whole hand at once (but the card to discard)"
@@ -50,7 +48,7 @@ def opening_problem(
         if total < op.points:
             if not (op.go_out_below_points and going_out):
                 return f"an opening needs {op.points} points; these melds make {total}"
-            if op.go_out_run_without_taken_discard and taken_discard is not None:
+            if rules.opening_points_going_out_needs_run and taken_discard is not None:
                 face = taken_discard.face
                 copies = sum(1 for r in readings for c in r.cards if c.face == face)
                 ok = any(

@@ -110,10 +110,14 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def load_documents(path: Path) -> list[Any]:
     """The documents of a scenario file, read by the safe reader; ProfileError if unreadable."""
+    return [doc.data for doc in _located_documents(path)]
+
+
+def _located_documents(path: Path) -> list[Any]:
     from .loader.safe_yaml import display_path, load_yaml_documents, read_yaml_text
 
     label = display_path(path)
-    docs = [d.data for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
+    docs = [d for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
     if len(docs) > MAX_SCENARIOS_PER_FILE:
         raise ProfileError(
             Problem(
@@ -127,14 +131,29 @@ def run_file(path: Path, shown: str | None = None) -> list[Result]:
     """Every scenario of one file; a scenario that raises fails alone and the next one runs."""
     shown = shown or str(path)
     try:
-        docs = load_documents(path)
+        docs = _located_documents(path)
     except ProfileError as e:
         return [Result(path.name, shown, False, None, None, None, f"cannot read scenario file: {e}")]
     if not docs:
         return [
             Result(path.name, shown, False, None, None, None, "the file holds no scenario: checks nothing")
         ]
-    return [run_guarded(doc, path.parent, shown, index=i) for i, doc in enumerate(docs)]
+    results = []
+    for i, doc in enumerate(docs):
+        result = run_guarded(doc.data, path.parent, shown, index=i)
+        results.append(_with_line(result, doc.locations))
+    return results
+
+
+def _with_line(result: Result, locations: dict[tuple[Any, ...], Any]) -> Result:
+    """A failing step's message, located at the line the step was written on."""
+    if result.passed or result.step is None:
+        return result
+    at = locations.get(("steps", result.step - 1))
+    if at is None or at.line is None:
+        return result
+    result.message = f"line {at.line}: {result.message}"
+    return result
 
 
 def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
@@ -387,7 +406,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
             if owner is not None and (
                 isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < n
             ):
-                raise SetupInvalid(f"table[{i}].owner: not a seat: {owner!r}")
+                raise SetupInvalid(f"table[{i}].owner: not a seat: {short(owner)}")
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
         r = read_meld(cards, meld_rules)
@@ -415,10 +434,10 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         raise SetupInvalid(f"scores: one whole number per {'team' if teams else 'seat'} ({sides})")
     turn = setup.get("turn", 0)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
-        raise SetupInvalid(f"turn: not a seat: {turn!r}")
+        raise SetupInvalid(f"turn: not a seat: {short(turn)}")
     phase = setup.get("phase", DRAW)
     if phase not in (DRAW, LAY):
-        raise SetupInvalid(f"phase: draw or lay, not {phase!r}")
+        raise SetupInvalid(f"phase: draw or lay, not {short(phase)}")
     marked = setup.get("opened") or [False] * n
     laid_before = [i in owners or marked[i] is True for i in range(n)]
     state = GameState(
@@ -447,7 +466,7 @@ def _faces(cards: Iterable[Card]) -> list[str]:
 
 def _expected_faces(value: Any) -> list[str]:
     if not isinstance(value, list):
-        raise ValueError(f"expected a list of cards, got {value!r}")
+        raise ValueError(f"expected a list of cards, got {short(value)}")
     return sorted(format_card(parse_card(x)) for x in value)
 
 

@@ -6,7 +6,7 @@ about scores without replaying turns.
 
 from __future__ import annotations
 
-from .profile import GameEnd, Penalty, RamiSec
+from .profile import GameEnd, RamiSec
 from .rules import Rules
 from .state import OVER, GameState
 
@@ -17,9 +17,8 @@ REPLAY = "replay"
 
 
 def seat_payment(rules: Rules, s: GameState, seat: int) -> int:
-    sc = rules.profile.scoring
-    if sc.penalty == Penalty.fixed:
-        return sc.fixed_penalty
+    if rules.fixed_penalty is not None:
+        return rules.fixed_penalty
     return rules.hand_value(s.hands[seat])
 
 
@@ -33,21 +32,17 @@ def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> No
     if how == OUT and winner is not None:
         sec = not s.laid_before[winner]
         s.rami_sec = sec
-        mode = rules.profile.scoring.rami_sec
+        mode = rules.rami_sec
         for seat in range(n):
             if seat == winner:
                 continue
-            if (
-                rules.teams
-                and rules.profile.teams.opponents_pay_only
-                and rules.side(seat) == rules.side(winner)
-            ):
+            if rules.teams and rules.opponents_pay_only and rules.side(seat) == rules.side(winner):
                 continue
             pay = seat_payment(rules, s, seat)
             if sec and mode == RamiSec.double:
                 pay *= 2
             elif sec and mode == RamiSec.bonus:
-                pay += rules.profile.scoring.rami_sec_bonus
+                pay += rules.rami_sec_bonus
             penalties[seat] = pay
     elif how == EMPTY_ALL_PAY:
         penalties = [seat_payment(rules, s, seat) for seat in range(n)]
@@ -58,7 +53,7 @@ def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> No
     s.penalties = penalties
     if how == REPLAY:
         return
-    if rules.profile.scoring.positive:
+    if rules.positive_scores:
         if how == OUT and winner is not None:
             s.scores[rules.side(winner)] += sum(penalties)
     else:
@@ -68,14 +63,13 @@ def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> No
 
 
 def check_game_over(rules: Rules, s: GameState, *, empty_stock: bool = False) -> None:
-    g = rules.profile.game
-    if g.end == GameEnd.single_round:
+    if rules.game_end == GameEnd.single_round:
         over = True
-    elif g.end == GameEnd.rounds:
-        over = s.round_no >= g.rounds
+    elif rules.game_end == GameEnd.rounds:
+        over = s.round_no >= rules.rounds
     else:
         over = any(score >= rules.target for score in s.scores)
-    if g.end_on_empty_stock and empty_stock:
+    if rules.end_on_empty_stock and empty_stock:
         over = True
     if rules.hooks.has("rami_game_over"):
         d = rules.hooks.decide("rami_game_over", rules=rules, state=s)
@@ -84,15 +78,13 @@ def check_game_over(rules: Rules, s: GameState, *, empty_stock: bool = False) ->
     if not over:
         return
     s.game_over = True
-    best = max(s.scores) if rules.profile.scoring.positive else min(s.scores)
-    leaders = [i for i, v in enumerate(s.scores) if v == best]
-    s.game_winner = leaders[0] if len(leaders) == 1 else None
+    s.game_winner = rules.game_winner(s.scores)
 
 
 def round_over_on_empty_stock(rules: Rules) -> str:
     from .profile import EmptyStock
 
-    mode = rules.profile.draw.empty_stock
+    mode = rules.empty_stock
     if mode == EmptyStock.end_all_pay:
         return EMPTY_ALL_PAY
     if mode == EmptyStock.replay:

@@ -25,15 +25,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import actions as A
+from .caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped, turns_in_round
 from .engine import Game
 from .errors import RuleError
 from .hooks import PluginError
 from .profile import Profile
 from .state import OVER
-
-TURN_CAP = 600
-ROUND_CAP = 100
-STEP_CAP = 60  # actions one turn may take before the driver runs the clock out
 
 
 def kind_of(a: A.Action) -> str:
@@ -109,16 +106,16 @@ def _play_game(config: SimConfig, index: int) -> dict[str, Any]:
     rounds: list[dict[str, Any]] = []
     capped_round = False
     while True:
-        turns = 0
         steps = 0
         first_open: int | None = None
         opened0 = list(game.state.opened)
         while game.state.phase != OVER:
-            if turns >= config.turn_cap:
+            if round_capped(game.state, config.turn_cap):
                 capped_round = True
                 break
             s = game.state
             seat = s.turn
+            turn_no = s.turns_played
             try:
                 action = bots[seat].choose(game.view(seat), rules)
             except Exception:  # a bot bug: counted, the clock runs out
@@ -143,11 +140,11 @@ def _play_game(config: SimConfig, index: int) -> dict[str, Any]:
                     break
             steps += 1
             n = game.state
-            if first_open is None and any(o and not b for o, b in zip(n.opened, opened0)):
-                first_open = turns + 1
-            if n.phase == OVER or n.turn != seat:
-                turns += 1
+            if first_open is None and any(o and not b for o, b in zip(n.opened, opened0, strict=True)):
+                first_open = turn_no + 1
+            if n.phase == OVER or n.turns_played != turn_no:
                 steps = 0
+        turns = turns_in_round(game.state) if not capped_round else game.state.turns_played
         st = game.state
         if capped_round:
             rounds.append(
@@ -288,7 +285,67 @@ def mean_ci(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
     return (m, m - h, m + h)
 
 
-def _r(x: float, d: int = 4) -> float | None:
+# --------------------------------------------------------------------------- the statistics
+#
+# One function per statistic, over a list of game records: `simulate` applies
+# it to every game of the run, `--compare` to every game of each profile (its
+# A and B columns) and to each game alone (the paired differences behind the
+# interval). So both report the same number for the same profile and seed.
+
+
+def _rounds(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for g in games for r in g["rounds"]]
+
+
+def _scored(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in _rounds(games) if r["penalties"] is not None]
+
+
+def rounds_per_game(games: Sequence[dict[str, Any]]) -> float | None:
+    """Rounds played, divided by games (per game)."""
+    return len(_rounds(games)) / len(games) if games else None
+
+
+def turns_per_round(games: Sequence[dict[str, Any]]) -> float | None:
+    """Turns played, divided by rounds played, a round stopped at the turn cap
+    included (per round, every round of every game pooled)."""
+    rounds = _rounds(games)
+    return sum(r["turns"] for r in rounds) / len(rounds) if rounds else None
+
+
+def empty_stock_share(games: Sequence[dict[str, Any]]) -> float | None:
+    """Rounds ended by an empty stock, divided by rounds that ended (per round, pooled)."""
+    scored = _scored(games)
+    if not scored:
+        return None
+    return sum(1 for r in scored if (r["end"] or "").startswith("empty_stock")) / len(scored)
+
+
+def first_opening_turn(games: Sequence[dict[str, Any]]) -> float | None:
+    """The round's turn (every seat counted, from 1) in which a seat first
+    opened, averaged over the rounds where somebody opened (per round, pooled)."""
+    opens = [r["first_open"] for r in _rounds(games) if r["first_open"] is not None]
+    return sum(opens) / len(opens) if opens else None
+
+
+def average_penalty(games: Sequence[dict[str, Any]]) -> float | None:
+    """What a seat paid in a round that ended (its penalty, 0 for the winner
+    and for a seat that did not pay), averaged over every seat of every such
+    round (per seat and round, pooled)."""
+    pens = [p for r in _scored(games) for p in r["penalties"]]
+    return sum(pens) / len(pens) if pens else None
+
+
+STATISTICS: dict[str, Callable[[Sequence[dict[str, Any]]], float | None]] = {
+    "rounds_per_game": rounds_per_game,
+    "turns_per_round": turns_per_round,
+    "empty_stock_share": empty_stock_share,
+    "first_opening_turn": first_opening_turn,
+    "average_penalty": average_penalty,
+}
+
+
+def _r(x: float | None, d: int = 4) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, d)
 
 
@@ -321,11 +378,8 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
         seats = [i for i in range(players) if (i % 2 == w if teams else i == w)]
         for b in {bots[i] for i in seats}:
             wins_bot[b] += 1
-    scored = [r for r in rounds_all if r["penalties"] is not None]
     turn_caps = sum(1 for r in rounds_all if r["end"] == "turn_cap")
-    empty = sum(1 for r in scored if r["end"] and r["end"].startswith("empty_stock"))
     opens = [r["first_open"] for r in rounds_all if r["first_open"] is not None]
-    pens = [p for r in scored for p in r["penalties"]]
     kinds: dict[str, Counter] = {}
     for g in records:
         for seat, k in enumerate(g["kinds"]):
@@ -355,13 +409,9 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
         "plugin_errors": sorted({g["plugin_error"] for g in failed})[:5],
         "bots_stats": bots_stats,
         "rounds": len(rounds_all),
-        "rounds_per_game": _r(len(rounds_all) / games) if games else None,
-        "turns_per_round": _r(sum(r["turns"] for r in rounds_all) / len(rounds_all)) if rounds_all else None,
-        "empty_stock_share": _r(empty / len(scored)) if scored else None,
+        **{name: _r(stat(records)) for name, stat in STATISTICS.items()},
         "turn_capped_rounds": turn_caps,
-        "first_opening_turn": _r(sum(opens) / len(opens)) if opens else None,
         "rounds_with_opening": len(opens),
-        "average_penalty": _r(sum(pens) / len(pens)) if pens else None,
         "refused": sum(g["refused"] for g in records),
         "timeouts": sum(g["timeouts"] for g in records),
         "bot_errors": sum(g["bot_errors"] for g in records),
@@ -391,40 +441,28 @@ def simulate(
 # --------------------------------------------------------------------------- comparing two profiles
 
 
-def per_game_metrics(g: dict[str, Any]) -> dict[str, float | None]:
-    rounds = g["rounds"]
-    scored = [r for r in rounds if r["penalties"] is not None]
-    opens = [r["first_open"] for r in rounds if r["first_open"] is not None]
-    pens = [p for r in scored for p in r["penalties"]]
-    return {
-        "rounds_per_game": float(len(rounds)),
-        "turns_per_round": sum(r["turns"] for r in rounds) / len(rounds) if rounds else None,
-        "empty_stock_share": sum(1 for r in scored if (r["end"] or "").startswith("empty_stock"))
-        / len(scored)
-        if scored
-        else None,
-        "first_opening_turn": sum(opens) / len(opens) if opens else None,
-        "average_penalty": sum(pens) / len(pens) if pens else None,
-    }
-
-
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Paired differences (B - A) over the same deals, with normal 95% intervals;
     win rates per bot with Wilson intervals for each profile."""
     ra, rb = a["_records"], b["_records"]
     out: dict[str, Any] = {"games": len(ra), "metrics": {}, "win_rates": {}}
-    ma = [per_game_metrics(g) for g in ra]
-    mb = [per_game_metrics(g) for g in rb]
-    for key in ma[0] if ma else []:
-        diffs = [yv - xv for x, y in zip(ma, mb) if (xv := x[key]) is not None and (yv := y[key]) is not None]
-        xa = [v for x in ma if (v := x[key]) is not None]
-        xb = [v for y in mb if (v := y[key]) is not None]
-        d, lo, hi = mean_ci(diffs)
+    for key, stat in STATISTICS.items():
+        va, vb = stat(ra), stat(rb)
+        # The interval: the spread of the same statistic's per-game paired
+        # differences (a normal interval on their mean), centred on B - A.
+        diffs = []
+        for x, y in zip(ra, rb, strict=True):
+            sx, sy = stat([x]), stat([y])
+            if sx is not None and sy is not None:
+                diffs.append(sy - sx)
+        d = None if va is None or vb is None else vb - va
+        _, lo, hi = mean_ci(diffs)
+        mean = sum(diffs) / len(diffs) if diffs else float("nan")
         out["metrics"][key] = {
-            "a": _r(sum(xa) / len(xa)) if xa else None,
-            "b": _r(sum(xb) / len(xb)) if xb else None,
-            "diff": _r(d),
-            "ci95": [_r(lo), _r(hi)],
+            "a": _r(va) if va is not None else None,
+            "b": _r(vb) if vb is not None else None,
+            "diff": _r(d) if d is not None else None,
+            "ci95": [_r(d + lo - mean), _r(d + hi - mean)] if d is not None and diffs else [None, None],
             "paired_games": len(diffs),
         }
     for bot in sorted(set(a["bots_stats"]) | set(b["bots_stats"])):
@@ -436,4 +474,14 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["SimConfig", "compare", "mean_ci", "play_game", "run_games", "simulate", "summarize", "wilson"]
+__all__ = [
+    "STATISTICS",
+    "SimConfig",
+    "compare",
+    "mean_ci",
+    "play_game",
+    "run_games",
+    "simulate",
+    "summarize",
+    "wilson",
+]

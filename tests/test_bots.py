@@ -115,16 +115,16 @@ def test_opening_precheck_never_skips_an_opening(preset):
     that melds and openings are common), whenever it says no, best_opening
     finds none (and no going out below the points laying the whole hand)."""
     import random
-    from types import SimpleNamespace
+    from dataclasses import replace
 
-    from rami_core.bots.greedy import opening_may_exist, score_args
+    from rami_core.bots.planning import opening_may_exist
     from rami_core.cards import JOKER, Card
     from rami_core.rules import Rules
     from rami_core.solver import best_opening
 
     rules = Rules.build(load_profile(preset), 2)
-    op = rules.profile.opening
-    specs = [op, SimpleNamespace(points=0, pure_run=True, run_and_set=op.run_and_set, jokers=True)]
+    op = rules.opening
+    specs = [op, replace(op, points=0, pure_run=True, jokers=True, partner=True)]
     rng = random.Random(f"precheck:{preset}")
     seen = Counter()
     for _ in range(300):
@@ -147,15 +147,13 @@ def test_opening_precheck_never_skips_an_opening(preset):
             hand += rng.sample(deck, rng.randint(0, 13 - len(hand)))
         for spec in specs:
             reach, go_out = opening_may_exist(rules, spec, hand)
-            found = best_opening(hand, rules.melds, spec, score=score_args(rules))
+            found = best_opening(hand, rules.melds, spec, score=rules.score_args)
             seen["found" if found else "none"] += 1
             seen["skip" if not reach else "ask"] += 1
             if not reach:
                 assert found is None, (hand, spec, found)
-            low = SimpleNamespace(
-                points=0, pure_run=spec.pure_run, run_and_set=spec.run_and_set, jokers=spec.jokers
-            )
-            whole = best_opening(hand, rules.melds, low, score=score_args(rules))
+            low = replace(spec, points=0)
+            whole = best_opening(hand, rules.melds, low, score=rules.score_args)
             if whole and sum(len(m) for m in whole) == len(hand):
                 seen["go_out"] += 1
                 assert go_out, (hand, spec, whole)
@@ -180,7 +178,7 @@ def _state(preset: str, hand: str, **fields):
 def test_unopened_seat_facing_points_sheds_low_cards_first():
     """Before a points opening, high cards are what the seat collects: among
     equally useless cards the lowest goes first; once open, the costliest."""
-    from rami_core.bots.greedy import Planner
+    from rami_core.bots.planning import Planner
     from rami_core.cards import parse_card
 
     rules, s = _state("rami51", "2C KD 5H 6H 7H 9S", opened=[False, False])
@@ -258,7 +256,7 @@ def test_expert_rebuilds_where_greedy_gives_up():
     from types import SimpleNamespace
 
     from rami_core.bots.expert import ExpertPlanner
-    from rami_core.bots.greedy import Planner
+    from rami_core.bots.planning import Planner
     from rami_core.cards import parse_cards
     from rami_core.melds import read_meld
     from rami_core.rules import Rules

@@ -151,3 +151,25 @@ def test_a_seeded_voleur_game_does_not_depend_on_the_clock(monkeypatch, bots):
     slow = run_games(cfg)
     assert slow == normal
     assert normal[0]["rounds"] and normal[0]["refused"] == 0
+
+
+def test_simulate_and_compare_report_the_same_statistics() -> None:
+    """One definition per statistic: a run and --compare (its A and B columns)
+    give the same numbers for the same profile and seed."""
+    from pathlib import Path
+
+    from rami_core.simulate import STATISTICS
+
+    runner = CliRunner()
+    root = Path(__file__).resolve().parents[1] / "variants"
+    args = ["--games", "3", "--bots", "greedy", "--seed", "4", "--json"]
+    one = runner.invoke(main, ["simulate", "--variant", str(root / "rami51.yaml"), *args])
+    both = runner.invoke(
+        main, ["simulate", "--compare", str(root / "rami51.yaml"), str(root / "kaluki.yaml"), *args]
+    )
+    assert one.exit_code == 0 and both.exit_code == 0, one.output + both.output
+    run, cmp = json.loads(one.output), json.loads(both.output)
+    for name in STATISTICS:
+        assert cmp["a"][name] == run[name], name
+        assert cmp["compare"]["metrics"][name]["a"] == run[name], name
+    assert run["average_penalty"] is not None

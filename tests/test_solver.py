@@ -584,3 +584,68 @@ def test_large_tables_are_rebuilt_validly(seed, rules):
     sol = solve(melds, hand, rules, max_states=5000)
     assert check_solution([c for m in melds for c in m], hand, sol, rules) is None
     assert sol.feasible
+
+
+# --------------------------------------------------------------------------- two phases, options, input checks
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions(), rules_strategy)
+def test_two_phases_equal_one_search(pos, rules):
+    """The most cards first, then the most points among them, is the one
+    search of the combined weight: same card count, same points."""
+    table, hand = small_case(pos, rules)
+    two_phases = checked(table, hand, rules)
+    one = checked(table, hand, rules, options=SolverOptions(two_phase=False))
+    assert (two_phases.max_cards_laid, two_phases.points_laid) == (one.max_cards_laid, one.points_laid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(), rules_strategy)
+def test_points_tie_break_by_the_fixed_count_lp(pos, rules):
+    """The LP asked at once for the points (the card count fixed by one more
+    row) gives the same optimum as the search alone."""
+    table, hand = small_case(pos, rules)
+    lp_first = checked(table, hand, rules, options=SolverOptions(lp_after=1))
+    plain = checked(table, hand, rules, options=SolverOptions(use_lp=False, two_phase=False))
+    assert (lp_first.max_cards_laid, lp_first.points_laid) == (plain.max_cards_laid, plain.points_laid)
+
+
+def test_a_cut_points_search_keeps_the_proven_card_count():
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
+    )
+    sol = solve(t, h, DEFAULT, options=SolverOptions(points_states=1, use_lp=False))
+    assert check_solution(t, h, sol, DEFAULT) is None
+    assert sol.cards_optimal and not sol.optimal and sol.max_cards_laid == 11
+
+
+def test_check_position_refuses_what_the_deck_cannot_hold():
+    from rami_core.solver import SolverInputError, check_position
+
+    check_position(cards("8S 8S JK"), decks=2, jokers=1)
+    for text, decks, jokers, says in [
+        ("8S 8S 8S", 2, 2, "3 copies of 8S"),
+        ("JK JK JK", 2, 2, r"3 joker\(s\) in the table"),
+        ("JK", 1, 0, "has no jokers"),
+        ("2S 3S 4S", 1, 0, None),
+    ]:
+        if says is None:
+            check_position(cards(text), decks=decks, jokers=jokers)
+            continue
+        with pytest.raises(SolverInputError, match=says):
+            check_position(cards(text), decks=decks, jokers=jokers)
+    with pytest.raises(SolverInputError, match="deck holds 1"):
+        check_position(cards("JK JK"), decks=0, jokers=1)
+
+
+def test_points_objective_is_not_solved_cards_first():
+    """Regression: the two-phase search (cards, then points) is for the cards
+    objective only. For points, AS AH laid as a set with the table joker (22)
+    beats AS 2S in a run with it (13), though both lay two cards."""
+    table = [Card(0, JOKER_SUIT, 0), Card(1, 1, 0), Card(1, 2, 0), Card(1, 3, 0)]
+    hand = [Card(1, 0, 0), Card(1, 1, 1), Card(2, 0, 0)]
+    value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
+    sol = checked(table, hand, DEFAULT, objective="points", points=value)
+    assert sol.points_laid == 22

@@ -373,3 +373,13 @@ def test_every_state_field_is_public_or_hidden():
     names = {f.name for f in fields(GameState)}
     assert not HIDDEN_FIELDS & PUBLIC_FIELDS
     assert names == HIDDEN_FIELDS | PUBLIC_FIELDS, names ^ (HIDDEN_FIELDS | PUBLIC_FIELDS)
+
+
+def test_plugin_docs_list_every_state_field():
+    """docs/plugins.md says what each state field holds and who sees it."""
+    from dataclasses import fields
+
+    text = (ROOT / "docs" / "plugins.md").read_text()
+    section = text.split("## What a hook may read", 1)[1].split("\n## ", 1)[0]
+    missing = [f.name for f in fields(GameState) if f"`{f.name}" not in section]
+    assert not missing, missing

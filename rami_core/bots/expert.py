@@ -40,14 +40,14 @@ from typing import cast
 
 from .. import actions as A
 from ..cards import Card, build_deck
-from ..engine import may_lay_freely
 from ..profile import GameEnd
 from ..rules import Rules
 from ..solver import best_lay_offs, solve
 from ..state import OVER, GameState
 from ..views import SeatView
 from .base import register_bot
-from .greedy import Planner, PlanningBot, fits_table, meldable, usefulness, value, without
+from .hand import fits_table, meldable, usefulness, without
+from .planning import Planner, PlanningBot
 
 EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (greedy: 2,000)
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon
@@ -78,16 +78,9 @@ class ExpertPlanner(Planner):
         """The hand cards the best arrangement lays (melds from the hand, and lay
         offs where the seat may lay off)."""
         rules = self.rules
-        p = rules.profile
         if not meldable(hand, rules.melds) and not s.table:
             return []
-        if (
-            s.table
-            and may_lay_freely(rules, s, seat)
-            and p.table.lay_off
-            and not p.table.rearrange
-            and not p.opening.all_at_once
-        ):
+        if s.table and rules.may_add_to_table(s, seat) and rules.positional_jokers:
             return list(best_lay_offs([m.reading for m in s.table], list(hand), rules.melds).laid)
         if not meldable(hand, rules.melds):
             return []
@@ -136,7 +129,7 @@ class ExpertPlanner(Planner):
                 s.taken_discard is not None and f == s.taken_discard.face_card,
                 c.is_joker,
                 in_meld,
-                danger + 3 * usefulness(c, hand, dead) + sign * value(rules, c),
+                danger + 3 * usefulness(c, hand, dead) + sign * rules.card_value(c),
             )
             scored.append((key, c))
         scored.sort(key=lambda kc: kc[0])
@@ -184,8 +177,7 @@ class ExpertPlanner(Planner):
     def unseen(self, s: GameState, seat: int) -> dict[Card, int]:
         """Faces this seat has not seen (not in its hand, on the table or in the
         discard pile), with how many copies."""
-        p = self.rules.profile
-        cnt = Counter(dict(_deck_faces(p.deck.decks, p.deck.jokers)))
+        cnt = Counter(dict(_deck_faces(self.rules.decks, self.rules.deck_jokers)))
         for c in s.hands[seat]:
             cnt[c.face_card] -= 1
         for m in s.table:
@@ -198,12 +190,11 @@ class ExpertPlanner(Planner):
     # ---- what to lay
 
     def want_lays(self, s: GameState, seat: int, lays: list[A.Action], after: GameState) -> bool:
-        p = self.rules.profile
         if after.phase == OVER or len(after.hands[seat]) <= 1:
             return True
         if (
-            p.game.end == GameEnd.single_round
-            and not p.opening.required
+            self.rules.game_end == GameEnd.single_round
+            and not self.rules.has_opening
             and not self.opponents_short(s, seat)
         ):
             return False  # hold the melds back until they go out at once
@@ -252,13 +243,7 @@ class ExpertBot(PlanningBot):
             return True
         hand = list(view.hand)
         seat = view.seat
-        p = rules.profile
-        if (
-            may_lay_freely(rules, s, seat)
-            and p.table.lay_off
-            and not p.opening.all_at_once
-            and fits_table(top.face_card, s, rules)
-        ):
+        if rules.may_add_to_table(s, seat) and rules.may_lay_off and fits_table(top.face_card, s, rules):
             return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False

@@ -15,14 +15,14 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
-from ..engine import DISCARD, STOCK, may_lay_freely
+from ..engine import DISCARD, STOCK
 from ..melds import RUN, read_meld
 from ..rules import Rules
 from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
 from .base import play, register_bot, state_from_view
-from .greedy import (
+from .planning import (
     REARRANGE_STATES,
     Planner,
     end_actions,
@@ -49,11 +49,10 @@ class RandomBot:
     # ---- candidates
 
     def lay_candidates(self, rules: Rules, s: GameState, seat: int) -> list[A.Action]:
-        p = rules.profile
         hand = s.hands[seat]
         meld_rules = rules.melds
         out: list[A.Action] = []
-        free = may_lay_freely(rules, s, seat) and not (p.opening.all_at_once and p.opening.required)
+        free = not rules.must_open(s, seat)
         if not free:
             for acts in opening_actions(rules, s, seat, hand):
                 out.append(acts[0])
@@ -75,7 +74,7 @@ class RandomBot:
         self.rng.shuffle(pairs)
         out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
         out.extend(swap_candidates(rules, s, seat))
-        if p.table.rearrange and s.table:
+        if rules.may_rearrange and s.table:
             # One hand card, picked at random, laid by rebuilding the table if
             # the solver finds a way: a real rearrangement, but not the best
             # lay of the whole hand (that is the expert's skill).

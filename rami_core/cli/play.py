@@ -256,7 +256,7 @@ def play(
                 seat.name = typed or seat.name
     clock_seconds = None
     if clock is not None:
-        clock_seconds = clock or game.profile.turn.time_limit or 60
+        clock_seconds = clock or game.rules.turn_time_limit or 60
     if delay is None:
         delay = 0.6 if out_tty else 0.0
     term = Terminal(console, interactive=interactive, delay=delay if out_tty else 0.0)

@@ -146,7 +146,22 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     console.print(t)
 
 
-@click.command("simulate")
+def statistics_help() -> str:
+    """How each statistic is computed (the same in a run and in --compare)."""
+    from rami_core.simulate import STATISTICS
+
+    lines = ["\b", "Statistics (the same definitions in a run and in --compare):"]
+    for name, stat in STATISTICS.items():
+        doc = " ".join((stat.__doc__ or "").split())
+        lines.append(f"  {name}: {doc}")
+    lines.append(
+        "  --compare: A and B as above over each profile's games; B - A with a 95% interval"
+        " from the per-game paired differences of the same statistic."
+    )
+    return "\n".join(lines)
+
+
+@click.command("simulate", epilog=statistics_help())
 @click.option("--variant", "variant", default=None, help="Preset name or profile file (default: rami51).")
 @click.option(
     "--rules",

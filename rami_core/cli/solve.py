@@ -227,7 +227,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
     type=click.Choice(["cards", "points"]),
     default="cards",
     show_default=True,
-    help="Lay the most cards, or the most penalty points.",
+    help="Lay the most cards, or the most penalty points (where melds keep their places: the most cards).",
 )
 @click.option(
     "--max-states",

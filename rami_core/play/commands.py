@@ -278,8 +278,10 @@ class Parser:
             as_card = None
             lowered = [t.lower() for t in toks]
             for kw in ("as", "comme"):
-                if kw in lowered:
-                    i = lowered.index(kw)
+                # The keyword comes after a card and a meld number: "AS" in
+                # first place is the ace of spades, not the keyword.
+                if kw in lowered[2:]:
+                    i = lowered.index(kw, 2)
                     if i + 2 != len(toks):
                         raise CommandError("usage", usage="usage_layoff")
                     as_card = self.card(toks[i + 1])

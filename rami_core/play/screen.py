@@ -14,7 +14,7 @@ from ..cards import sort_key
 from ..engine import Game
 from ..events import EventKind
 from ..i18n import Messages
-from ..profile import GameEnd, JokerSwap, Profile
+from ..profile import GameEnd, Profile
 from ..rules import Rules
 from ..state import DRAW, LAY
 from ..views import SeatView
@@ -47,10 +47,10 @@ class Screen:
             if i:
                 t.append("  ·  " if not self.style.ascii else "  |  ")
             t.append(f"{self.side_name(i)} {sc}")
-        g = self.profile.game
-        if g.end == GameEnd.single_round:
+        end = self.rules.game_end
+        if end == GameEnd.single_round:
             t.append(f"   ({self.msg('single_round')})", style="dim")
-        elif g.end == GameEnd.target:
+        elif end == GameEnd.target:
             t.append(f"   ({self.msg('target', target=self.rules.target)})", style="dim")
         return t
 
@@ -75,7 +75,7 @@ class Screen:
 
     def piles(self, view: SeatView) -> Text:
         t = Text()
-        if self.profile.discard.enabled:
+        if self.rules.ends_with_discard:
             t.append(f"{self.msg('discard')}{self.colon}", style="bold")
             if view.discard_top is not None:
                 t.append_text(self.style.text(view.discard_top))
@@ -103,7 +103,7 @@ class Screen:
             first = False
             t.append(f"{self.names[s]} ")
             t.append(self._count(view.hand_sizes[s]))
-            if self.profile.opening.required:
+            if self.rules.has_opening:
                 t.append(
                     f" ({self.msg('opened') if view.opened[s] else self.msg('not_opened')})", style="dim"
                 )
@@ -121,10 +121,10 @@ class Screen:
         return t
 
     def opening_requirement(self) -> str:
-        o = self.profile.opening
+        o = self.rules.opening
         m = self.msg
         if o.all_at_once:
-            return m("req_all_at_once", but_one=m("req_but_one") if self.profile.discard.keep_last else "")
+            return m("req_all_at_once", but_one=m("req_but_one") if self.rules.keep_last else "")
         parts = []
         if o.points:
             parts.append(m("req_points", points=o.points))
@@ -138,11 +138,11 @@ class Screen:
 
     def actions_now(self, view: SeatView, opened: bool) -> list[Text]:
         m = self.msg
-        p = self.profile
+        r = self.rules
         out: list[Text] = []
         if view.phase == DRAW:
             extra = ""
-            if p.draw.from_discard and view.discard_top is not None:
+            if r.draw_from_discard and view.discard_top is not None:
                 extra = m("can_draw_discard", card=self.style.name(view.discard_top))
             out.append(
                 Text(
@@ -152,16 +152,16 @@ class Screen:
             )
         elif view.phase == LAY:
             what = [m("what_meld")]
-            if p.table.lay_off or (p.table.rearrange and not p.opening.all_at_once):
+            if r.may_lay_off or (r.may_rearrange and not r.opening.all_at_once):
                 what.append(m("what_layoff"))
-            if p.jokers.swap == JokerSwap.to_hand:
+            if r.swaps_to_hand:
                 what.append(m("what_swap"))
-            if p.table.rearrange:
+            if r.may_rearrange:
                 what.append(m("what_rearrange"))
-            what.append(m("what_discard") if p.discard.enabled else m("what_end"))
+            what.append(m("what_discard") if r.ends_with_discard else m("what_end"))
             what += [m("what_undo"), m("what_hint"), m("what_help")]
             out.append(Text(m("can_lay", what=", ".join(what)), style="bold cyan"))
-        if view.phase in (DRAW, LAY) and p.opening.required and not opened:
+        if view.phase in (DRAW, LAY) and r.has_opening and not opened:
             out.append(Text(m("must_open", req=self.opening_requirement()), style="cyan"))
         if view.jokers_to_replay:
             out.append(
@@ -172,7 +172,7 @@ class Screen:
             )
         if (
             view.taken_discard is not None
-            and p.draw.taken_discard_must_be_laid
+            and r.taken_discard_must_be_laid
             and view.taken_discard in view.hand
         ):
             out.append(Text(m("owe_discard", card=self.style.name(view.taken_discard)), style="yellow"))
@@ -281,11 +281,11 @@ class Screen:
                 scores = list(e.data["scores"])
                 rows.append((str(len(rows) + 1), [a - b for a, b in zip(scores, last, strict=False)]))
                 last = scores
-        g = self.profile.game
+        end = self.rules.game_end
         title = m("score_sheet")
-        if g.end == GameEnd.target:
+        if end == GameEnd.target:
             title += f" ({m('sheet_target', target=self.rules.target)})"
-        elif g.end == GameEnd.single_round:
+        elif end == GameEnd.single_round:
             title += f" ({m('sheet_single')})"
         first = max(len(m("sheet_round")), len(m("sheet_total")))
         widths = [max(len(h), 5) for h in heads]

@@ -18,6 +18,7 @@ from typing import Any
 from rich.text import Text
 
 from .. import actions as A
+from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from ..cards import Card
 from ..engine import Game, may_lay_freely
 from ..errors import RuleError
@@ -96,7 +97,7 @@ class Session:
             cards=self.style.codes,
             melds=self.style.code_melds,
             you=self.humans[0] if len(self.humans) == 1 else None,
-            discard_enabled=self.game.profile.discard.enabled,
+            discard_enabled=self.game.rules.ends_with_discard,
         )
 
     def describe(self, e: Event, viewer: int | None) -> Text | None:
@@ -131,9 +132,15 @@ class Session:
         if not self.humans:
             self.say("watching", "dim", names=", ".join(s.name for s in self.seats))
         self.term.show(self.narrate())
+        rounds = 0
         while True:
             s = self.game.state
+            if not self.humans and (round_capped(s) or rounds >= ROUND_CAP):
+                # Bots only: a round or a game that would never end stops where simulate stops it.
+                self.say("bots_capped", "yellow", turns=TURN_CAP, rounds=ROUND_CAP)
+                return self.abandon()
             if s.phase == OVER:
+                rounds += 1
                 if not self.round_end():
                     return self.abandon()
                 if self.game.state.game_over:
@@ -168,7 +175,7 @@ class Session:
             self.term.clear()
             self.term.show(self.screen.render(g.view(seat), viewer=None, show_hand=False))
         table_before = [m.cards for m in g.state.table]
-        for _ in range(300):
+        for _ in range(STEP_CAP):
             s = g.state
             if s.phase == OVER or s.turn != seat or s.round_no != round_no:
                 break

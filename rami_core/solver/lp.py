@@ -139,10 +139,13 @@ def lp_solve(
     wj: int,
     rules: MeldRules,
     time_limit: float | None = None,
+    total: int | None = None,
 ):
     """The arrangement by HiGHS and its certificate, or None if HiGHS finds none
     (then the caller searches exactly). ``w``: weight of a hand card per face,
-    ``wj`` of a hand joker. The value counts hand cards laid only."""
+    ``wj`` of a hand joker. The value counts hand cards laid only. ``total``
+    fixes the number of cards down (table and hand): one more row, so that a
+    known card count leaves only the points to certify."""
     import numpy as np
     from scipy.optimize import linprog
     from scipy.sparse import csc_matrix, vstack
@@ -150,7 +153,7 @@ def lp_solve(
     cols = columns(a, J, rules)
     faces = sorted(f for f in a if a[f] > 0)
     fidx = {f: i for i, f in enumerate(faces)}
-    nrow = len(faces) + (1 if J else 0)
+    nrow = len(faces) + (1 if J else 0) + (1 if total is not None else 0)
     # table faces no column covers: infeasible, let the exact search say so
     covered = set()
     for fs, _j, _l in cols:
@@ -176,11 +179,15 @@ def lp_solve(
             rows.append(len(faces))
             colj.append(m)
             vals.append(j)
+        if total is not None:
+            rows.append(nrow - 1)
+            colj.append(m)
+            vals.append(len(fs) + j)
         c.append(sum(w.get(f, 0) * k for f, k in cnt.items()) + wj * j)
     ncol = len(cols)
     A = csc_matrix((np.array(vals, float), (np.array(rows), np.array(colj))), shape=(nrow, ncol))
-    lo = [t.get(f, 0) for f in faces] + ([JT] if J else [])
-    hi = [a[f] for f in faces] + ([J] if J else [])
+    lo = [t.get(f, 0) for f in faces] + ([JT] if J else []) + ([total] if total is not None else [])
+    hi = [a[f] for f in faces] + ([J] if J else []) + ([total] if total is not None else [])
     offset = sum(w.get(f, 0) * t.get(f, 0) for f in faces) + wj * JT
     cf = np.array(c, float)
     # the relaxation, as two one-sided blocks for linprog: A x <= hi, -A x <= -lo

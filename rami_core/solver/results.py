@@ -38,13 +38,16 @@ class SolverOptions:
     leaves out runs that split into two valid runs (False: every run window);
     ``two_phase``: for the cards objective with a table, prove the most cards
     first, then the most points among lays of that many (False: one search
-    of the combined weight)."""
+    of the combined weight); ``points_states``: the state budget of that
+    second search (the card count is proven by then; only the tie-break among
+    equal counts is at stake)."""
 
     relaxation: bool = True
     use_lp: bool = True
     lp_after: int = 2500
     split_long_runs: bool = True
     two_phase: bool = True
+    points_states: int = 20_000
 
 
 DEFAULT_OPTIONS = SolverOptions()

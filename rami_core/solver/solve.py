@@ -96,6 +96,7 @@ def solve(
                 big if objective == "cards" else len(hand) + 1,
                 max_states,
                 options,
+                cards_first=objective == "cards",
             )
     except SolverTimeout:
         if given_melds is not None or not flat or not hand:
@@ -211,7 +212,7 @@ def check_solution(
 LP_MAX_JOKERS = 6
 
 
-def _lp_path(model: _Model, deadline: float | None, options: SolverOptions):
+def _lp_path(model: _Model, deadline: float | None, options: SolverOptions, total: int | None = None):
     """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
     if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
         return None
@@ -220,7 +221,7 @@ def _lp_path(model: _Model, deadline: float | None, options: SolverOptions):
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout
-    return lp.lp_solve(model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left)
+    return lp.lp_solve(model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left, total)
 
 
 def _layouts_to_faces(layouts):
@@ -277,8 +278,11 @@ def _sweep_solve(
     gran: int = 1,
     max_states: int | None = None,
     options: SolverOptions = DEFAULT_OPTIONS,
+    cards_first: bool = False,
 ) -> tuple[list[list[Card]] | None, bool | None]:
-    if gran > 1 and table and hand and options.two_phase:
+    """``cards_first``: the weight is the card count first (``gran`` a card),
+    then the points: the two-phase search applies."""
+    if cards_first and table and hand and options.two_phase:
         return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
     model = _Model(table, hand, rules, weight)
     sweep = _Sweep(model, deadline, max_states)
@@ -302,8 +306,11 @@ def _two_phase(
     nearly always closes). Knowing it, the search for points starts from a
     real arrangement (the first phase's) and a cap (no lay has more cards),
     so it only has to prove that no lay of as many cards has more points.
-    If that second search is cut, the first phase's arrangement is the best
-    found: its card count proven, its points not (``proven`` None)."""
+    The second search has a budget of its own (``options.points_states``, at
+    most ``max_states``): if it is cut, the best arrangement found so far is
+    the answer, its card count proven, its points not (``proven`` None).
+    Between the two, the LP with the card count fixed (one more row) often
+    certifies the points at once."""
     ones = _Model(table, hand, rules, lambda c: 1)
     first = _Sweep(ones, deadline, max_states)
     first.use_h = options.relaxation
@@ -317,13 +324,31 @@ def _two_phase(
     laid = _laid_cards(melds, table)
     reached = sum(weight(c) for c in laid)
     model = _Model(table, hand, rules, weight)
-    sweep = _Sweep(model, deadline, max_states)
+    points_states = options.points_states if max_states is None else min(max_states, options.points_states)
+    sweep = _Sweep(model, deadline, points_states)
     sweep.gran = gran
     sweep.use_h = options.relaxation
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
+    sweep.budget = options.lp_after if options.use_lp else None
     try:
-        value = sweep.solve()
+        try:
+            value = sweep.solve()
+        except _Budget:
+            # a hard tie-break: the LP with the card count fixed often certifies it
+            sweep.budget = None
+            lp_res = _lp_path(model, deadline, options, total=len(table) + len(laid))
+            if lp_res is not None and lp_res.value is not None and lp_res.value > reached:
+                runs, sets = _layouts_to_faces(lp_res.layouts)
+                melds, reached = _materialise(runs, sets, table, hand, model), lp_res.value
+                if lp_res.proven:
+                    return melds, True
+                sweep.incumbent = reached
+            if lp_res is not None:
+                sweep.cap = min(sweep.cap, lp_res.bound)
+                if sweep.cap <= reached:
+                    return melds, True
+            value = sweep.solve()
     except SolverTimeout:
         return melds, None
     if value == NEG or value <= reached:

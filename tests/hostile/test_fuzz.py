@@ -246,3 +246,23 @@ def test_save_loader_fuzz(tmp_path: Path) -> None:
 
     run_long(edited)
     run_long(bytes_in)
+
+
+# --------------------------------------------------------------------------- rami play's prompt
+
+
+def test_play_command_parser_fuzz() -> None:
+    from rami_core.play.commands import CommandError, parse
+
+    words = st.sampled_from(
+        ["l", "m", "d", "x", "r", "s", "save", "swap", "split", "move", "as", "|", "7H", "JK"]
+    )
+    line = st.lists(words | st.text(max_size=6), max_size=6).map(" ".join) | st.text(max_size=40)
+
+    @FUZZ
+    @given(line)
+    def typed(text: str) -> None:
+        with contextlib.suppress(CommandError):  # "not understood", with the reason
+            parse(text)
+
+    run_long(typed)

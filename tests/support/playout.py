@@ -252,12 +252,12 @@ class RandomBot:
 
     def noise_attempt(self, game: Game) -> Attempt | None:
         s = game.state
-        p = game.profile
+        facts = game.rules
         seat = s.turn
         hand = s.hands[seat]
         other = self.rng.choice([q for q in range(s.players) if q != seat])
         held = {c.face_card for c in hand}
-        absent = [f for f in ALL_FACES if f not in held and (f != JOKER or p.deck.jokers)]
+        absent = [f for f in ALL_FACES if f not in held and (f != JOKER or facts.deck_jokers)]
         choice = self.rng.randrange(4)
         if choice == 0:
             act: A.Action = self.rng.choice(
@@ -276,7 +276,7 @@ class RandomBot:
                     acts.append(A.Meld(seat, ((hand[0].face_card,),)))
                 return Attempt(self.rng.choice(acts), "wrong_phase", "wrong_phase")
             acts = [A.Draw(seat, "stock"), A.Draw(seat, "discard")]
-            if p.discard.enabled:
+            if facts.ends_with_discard:
                 acts.append(A.EndTurn(seat))
             return Attempt(self.rng.choice(acts), "wrong_phase", "wrong_phase")
         if s.phase != LAY or not absent:
@@ -284,13 +284,13 @@ class RandomBot:
         ghost = self.rng.choice(absent)
         if choice == 2:
             acts = [A.Meld(seat, ((ghost, ghost, ghost),)), A.LayOff(seat, (A.LayOffItem(ghost, 0),))]
-            if p.discard.enabled:
+            if facts.ends_with_discard:
                 acts.append(A.Discard(seat, ghost))
-            if p.jokers.swap == JokerSwap.to_hand:
+            if facts.swaps_to_hand:
                 acts.append(A.Swap(seat, (ghost,), 0))
             return Attempt(self.rng.choice(acts), "card_not_in_hand", "not_in_hand")
         # A rearrangement that adds a card the seat does not hold.
-        if p.table.rearrange and s.table:
+        if facts.may_rearrange and s.table:
             melds = [tuple(c.face_card for c in m.cards) for m in s.table]
             i = self.rng.randrange(len(melds))
             melds[i] = melds[i] + (ghost,)
@@ -303,7 +303,7 @@ class RandomBot:
         s = game.state
         seat = s.turn
         stock = Attempt(A.Draw(seat, "stock"))
-        if not game.profile.draw.from_discard:
+        if not game.rules.draw_from_discard:
             return [stock, Attempt(A.Draw(seat, "discard"))] if self.rng.random() < 0.05 else [stock]
         disc = Attempt(A.Draw(seat, "discard"))
         take_it = False
@@ -317,34 +317,34 @@ class RandomBot:
 
     def meld_attempts(self, game: Game) -> list[Attempt]:
         s = game.state
-        p = game.profile
+        facts = game.rules
         meld_rules = game.rules.melds
         seat = s.turn
         hand = s.hands[seat]
         out: list[Attempt] = []
-        jokers_ok = p.opening.jokers or s.opened[seat]
+        jokers_ok = facts.opening.jokers or s.opened[seat]
         melds = hand_melds(hand, meld_rules, jokers_ok=True)
         if not jokers_ok:
             clean = [m for m in melds if JOKER not in m]
         else:
             clean = melds
-        leftover = 1 if p.discard.keep_last else (1 if p.discard.enabled else 0)
+        leftover = 1 if facts.keep_last else (1 if facts.ends_with_discard else 0)
         # Going out (every profile; the only way to lay in an all-at-once profile).
         n = 0
         for cover in covers(hand, clean if not s.opened[seat] else melds, leftover):
-            if leftover and len(hand) - sum(map(len, cover)) == 0 and p.discard.keep_last:
+            if leftover and len(hand) - sum(map(len, cover)) == 0 and facts.keep_last:
                 continue
             out.append(Attempt(A.Meld(seat, tuple(tuple(m) for m in cover)), note="go_out"))
             n += 1
             if n >= 3:
                 break
-        if p.opening.all_at_once:
+        if facts.opening.all_at_once:
             if self.rng.random() < 0.3 and melds:  # a partial lay, refused
                 out.append(Attempt(A.Meld(seat, (tuple(self.rng.choice(melds)),)), note="partial"))
             return out
         if not melds:
             return out
-        if s.opened[seat] or not p.opening.required:
+        if s.opened[seat] or not facts.has_opening:
             self.rng.shuffle(melds)
             for m in melds[:3]:
                 out.append(Attempt(A.Meld(seat, (tuple(m),))))
@@ -358,7 +358,7 @@ class RandomBot:
 
     def packing(self, game: Game, melds: list[list[Card]]) -> list[list[Card]]:
         s = game.state
-        p = game.profile
+        facts = game.rules
         meld_rules = game.rules.melds
         hand = s.hands[s.turn]
         avail = Counter(c.face_card for c in hand)
@@ -371,9 +371,9 @@ class RandomBot:
         scored.sort(key=lambda t: -t[0])
         chosen: list[list[Card]] = []
         needs = []
-        if p.opening.pure_run:
+        if facts.opening.pure_run:
             needs.append(lambda t: t[2])
-        if p.opening.run_and_set:
+        if facts.opening.run_and_set:
             needs.append(lambda t: t[1] == RUN)
             needs.append(lambda t: t[1] == SET)
         for need in needs:
@@ -386,7 +386,7 @@ class RandomBot:
             if fits(t[3], avail):
                 take(t[3], avail)
                 chosen.append(t[3])
-        if p.discard.keep_last and chosen and sum(map(len, chosen)) >= len(hand):
+        if facts.keep_last and chosen and sum(map(len, chosen)) >= len(hand):
             chosen.pop()
         return chosen
 
@@ -597,7 +597,7 @@ class RandomBot:
     def end_attempts(self, game: Game, everything: bool = False) -> list[Attempt]:
         s = game.state
         seat = s.turn
-        if not game.profile.discard.enabled:
+        if not game.rules.ends_with_discard:
             return [Attempt(A.EndTurn(seat))]
         order = list(dict.fromkeys(self.discard_order(s.hands[seat])))
         return [Attempt(A.Discard(seat, f)) for f in (order if everything else order[:4])]
@@ -627,16 +627,16 @@ class RandomBot:
         if s.phase == DRAW:
             yield from self.draw_attempts(game)
             return
-        p = game.profile
+        facts = game.rules
         if s.jokers_to_replay:
             yield from self.replay_attempts(game)
         if force or (lay_steps < LAY_STEPS_PER_TURN and self.rng.random() < 0.9):
             makers = [self.meld_attempts]
-            if p.table.lay_off or p.table.rearrange or p.opening.all_at_once:
+            if facts.may_lay_off or facts.may_rearrange or facts.opening.all_at_once:
                 makers.append(self.layoff_attempts)
-            if p.jokers.swap != JokerSwap.never:
+            if facts.joker_swap != JokerSwap.never:
                 makers.append(self.swap_attempts)
-            if p.table.rearrange or self.rng.random() < 0.02:
+            if facts.may_rearrange or self.rng.random() < 0.02:
                 makers.append(self.rearrange_attempts)
             # Going out first; then the kinds in random order.
             first, rest = makers[0], makers[1:]

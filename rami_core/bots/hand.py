@@ -1,0 +1,157 @@
+"""Hand evaluation the bots share: how promising a card is for a hand, which
+cards of a hand take part in some meld (a cheap filter before the solver),
+and whether a card could join a table meld (asked of `Rules`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from ..cards import JOKER, JOKER_SUIT, Card
+from ..melds import might_join
+from ..rules import Rules
+from ..state import GameState
+
+
+def without(cards: Sequence[Card], remove: Iterable[Card]) -> list[Card]:
+    """`cards` minus one copy of each face in `remove`."""
+    out = list(cards)
+    for r in remove:
+        for i in range(len(out) - 1, -1, -1):
+            if out[i].face == r.face:
+                del out[i]
+                break
+    return out
+
+
+def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) -> int:
+    """How much `card` helps toward melds with the rest of `hand` (jokers: a lot).
+    `dead`: faces out of play (on the table or buried in the discard pile), which
+    make a partial meld needing them less promising."""
+    if card.is_joker:
+        return 100
+    score = 0
+    seen_self = False
+    for o in hand:
+        if o.is_joker:
+            score += 1
+            continue
+        if o.face == card.face:
+            if not seen_self:
+                seen_self = True
+                continue
+            score += 1  # a duplicate: a spare for a run or a second set
+            continue
+        if o.rank == card.rank:
+            score += 4
+        elif o.suit == card.suit:
+            d = abs(o.rank - card.rank)
+            if card.rank == 1 or o.rank == 1:
+                d = min(d, 14 - max(o.rank, card.rank))
+            if d == 1:
+                score += 4
+            elif d == 2:
+                gap = (min(o.rank, card.rank) + 1, card.suit)
+                score += 1 if dead is not None and dead[gap] >= 2 else 3
+    return score
+
+
+_MELDABLE_TABLES: dict = {}
+
+
+def _meldable_tables(meld_rules):
+    """Per meld rules: each rank's run places as a bit mask, and every run window's mask."""
+    t = _MELDABLE_TABLES.get(meld_rules)
+    if t is None:
+        place_bits = [0] * 14
+        for r in range(1, 14):
+            for p in meld_rules.places_of(r):
+                place_bits[r] |= 1 << p
+        L = meld_rules.run_min
+        lo_b, hi_b = (1, 27) if meld_rules.wrap else (meld_rules.low_bound, meld_rules.high_bound)
+        windows = tuple(((1 << L) - 1) << lo for lo in range(lo_b, hi_b - L + 2))
+        t = _MELDABLE_TABLES[meld_rules] = (place_bits, windows, {})
+    return t
+
+
+_MELDABLE_MEMO: dict = {}
+
+
+def meldable(
+    hand: Sequence[Card], meld_rules, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
+) -> set[Card]:
+    """Faces of `hand` that take part in at least one meld buildable from `hand`
+    (jokers included when any natural is): a cheap filter run before the solver,
+    which most turns need not be asked at all. Runs are found with one bit
+    mask of places per suit, sets with one bit mask of suits per rank; a turn
+    asks about the same hand several times, so answers are remembered."""
+    key = (meld_rules, runs, sets, jokers_ok, tuple(hand))
+    hit = _MELDABLE_MEMO.get(key)
+    if hit is None:
+        if len(_MELDABLE_MEMO) >= 2048:
+            _MELDABLE_MEMO.clear()
+        hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, meld_rules, runs, sets, jokers_ok))
+    return set(hit)
+
+
+def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
+    place_bits, windows, run_memo = _meldable_tables(meld_rules)
+    jokers = 0
+    suit_places: dict[int, int] = {}
+    rank_suits: dict[int, int] = {}
+    rank_count: dict[int, int] = {}
+    for c in hand:
+        s = c.suit
+        if s == JOKER_SUIT:
+            jokers += 1
+            continue
+        r = c.rank
+        rank_suits[r] = rank_suits.get(r, 0) | (1 << s)
+        rank_count[r] = rank_count.get(r, 0) + 1
+        suit_places[s] = suit_places.get(s, 0) | place_bits[r]
+    if not jokers_ok:
+        jokers = 0
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
+    out: set[Card] = set()
+    min_nat = max(1, meld_rules.min_naturals)
+    if sets:
+        need_set = max(meld_rules.set_min, meld_rules.min_naturals)
+        distinct = meld_rules.set_distinct_suits
+        for r, suits in rank_suits.items():
+            n = suits.bit_count() if distinct else rank_count[r]
+            if n >= min_nat and n + jokers >= need_set:
+                out.update(Card(r, s, 0) for s in range(4) if suits >> s & 1)
+    if runs:
+        L = meld_rules.run_min
+        wrap = meld_rules.wrap
+        for suit, places in suit_places.items():
+            got = run_memo.get((places, jokers))
+            if got is None:
+                have = (places | places << 13 | places >> 13) if wrap else places
+                got = 0
+                if have.bit_count() >= min_nat:
+                    for w in windows:
+                        k = (have & w).bit_count()
+                        if k >= min_nat and L - k <= jokers:
+                            got |= have & w
+                if len(run_memo) >= 1 << 16:
+                    run_memo.clear()
+                run_memo[(places, jokers)] = got
+            while got:
+                low = got & -got
+                p = low.bit_length() - 1
+                out.add(Card((p - 1) % 13 + 1, suit, 0))
+                got ^= low
+    if out and jokers:
+        out.add(JOKER)
+    return out
+
+
+def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
+    """`c` alone could be laid off on some table meld."""
+    return any(rules.could_join(m.reading, c) for m in s.table)
+
+
+could_take = might_join

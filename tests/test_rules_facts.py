@@ -1,0 +1,138 @@
+"""One reader of the profile: `Rules`.
+
+- every setting of a profile group is read by `Rules.build` (rami_core/rules.py)
+  and documented in docs/settings.md: a setting nobody reads, or nobody can
+  find, fails here;
+- no other module reads a profile group (`profile.opening`, `.table`, ...):
+  they ask `Rules`. The few modules listed in ELSEWHERE still do, each for a
+  stated reason.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel
+
+from rami_core.profile import Profile
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_PY = (ROOT / "rami_core" / "rules.py").read_text()
+SETTINGS_MD = (ROOT / "docs" / "settings.md").read_text()
+
+GROUPS = [
+    name
+    for name, f in Profile.model_fields.items()
+    if isinstance(f.annotation, type) and issubclass(f.annotation, BaseModel)
+]
+
+
+def settings() -> list[tuple[str, str]]:
+    out = []
+    for g in GROUPS:
+        model = Profile.model_fields[g].annotation
+        for name in model.model_fields:
+            out.append((g, name))
+    return out
+
+
+# Read by a method of the Profile model itself (the schema), not by Rules.
+BY_PROFILE = {("players", "min"), ("players", "max"), ("players", "counts")}
+
+# Modules that still read profile groups, and why.
+ELSEWHERE = {
+    "rami_core/loader": "loads and validates profiles",
+    "rami_core/profile.py": "the profile schema and its cross-field checks",
+    "rami_core/rules.py": "the one reader",
+    "rami_core/scenario.py": "checks a scenario's setup against the deck before a game exists",
+    "rami_core/cli/solve.py": "the solve command's own reading of the table rules (being moved to Rules with issue 12 item 5)",
+    "rami_core/cli/play.py": "the player count's default, from profile.players",
+    "rami_core/server/": "the table server's capability list and clock (owned by the server, to move to Rules)",
+}
+
+GROUP_READ = re.compile(
+    r"\b(?:profile|p)\.(" + "|".join(GROUPS) + r")\.(\w+)|\bprofile\.(" + "|".join(GROUPS) + r")\b"
+)
+
+
+@pytest.mark.parametrize("group,name", settings(), ids=lambda x: x)
+def test_every_setting_is_read_by_rules_and_documented(group: str, name: str) -> None:
+    path = f"{group}.{name}"
+    if (group, name) in BY_PROFILE:
+        assert f"self.{path}" in inspect.getsource(Profile.allows_players)
+    else:
+        assert re.search(rf"\bp\.{group}\.{name}\b", RULES_PY), f"{path} is read by nothing in Rules.build"
+    assert re.search(rf"`{group}\.{name}\b", SETTINGS_MD) or re.search(
+        rf"\b{group}\.{name}\b", SETTINGS_MD
+    ), f"{path} is missing from docs/settings.md"
+
+
+def test_no_module_but_rules_reads_profile_groups() -> None:
+    offenders = []
+    files = [
+        *(ROOT / "rami_core").rglob("*.py"),
+        *(ROOT / "plugins").glob("*.py"),
+        *(ROOT / "tests" / "support").glob("*.py"),
+    ]
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        if any(rel.startswith(prefix) for prefix in ELSEWHERE):
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            if GROUP_READ.search(line) and not line.lstrip().startswith("#"):
+                offenders.append(f"{rel}:{i}: {line.strip()}")
+    assert not offenders, "ask Rules instead:\n" + "\n".join(offenders)
+
+
+def test_the_guard_sees_a_group_read() -> None:
+    assert GROUP_READ.search("if rules.profile.table.lay_off:")
+    assert GROUP_READ.search("op = profile.opening")
+    assert not GROUP_READ.search("if rules.may_lay_off:")
+
+
+# --------------------------------------------------------------------------- a few facts, by example
+
+
+def test_opening_need_follows_the_partner_rule() -> None:
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+
+    game = Game.new(load_profile("rami71"), 4, seed=1)
+    rules, s = game.rules, game.state.copy()
+    s.opened = [False] * 4
+    alone = rules.opening_need(s, 0)
+    assert alone.points == 71 and alone.run_and_set and not alone.partner
+    s.opened[2] = True  # the partner of seat 0
+    need = rules.opening_need(s, 0)
+    assert need.partner and need.pure_run and need.points == 0 and not need.run_and_set
+    assert rules.opening_need(s, 1) == alone  # seat 1's partner is seat 3
+
+
+def test_game_winner_under_reacher_loses() -> None:
+    from rami_core.loader import load_profile
+    from rami_core.rules import Rules
+
+    lowest = Rules.build(load_profile("rami51"), 3)
+    reacher = Rules.build(load_profile("rami71"), 2)
+    assert lowest.target_outcome.value == "lowest_wins"
+    assert reacher.target_outcome.value == "reacher_loses"
+    assert lowest.game_winner([120, 40, 510]) == 1
+    # The side at or past the target has lost; the lowest of the others wins.
+    assert reacher.game_winner([reacher.target + 5, 10]) == 1
+    assert reacher.game_winner([30, 30]) is None  # a tie
+
+
+def test_could_join_is_the_engine_lay_off() -> None:
+    from rami_core.cards import parse_card
+    from rami_core.loader import load_profile
+    from rami_core.melds import read_meld
+    from rami_core.rules import Rules
+
+    rules = Rules.build(load_profile("rami51"), 2)
+    run = read_meld([parse_card(x) for x in ("5H", "6H", "7H")], rules.melds)
+    assert run is not None
+    assert rules.could_join(run, parse_card("8H")) and rules.could_join(run, parse_card("4H"))
+    assert not rules.could_join(run, parse_card("8S")) and not rules.could_join(run, parse_card("10H"))
