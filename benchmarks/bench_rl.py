@@ -47,21 +47,25 @@ def main() -> None:
     args = ap.parse_args()
     from rami_core import rl
 
+    print(f"{'environment':32} {'steps/s':>10} {'episodes':>9}", flush=True)
     rows = []
-    for name in ("rami51", "voleur"):
-        rate, eps = run(rl.env(name, players=2, seed=args.seed), args.steps, args.seed)
-        rows.append((f"rami {name} (2 seats)", rate, eps))
+
+    def show(label: str, rate: float, eps: int) -> None:
+        rows.append((label, rate))
+        print(f"{label:32} {rate:10.1f} {eps:9d}", flush=True)
+
     try:
         from pettingzoo.classic import gin_rummy_v4
 
-        rate, eps = run(gin_rummy_v4.env(), args.steps, args.seed)
-        rows.append(("pettingzoo gin_rummy_v4", rate, eps))
+        show("pettingzoo gin_rummy_v4", *run(gin_rummy_v4.env(), args.steps, args.seed))
     except ImportError as e:
-        rows.append((f"gin_rummy_v4 not installed ({e.name})", float("nan"), 0))
-    gin = rows[-1][1]
-    print(f"{'environment':32} {'steps/s':>10} {'episodes':>9} {'vs gin':>8}")
-    for label, rate, eps in rows:
-        print(f"{label:32} {rate:10.0f} {eps:9d} {rate / gin:8.3f}")
+        print(f"gin_rummy_v4 not available ({e}): pettingzoo<1.25 with [classic] has it")
+    for name in ("rami51", "voleur"):
+        show(f"rami {name} (2 seats)", *run(rl.env(name, players=2, seed=args.seed), args.steps, args.seed))
+    if rows and rows[0][0].startswith("pettingzoo"):
+        gin = rows[0][1]
+        for label, rate in rows[1:]:
+            print(f"{label}: {rate / gin:.4f} x gin_rummy_v4's rate")
 
 
 if __name__ == "__main__":
