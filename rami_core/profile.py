@@ -511,6 +511,10 @@ class Profile(Strict):
             k: (v if isinstance(v, dict) else {}) for k, v in self.plugins.items() if v not in (False, None)
         }
 
+    def player_counts(self) -> list[int]:
+        """Every player count the profile allows, smallest first."""
+        return [n for n in range(self.players.min, self.players.max + 1) if self.allows_players(n)]
+
     def allows_players(self, players: int) -> bool:
         if not self.players.min <= players <= self.players.max:
             return False

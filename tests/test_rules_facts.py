@@ -48,9 +48,6 @@ ELSEWHERE = {
     "rami_core/profile.py": "the profile schema and its cross-field checks",
     "rami_core/rules.py": "the one reader",
     "rami_core/scenario.py": "checks a scenario's setup against the deck before a game exists",
-    "rami_core/cli/solve.py": "the solve command's own reading of the table rules (being moved to Rules with issue 12 item 5)",
-    "rami_core/cli/play.py": "the player count's default, from profile.players",
-    "rami_core/server/": "the table server's capability list and clock (owned by the server, to move to Rules)",
 }
 
 GROUP_READ = re.compile(

@@ -200,9 +200,9 @@ def play(
             raise
         if not bot_names and bots is None:
             bot_names = [] if hotseat else [default_bot]
-        n = players if players is not None else max(2, profile.players.min, len(bot_names))
+        n = players if players is not None else max(2, profile.player_counts()[0], len(bot_names))
         if not profile.allows_players(n):
-            counts = profile.players.counts or list(range(profile.players.min, profile.players.max + 1))
+            counts = profile.player_counts()
             raise click.BadParameter(
                 msg("played_by", name=profile.name, counts=", ".join(map(str, counts)), n=n),
                 param_hint="--players",

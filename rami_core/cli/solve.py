@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -18,7 +19,9 @@ import click
 from rami_core.cards import Card, CardError, format_card, parse_cards
 from rami_core.cli.common import set_option
 from rami_core.melds import MeldRules, Reading, read_meld
+from rami_core.profile import Profile
 from rami_core.resources import DEFAULT_VARIANT
+from rami_core.rules import Rules
 from rami_core.solver import (
     DEFAULT_MAX_STATES,
     SolverInputError,
@@ -33,8 +36,8 @@ Table = list[Card] | list[list[Card]]  # one pile to arrange, or melds as they l
 
 @dataclass(frozen=True)
 class _Game:
-    """What `rami solve` needs from the profile: meld rules, the deck, what a
-    turn may do with the table, and the card values."""
+    """What `rami solve` needs from the rules: meld rules, the deck, what a
+    turn may do with the table, and the card values (all Rules facts)."""
 
     rules: MeldRules
     decks: int
@@ -42,18 +45,20 @@ class _Game:
     rearrange: bool
     lay_off: bool
     new_melds: bool
-    profile: Any
+    card_value: Callable[[Card], int]
 
     @classmethod
-    def of(cls, profile: Any) -> _Game:
+    def of(cls, profile: Profile) -> _Game:
+        # The table rules do not depend on the player count: the smallest allowed will do.
+        r = Rules.build(profile, profile.player_counts()[0])
         return cls(
-            rules=MeldRules.from_profile(profile),
-            decks=profile.deck.decks,
-            jokers=profile.deck.jokers,
-            rearrange=profile.table.rearrange,
-            lay_off=profile.table.lay_off,
-            new_melds=profile.table.new_melds,
-            profile=profile,
+            rules=r.melds,
+            decks=r.decks,
+            jokers=r.deck_jokers,
+            rearrange=r.may_rearrange,
+            lay_off=r.may_lay_off,
+            new_melds=r.new_melds_after_opening,
+            card_value=r.card_value,
         )
 
 
@@ -128,7 +133,9 @@ def solve_position(
     if game.rearrange:
         if as_melds:
             _readings(melds_given, game.rules)
-        sol = solve(flat, hand, game.rules, objective=objective, points=game.profile, max_states=max_states)
+        sol = solve(
+            flat, hand, game.rules, objective=objective, points=game.card_value, max_states=max_states
+        )
         if not sol.feasible:
             raise SolverInputError("the table's cards cannot all be arranged into valid melds")
         problem = check_solution(flat, hand, sol, game.rules)

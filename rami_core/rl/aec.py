@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from .. import actions as A
 from ..engine import Game
 from ..profile import Profile
+from ..rules import Rules
 from ..savegame import to_save
 from ..state import OVER
 from .draft import Draft
@@ -84,9 +85,10 @@ class RamiEnv(AECEnv):
         self.normalize = normalize
         self.max_turns = max_turns
         self.render_mode = render_mode
-        self.layout = ActionLayout(table_slots(profile))
+        facts = Rules.build(profile, players)  # the profile's settings, read by Rules
+        self.layout = ActionLayout(table_slots(facts))
         self.possible_agents = [f"seat_{i}" for i in range(players)]
-        copies = max(profile.deck.decks, profile.deck.jokers, 1)
+        copies = max(facts.decks, facts.deck_jokers, 1)
         self._obs_space = observation_space(players, self.layout.slots, self.layout.size, copies)
         self._act_space = spaces.Discrete(self.layout.size)
         self.game: Game | None = None
@@ -213,7 +215,7 @@ class RamiEnv(AECEnv):
         game = self._require_game()
         s = game.state
         rules = game.rules
-        sign = 1 if self.profile.scoring.positive else -1
+        sign = 1 if rules.positive_scores else -1
         scale = (rules.target or 100) if self.normalize else 1
         before = self._round_start_scores
         if self.reward_mode == "round":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..profile import Profile
+from ..rules import Rules
 from .faces import FACES, NATURALS
 
 # Single sub-steps, in this order at the start of the space.
@@ -45,10 +45,10 @@ class SubStep:
     slot: int = -1
 
 
-def table_slots(profile: Profile) -> int:
+def table_slots(rules: Rules) -> int:
     """The most melds the table can hold: every card of the deck laid in melds of the smallest size."""
-    cards = 52 * profile.deck.decks + profile.deck.jokers
-    smallest = max(1, min(profile.melds.run_min, profile.melds.set_min))
+    cards = 52 * rules.decks + rules.deck_jokers
+    smallest = max(1, min(rules.melds.run_min, rules.melds.set_min))
     return math.ceil(cards / smallest)
 
 

@@ -29,7 +29,7 @@ from ..cards import CardError
 from ..engine import Game
 from ..errors import Problem, ProfileError, RuleError
 from ..events import Event, EventKind
-from ..profile import JokerSwap, Profile
+from ..profile import Profile
 from ..resources import house_dir, preset_names
 from ..savegame import to_save
 from ..state import LAY, OVER
@@ -261,11 +261,11 @@ class Hub:
         variant, profile = profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
-            p = profile.players
+            counts = ", ".join(map(str, profile.player_counts()))
             raise ServerError(
                 400,
                 "invalid_request",
-                f"seats: {profile.name} is played by {p.min} to {p.max} players, not {n}",
+                f"seats: {profile.name} is played by {counts} players, not {n}",
             )
         bots = list(BOTS)
         for i, kind in enumerate(req.seats):
@@ -463,7 +463,7 @@ class Hub:
                     t.next_round_at = self._loop_time() + self.round_pause
                     t.round_task = asyncio.create_task(self._round_timer(t, key))
             else:
-                limit = g.profile.turn.time_limit
+                limit = g.rules.turn_time_limit
                 if limit:
                     t.deadline = self._loop_time() + limit * self.clock_scale
                     t.clock_task = asyncio.create_task(self._clock(t, key, limit * self.clock_scale))
@@ -528,7 +528,7 @@ class Hub:
 
 def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
     s = t.game.state
-    p = t.game.profile
+    r = t.game.rules
     if seat is None:
         return []
     if s.phase == OVER:
@@ -537,17 +537,17 @@ def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
         return []
     if s.phase != LAY:
         out = ["draw_stock"]
-        if p.draw.from_discard and s.discard:
+        if r.draw_from_discard and s.discard:
             out.append("draw_discard")
         return out
     out = ["meld"]
-    if p.table.lay_off or p.table.rearrange:
+    if r.may_lay_off or r.may_rearrange:
         out.append("layoff")
-    if p.jokers.swap == JokerSwap.to_hand:
+    if r.swaps_to_hand:
         out.append("swap")
-    if p.table.rearrange:
+    if r.may_rearrange:
         out.append("rearrange")
-    out.append("discard" if p.discard.enabled else "end_turn")
+    out.append("discard" if r.ends_with_discard else "end_turn")
     if hub.undo_available(t, seat):
         out.append("undo")
     return out
@@ -588,11 +588,11 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         for i, m in enumerate(melds)
     ]
     d["discard_top"] = d["discard"][-1] if d["discard"] else None
-    p = g.profile
+    r = g.rules
     clock = None
-    if p.turn.time_limit and t.deadline is not None and g.state.phase != OVER:
+    if r.turn_time_limit and t.deadline is not None and g.state.phase != OVER:
         left = max(0.0, t.deadline - hub._loop_time()) / hub.clock_scale
-        clock = {"limit": p.turn.time_limit, "remaining": round(left, 1)}
+        clock = {"limit": r.turn_time_limit, "remaining": round(left, 1)}
     nxt = None
     if t.next_round_at is not None and g.state.phase == OVER and not g.state.game_over:
         nxt = round(max(0.0, t.next_round_at - hub._loop_time()), 1)
@@ -608,11 +608,11 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         clock=clock,
         score_sheet=_score_sheet(t),
         rules={
-            "discard": p.discard.enabled,
-            "draw_from_discard": p.draw.from_discard,
-            "lay_off": p.table.lay_off or p.table.rearrange,
-            "rearrange": p.table.rearrange,
-            "swap": p.jokers.swap == JokerSwap.to_hand,
+            "discard": r.ends_with_discard,
+            "draw_from_discard": r.draw_from_discard,
+            "lay_off": r.may_lay_off or r.may_rearrange,
+            "rearrange": r.may_rearrange,
+            "swap": r.swaps_to_hand,
             "undo": t.undo,
         },
         next_round_in=nxt,
