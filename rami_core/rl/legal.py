@@ -45,6 +45,8 @@ from .layout import (
 # The solver's search limit for a rebuild of the table: a count of search
 # states, not seconds, so that a seed replays the same masks on any machine.
 REARRANGE_STATES = 4000
+# Verdicts asked per draft question before listing every accepted lay of the state.
+QUICK_VERDICTS = 8
 
 
 class TurnOracle:
@@ -293,7 +295,11 @@ class TurnOracle:
 
     def _meld_reachable(self, closed: list[Group], current: Group, hand: Counter[int]) -> bool:
         """Some accepted Meld action holds the closed groups as they are and
-        a group that `current` can grow into."""
+        a group that `current` can grow into. A quick look first (the
+        smallest such lays, a few verdicts: after an opening nearly every
+        lay is accepted), then every accepted lay of the state."""
+        if self._quick_meld(closed, current, hand):
+            return True
         need = Counter(closed)
         for counted, _combo in self.accepted_melds(hand):
             if any(counted[g] < n for g, n in need.items()):
@@ -303,6 +309,30 @@ class TurnOracle:
             spare = counted - need
             if any(current.within(g) for g in spare):
                 return True
+        return False
+
+    def _quick_meld(self, closed: list[Group], current: Group, hand: Counter[int]) -> bool:
+        """The closed groups alone, or with one more candidate the current group grows into."""
+        if not self._melds_possible():
+            return False
+        cands = self.candidates(hand)
+        if any(g not in cands for g in closed):
+            return False
+        left = Counter(hand)
+        for g in closed:
+            left.subtract(g.faces())
+        if any(n < 0 for n in left.values()):
+            return False
+        if not current.size:
+            return bool(closed) and self._meld_verdict(list(closed))
+        asked = 0
+        for g in cands:
+            if current.within(g) and _fits(g, left):
+                if self._meld_verdict([*closed, g]):
+                    return True
+                asked += 1
+                if asked >= QUICK_VERDICTS:
+                    break
         return False
 
     def _extensions(
