@@ -31,6 +31,7 @@ from .errors import Problem, ProfileError, RuleError
 from .hooks import PluginError
 from .melds import read_meld, why_invalid
 from .profile import Profile
+from .rules import Rules
 from .state import DRAW, LAY, OVER, GameState, TableMeld
 from .userfiles import cut, short
 
@@ -372,11 +373,12 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     n = len(hands_in)
     if not profile.allows_players(n):
         raise SetupInvalid(f"{profile.name} is not played by {n} players")
+    rules = Rules.build(profile, n)
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
         key = face.face
-        limit = profile.deck.jokers if face.is_joker else profile.deck.decks
+        limit = rules.deck_jokers if face.is_joker else rules.decks
         if copies[key] >= limit:
             raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")
         c = Card(face.rank, face.suit, copies[key])
@@ -388,11 +390,9 @@ def build_setup(profile: Profile, setup: dict) -> Game:
     ]
     stock_top_first = [physical(c, "stock") for c in _card_list(setup.get("stock"), "stock")]
     discard = [physical(c, "discard") for c in _card_list(setup.get("discard"), "discard")]
-    if discard and not profile.discard.enabled:
+    if discard and not rules.ends_with_discard:
         raise SetupInvalid("discard: this variant has no discard pile")
-    from .melds import MeldRules
-
-    meld_rules = MeldRules.from_profile(profile)
+    meld_rules = rules.melds
     table: list[TableMeld] = []
     table_in = setup.get("table") or []
     if not isinstance(table_in, list):
@@ -414,7 +414,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
             raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, meld_rules))
         table.append(TableMeld(r, owner))
     owners = {m.owner for m in table if m.owner is not None}
-    if not profile.opening.required:
+    if not rules.has_opening:
         opened = [True] * n
     else:
         opened = [i in owners for i in range(n)]
@@ -422,8 +422,8 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         o = setup["opened"]
         if not isinstance(o, list) or len(o) != n or not all(isinstance(x, bool) for x in o):
             raise SetupInvalid(f"opened: one true/false per seat ({n})")
-        opened = list(o) if profile.opening.required else [True] * n
-    teams = profile.teams_at(n)
+        opened = list(o) if rules.has_opening else [True] * n
+    teams = rules.teams
     sides = 2 if teams else n
     scores = setup.get("scores", [0] * sides)
     if (
@@ -454,7 +454,7 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         first_player=turn,
         seed=0,
     )
-    return Game(profile, n, state)
+    return Game(profile, n, state, rules=rules)
 
 
 # ------------------------------------------------------------------ expectations

@@ -47,7 +47,6 @@ ELSEWHERE = {
     "rami_core/loader": "loads and validates profiles",
     "rami_core/profile.py": "the profile schema and its cross-field checks",
     "rami_core/rules.py": "the one reader",
-    "rami_core/scenario.py": "checks a scenario's setup against the deck before a game exists",
 }
 
 GROUP_READ = re.compile(
