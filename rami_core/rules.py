@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import JOKER_SUIT, Card, card_points
+from .cards import Card, card_points
 from .melds import MeldRules, Reading, lay_off_positional, meld_points, might_join, read_meld
 from .profile import (
     EmptyStock,
@@ -324,7 +324,7 @@ class Rules:
     def top_points(self, c: Card) -> int:
         """The most `c` can count for in an opening meld (a joker at the face it
         stands for, an ace high or low)."""
-        if c.suit == JOKER_SUIT:
+        if c.is_joker:
             return max(self.ace_points, self.ace_low_points, self.court_points, 10)
         if c.rank == 1:
             return max(self.ace_points, self.ace_low_points)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..cards import JOKER_SUIT, Card, format_card
+from ..cards import Card, format_card
 from .results import SolverInputError
 
 
@@ -23,11 +23,11 @@ def check_position(cards: Iterable[Card], *, decks: int, jokers: int) -> None:
         raise SolverInputError(
             f"{len(cards)} cards in the table and the hand: the game's deck holds {deck_size}"
         )
-    njokers = sum(1 for c in cards if c.suit == JOKER_SUIT)
+    njokers = sum(1 for c in cards if c.is_joker)
     if njokers > jokers:
         have = f"has {jokers} joker(s)" if jokers else "has no jokers"
         raise SolverInputError(f"{njokers} joker(s) in the table and the hand: the game {have}")
-    faces = Counter((c.rank, c.suit) for c in cards if c.suit != JOKER_SUIT)
+    faces = Counter((c.rank, c.suit) for c in cards if not c.is_joker)
     over = sorted(f for f, n in faces.items() if n > decks)
     if over:
         f = over[0]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import Card
 from ..errors import InternalError
 from ..melds import SET, MeldRules, Reading, lay_off_positional, read_meld
 from .results import DEFAULT_MAX_STATES, LayOffPlan
@@ -19,11 +19,11 @@ from .solve import solve
 def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldRules):
     """Every way to add hand cards to one positional meld: list of
     (faces used Counter, naturals, jokers with faces, new reading)."""
-    nat = [c for c in hand if c.suit != JOKER_SUIT]
-    jok = [c for c in hand if c.suit == JOKER_SUIT]
+    nat = [c for c in hand if not c.is_joker]
+    jok = [c for c in hand if c.is_joker]
     by_face: dict[tuple[int, int], Card] = {}
     for c in nat:
-        by_face.setdefault(c[:2], c)
+        by_face.setdefault(c.face, c)
     out: list[tuple[list[Card], list[tuple[Card, Any]], Reading]] = []
     if reading.kind == SET:
         held = {s for (_r, s) in reading.stands}
@@ -97,7 +97,7 @@ def best_lay_offs(
     calls = [0]
     proven = [True]
     hand = list(hand)
-    face = lambda c: c[:2] if c.suit != JOKER_SUIT else "J"  # noqa: E731
+    face = lambda c: c.face if not c.is_joker else "J"  # noqa: E731
     options = []
     for i, rd in enumerate(table_readings):
         opts = _addition_options(i, rd, hand, rules)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import Card
 from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from .results import DEFAULT_OPTIONS, SolverOptions
 
@@ -18,11 +18,11 @@ def _meld_candidates_with_points(
 
     Each meld multiset appears with the written order giving it the most points
     (the engine reads the meld in the order it is written)."""
-    nat = [c for c in hand if c.suit != JOKER_SUIT]
-    jok = [c for c in hand if c.suit == JOKER_SUIT] if allow_jokers else []
+    nat = [c for c in hand if not c.is_joker]
+    jok = [c for c in hand if c.is_joker] if allow_jokers else []
     by_face: dict[tuple[int, int], list[Card]] = {}
     for c in nat:
-        by_face.setdefault(c[:2], []).append(c)
+        by_face.setdefault(c.face, []).append(c)
     out: dict[tuple, tuple[list[Card], Reading, int]] = {}
     jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
 
@@ -135,7 +135,7 @@ def best_opening(
         masks.append((Counter(c for c in cards), reading, pts, cards))
     pool0 = Counter(hand)
     # Faces matter, copies not: rewrite cards as faces with counts
-    face_of = lambda c: c[:2]  # noqa: E731
+    face_of = lambda c: c.face  # noqa: E731
     pool = Counter(face_of(c) for c in hand)
     items = []
     for _need, reading, pts, cards in masks:

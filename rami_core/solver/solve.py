@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules, read_meld
 from .results import (
@@ -131,14 +131,14 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     of the table and the hand free: such a card is never laid, and dropping it
     sharpens the search bound. Repeated until nothing more drops."""
     hand = list(hand)
-    jokers = sum(1 for c in list(table) + hand if c.suit == JOKER_SUIT)
+    jokers = sum(1 for c in list(table) + hand if c.is_joker)
     jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    tfaces = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
+    tfaces = Counter(c.face for c in table if not c.is_joker)
     if rules.wrap:
         return hand
     lo_b, hi_b = rules.low_bound, rules.high_bound
     while True:
-        avail = tfaces + Counter(c[:2] for c in hand if c.suit != JOKER_SUIT)
+        avail = tfaces + Counter(c.face for c in hand if not c.is_joker)
 
         def fits(face: tuple[int, int], avail: Counter = avail) -> bool:
             r, s = face
@@ -168,7 +168,7 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
                         return True
             return False
 
-        keep = [c for c in hand if c.suit == JOKER_SUIT or fits(c[:2])]
+        keep = [c for c in hand if c.is_joker or fits(c.face)]
         if len(keep) == len(hand):
             return keep
         hand = keep
@@ -362,10 +362,10 @@ def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:
     """Faces to physical cards: table copies first, then hand copies."""
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in sorted(table, key=lambda c: c.copy):
-        pool.setdefault(c[:2], []).append(c)
+        pool.setdefault(c.face, []).append(c)
     for c in sorted(hand, key=lambda c: c.copy):
-        pool.setdefault(c[:2], []).append(c)
-    jpool = [c for c in table if c.suit == JOKER_SUIT] + [c for c in hand if c.suit == JOKER_SUIT]
+        pool.setdefault(c.face, []).append(c)
+    jpool = [c for c in table if c.is_joker] + [c for c in hand if c.is_joker]
     melds: list[list[Card]] = []
     for suit, start, items in runs:
         meld = []

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules
 from .results import NEG, SolverTimeout
@@ -116,19 +116,19 @@ class _Model:
             self.lo = 2
         self.hi = 14 if rules.ace_high else 13
         self.both = rules.ace_low and rules.ace_high
-        t = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
-        h = Counter(c[:2] for c in hand if c.suit != JOKER_SUIT)
+        t = Counter(c.face for c in table if not c.is_joker)
+        h = Counter(c.face for c in hand if not c.is_joker)
         self.t = t
         self.a = t + h
-        self.JT = sum(1 for c in table if c.suit == JOKER_SUIT)
-        self.JH = sum(1 for c in hand if c.suit == JOKER_SUIT)
+        self.JT = sum(1 for c in table if c.is_joker)
+        self.JH = sum(1 for c in hand if c.is_joker)
         self.J = self.JT + self.JH
         # weights of a laid hand card, per face
         self.w: dict[tuple[int, int], int] = {}
         for c in hand:
-            if c.suit != JOKER_SUIT:
-                self.w.setdefault(c[:2], weight(c))
-        jok = [c for c in hand if c.suit == JOKER_SUIT]
+            if not c.is_joker:
+                self.w.setdefault(c.face, weight(c))
+        jok = [c for c in hand if c.is_joker]
         self.wj = weight(jok[0]) if jok else 0
         self.places = list(range(self.lo, self.hi + 1))
         self.copies = max([2, *list(self.a.values())])

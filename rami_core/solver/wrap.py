@@ -11,7 +11,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ..cards import JOKER_SUIT, Card
+from ..cards import Card
 from ..melds import MeldRules, read_meld, read_set
 from .results import NEG, SolverTimeout
 
@@ -68,13 +68,13 @@ def _search_solve(
 ) -> list[list[Card]] | None:
     """Exact memoised search over melds: cover every table card, then lay the
     best subset of the hand. Used where the sweep does not apply (wrap)."""
-    t = Counter(c[:2] for c in table if c.suit != JOKER_SUIT)
-    a = t + Counter(c[:2] for c in hand if c.suit != JOKER_SUIT)
-    JT = sum(1 for c in table if c.suit == JOKER_SUIT)
-    J = JT + sum(1 for c in hand if c.suit == JOKER_SUIT)
+    t = Counter(c.face for c in table if not c.is_joker)
+    a = t + Counter(c.face for c in hand if not c.is_joker)
+    JT = sum(1 for c in table if c.is_joker)
+    J = JT + sum(1 for c in hand if c.is_joker)
     w: dict = {}
     for c in hand:
-        w.setdefault(c[:2] if c.suit != JOKER_SUIT else "J", weight(c))
+        w.setdefault(c.face if not c.is_joker else "J", weight(c))
     faces = sorted(a)
     cands = _candidate_melds(a, J, rules)
     by_face: dict = {}
@@ -173,10 +173,10 @@ def _search_solve(
 def _materialise_melds(chosen, table, hand, rules) -> list[list[Card]]:
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in sorted(table, key=lambda c: c.copy):
-        pool.setdefault(c[:2], []).append(c)
+        pool.setdefault(c.face, []).append(c)
     for c in sorted(hand, key=lambda c: c.copy):
-        pool.setdefault(c[:2], []).append(c)
-    jpool = [c for c in table if c.suit == JOKER_SUIT] + [c for c in hand if c.suit == JOKER_SUIT]
+        pool.setdefault(c.face, []).append(c)
+    jpool = [c for c in table if c.is_joker] + [c for c in hand if c.is_joker]
     melds = []
     for fs, nj in chosen:
         cards = [pool[f].pop(0) for f in fs]
