@@ -189,3 +189,43 @@ def test_batch_bad_lines_get_an_error_line_and_the_batch_goes_on(tmp_path):
 def test_bad_card_is_a_usage_error():
     r = run("--hand", "ZZ")
     assert r.exit_code == 2 and "not a card" in r.output
+
+
+def test_a_batch_that_is_not_a_regular_file_is_refused_without_reading(tmp_path):
+    # /dev/zero never ends and a FIFO with no writer never answers: both are refused at once.
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo), str(tmp_path)):
+        r = run("--batch", path)
+        assert r.exit_code == 1, (path, r.output)
+        assert "not a regular file" in r.output or "folder" in r.output, r.output
+
+
+def test_batch_lines_read_numbers_within_bounds(tmp_path):
+    f = tmp_path / "b.jsonl"
+    f.write_text('{"id": 1, "table": [], "hand": [' + "9" * 5000 + "]}\n")
+    r = run("--batch", str(f))
+    assert r.exit_code == 1
+    line = json.loads(r.output.splitlines()[0])
+    assert line["id"] == 1 and "digits" in line["error"] and len(line["error"]) < 300
+
+
+def test_a_closed_output_pipe_is_not_an_internal_error(tmp_path):
+    import subprocess
+    import sys
+
+    f = tmp_path / "b.jsonl"
+    f.write_text('{"id": 1, "table": ["3C", "4C", "5C"], "hand": ["6C"]}\n' * 2000)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "rami_core.cli", "solve", "--variant", "voleur", "--batch", str(f)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.readline()
+    p.stdout.close()  # as `| head -1` does
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 0, err
+    assert "internal error" not in err

@@ -17,6 +17,7 @@ with ``--debug`` or ``RAMI_DEBUG=1``.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 import click
@@ -53,6 +54,13 @@ class RamiGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            # The reader of the output went away (`rami solve --batch F | head`):
+            # nothing is wrong with rami or the input. Point stdout at /dev/null so
+            # the flush at exit does not fail again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(0)
         except ProfileError as exc:
             report_problems(exc)
             ctx.exit(1)

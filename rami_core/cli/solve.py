@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 import click
 
@@ -30,6 +30,7 @@ from rami_core.solver import (
     check_solution,
     solve,
 )
+from rami_core.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
 
 Table = list[Card] | list[list[Card]]  # one pile to arrange, or melds as they lie
 
@@ -245,7 +246,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 )
 @click.option(
     "--batch",
-    type=click.File("r"),
+    type=click.Path(dir_okay=True, allow_dash=True),
     default=None,
     help='A JSON-lines file, one position a line: {"id", "table", "hand"}; "table" is a list of '
     'cards, or a list of melds. A bad line gets {"id", "error"} and the batch goes on.',
@@ -280,12 +281,12 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
             _echo_answer(out)
         return
     failed = 0
-    for n, line in enumerate(batch, 1):
+    for n, line in enumerate(_batch_lines(batch), 1):
         if not line.strip():
             continue
         ident: Any = n
         try:
-            pos = json.loads(line)
+            pos = loads_json(line)
             if not isinstance(pos, dict):
                 raise CardError("a position is a JSON object")
             ident = pos.get("id", n)
@@ -296,10 +297,36 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
                 objective,
                 max_states,
             )
-        except (json.JSONDecodeError, CardError, SolverInputError, TypeError, AttributeError) as e:
-            click.echo(json.dumps({"id": ident, "error": f"line {n}: {e}"}))
+        except (ValueError, CardError, SolverInputError, TypeError, AttributeError) as e:
+            click.echo(json.dumps({"id": ident, "error": f"line {n}: {cut(str(e))}"}))
             failed += 1
             continue
         click.echo(json.dumps({"id": ident, **result}))
     if failed:
         sys.exit(1)
+
+
+BATCH_LIMIT = 64 * 1024 * 1024  # a batch of positions is text: 64 MiB is hundreds of thousands of lines
+
+
+def _batch_lines(path: str) -> list[str]:
+    """The batch's lines, read through the one safe reader (a regular file of
+    bounded size; `-` is standard input, read within the same bound)."""
+    if path == "-":
+        data = sys.stdin.buffer.read(BATCH_LIMIT + 1)
+        if len(data) > BATCH_LIMIT:
+            _refuse(f"--batch: standard input holds more than {BATCH_LIMIT} bytes")
+        try:
+            return decode_text(data).splitlines()
+        except FileRefused as e:
+            _refuse(f"--batch: standard input {e.reason}")
+    try:
+        return read_text(path, BATCH_LIMIT).splitlines()
+    except FileRefused as e:
+        _refuse(f"--batch: {short(path)}: {e.reason}")
+
+
+def _refuse(message: str) -> NoReturn:
+    """A batch that cannot be read is refused input: one line, exit 1."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
