@@ -174,7 +174,7 @@ function escapeHtml(s) {
 
 function meldLabel(m) {
   const owner = m.owner === null ? "" : ` · ${t("by")} ${nameOf(m.owner)}`;
-  return `${t("meld")} ${m.number}${owner}`;
+  return `${t("meld")} ${m.number + 1}${owner}`; // counted from 1, as on the terminal screen
 }
 
 function renderMelds() {
@@ -262,7 +262,7 @@ function renderWork() {
   ui.work.forEach((m, mi) => {
     const d = document.createElement("div");
     d.className = "meld";
-    d.innerHTML = `<span class="meld-label">${t("meld")} ${mi}</span>`;
+    d.innerHTML = `<span class="meld-label">${t("meld")} ${mi + 1}</span>`;
     m.forEach((c, ci) => {
       const el = cardElement(c.code, { button: true, small: true });
       if (ui.picked && ui.picked.from === "work" && ui.picked.m === mi && ui.picked.i === ci) el.classList.add("picked");
