@@ -224,16 +224,7 @@ def _override_layer(text: str) -> Layer:
     loc = Loc(label)
     locations = {path[:i]: loc for i in range(1, len(path) + 1)}
     # keys inside a mapping value are located at the --set too
-    if isinstance(value, (dict, list)):
-        stack: list[tuple[KeyPath, Any]] = [(path, value)]
-        while stack:
-            prefix, item = stack.pop()
-            children = (
-                item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
-            )
-            for k, v in children:
-                locations[(*prefix, k)] = loc
-                stack.append(((*prefix, k), v))
+    _locate_inside(path, value, loc, locations)
     locations[()] = loc
     return Layer(data, locations)
 
@@ -241,7 +232,14 @@ def _override_layer(text: str) -> Layer:
 def _mapping_layer(rules: Mapping[str, Any], label: str) -> Layer:
     loc = Loc(label)
     locations: dict[KeyPath, Loc] = {(): loc}
-    stack: list[tuple[KeyPath, Any]] = [((), dict(rules))]
+    _locate_inside((), dict(rules), loc, locations)
+    return Layer(dict(rules), locations)
+
+
+def _locate_inside(path: KeyPath, value: Any, loc: Loc, locations: dict[KeyPath, Loc]) -> None:
+    """Every key path inside ``value`` (below ``path``) is located at ``loc``:
+    a value given whole (a --set, a scenario's rules) has one place for all it holds."""
+    stack: list[tuple[KeyPath, Any]] = [(path, value)]
     while stack:
         prefix, item = stack.pop()
         children = (
@@ -250,7 +248,6 @@ def _mapping_layer(rules: Mapping[str, Any], label: str) -> Layer:
         for k, v in children:
             locations[(*prefix, k)] = loc
             stack.append(((*prefix, k), v))
-    return Layer(dict(rules), locations)
 
 
 def resolve(
