@@ -541,7 +541,7 @@ def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
             out.append("draw_discard")
         return out
     out = ["meld"]
-    if r.may_lay_off or r.may_rearrange:
+    if r.lay_offs_ever:
         out.append("layoff")
     if r.swaps_to_hand:
         out.append("swap")
@@ -610,7 +610,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         rules={
             "discard": r.ends_with_discard,
             "draw_from_discard": r.draw_from_discard,
-            "lay_off": r.may_lay_off or r.may_rearrange,
+            "lay_off": r.lay_offs_ever,
             "rearrange": r.may_rearrange,
             "swap": r.swaps_to_hand,
             "undo": t.undo,
