@@ -248,20 +248,43 @@ def test_draft_written_order():
     assert Draft().empty
 
 
+def _whole_episode(env, rng: random.Random, limit: int, check_every: int = 0) -> int:
+    """Random masked sub-steps until the episode ends (or `limit` sub-steps);
+    every `check_every`-th state checked against the engine. The sub-steps played."""
+    for n in range(limit):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return n
+        if check_every and n % check_every == 0:
+            _check_mask(env)
+        env.step(int(rng.choice(list(np.flatnonzero(env.observe(agent)["action_mask"])))))
+    return limit
+
+
+def test_whole_random_rami51_game_and_a_stretch_of_voleur():
+    """A whole game episode of rami51 (to its end: the game over, or cut at
+    max_turns as random play rarely goes out), and 300 sub-steps of voleur,
+    by random masked sub-steps: the engine never refuses one."""
+    env = rl.env("rami51", players=2, seed=3, episode="game", max_turns=120)
+    env.reset()
+    played = _whole_episode(env, random.Random(3), 100_000, check_every=97)
+    agent = env.agent_selection
+    assert env.terminations[agent] or env.truncations[agent]
+    assert played >= 120  # a turn is one sub-step at least
+    env = rl.env("voleur", players=2, seed=3, episode="game")
+    env.reset()
+    assert _whole_episode(env, random.Random(4), 300, check_every=53) == 300
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ALL, ids=lambda v: Path(v).stem)
 def test_long_random_games(variant):
-    """Whole games of random masked sub-steps, the mask checked against the engine throughout."""
+    """Whole games of random masked sub-steps (voleur's end when the stock
+    runs out; the others' at 300 turns of a round at most), the mask checked
+    against the engine at every sub-step."""
     rng = random.Random(1)
     env = rl.env(variant, players=2, seed=1, episode="game", max_turns=300)
     env.reset()
-    # Voleur's exact masks cost seconds a sub-step (docs/rl.md, Benchmark): a
-    # short stretch there keeps the slow run within CI's time.
-    steps = 60 if "voleur" in Path(variant).stem else 600
-    for _ in range(steps):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            env.reset(seed=rng.randrange(10_000))
-            continue
-        _check_mask(env)
-        env.step(int(rng.choice(list(np.flatnonzero(env.observe(agent)["action_mask"])))))
+    played = _whole_episode(env, rng, 20_000, check_every=1)
+    agent = env.agent_selection
+    assert env.terminations[agent] or env.truncations[agent], f"not over after {played} sub-steps"

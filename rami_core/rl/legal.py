@@ -4,19 +4,30 @@ A sub-step that is a whole engine action (a draw, a lay off, a swap, a
 discard, the end of the turn, a commit of the draft) is legal exactly when
 the engine plays it on a copy of the state without refusing. A sub-step that
 only builds the draft (add a card, close a group) is legal exactly when some
-engine action can still follow from the draft it leaves: the search below
-lists candidate actions and asks the engine about each, so the rules are
-never re-derived here. Candidates are complete because every meld the
-engine reads is a run (naturals of one suit) or a set (naturals of one rank)
-with jokers; skipping candidates the engine refuses at its first check
-(a face not in the hand, a swap on a meld without a joker) only saves time.
+engine action can still follow from the draft it leaves: a search finds a
+witness (a lay, a swap or a rebuild of the table that holds the draft) and
+the engine judges it, so the rules are never re-derived here.
+
+The search stays small without losing that exactness because it only skips
+what the engine would surely refuse:
+
+- groups are candidates only when the meld reader reads them (every meld
+  the engine reads is a run of one suit or a set of one rank, with jokers);
+- a lay the engine refuses for a reason more cards cannot cure (a group a
+  house rule refuses, no card kept to discard) is not extended;
+- before an opening, a lay is extended only while some packing of the cards
+  left could still meet what `opening.opening_problem` asks (its points,
+  its pure run, its run and set, going out): `PackingBounds` knows, per
+  multiset of cards, the most points each kind of packing can reach;
+- a lay off is asked of the engine only where the card could join the meld
+  at all (`Rules.could_join`), and only when the seat may lay off now.
+
+Verdicts are cached until the state changes (an engine action is applied).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from itertools import combinations
 
 import numpy as np
 
@@ -24,11 +35,11 @@ from .. import actions as A
 from ..cards import Card
 from ..engine import DISCARD, STOCK, Game, play_on
 from ..errors import RuleError
-from ..melds import RUN, rank_at, read_meld
+from ..melds import RUN, rank_at
 from ..solver import solve
 from ..state import DRAW, LAY, OVER
 from .draft import Draft, Group
-from .faces import JOKER_INDEX, face_card, face_index
+from .faces import FACES, JOKER_INDEX, face_card, face_index
 from .layout import (
     ADD_JOKER_LOW,
     CLOSE_GROUP,
@@ -41,12 +52,23 @@ from .layout import (
     ActionLayout,
     SubStep,
 )
+from .packing import Candidate, PackingBounds, candidates
 
 # The solver's search limit for a rebuild of the table: a count of search
 # states, not seconds, so that a seed replays the same masks on any machine.
 REARRANGE_STATES = 4000
-# Verdicts asked per draft question before listing every accepted lay of the state.
-QUICK_VERDICTS = 8
+
+
+# Refusals a larger lay cannot cure: the state forbids lays, a card is
+# missing, or nothing is left to discard. (A refused group stays refused in
+# every lay that holds it, unless a house rule on the whole table decides.)
+FINAL_REFUSALS = frozenset(
+    {"not_your_turn", "wrong_phase", "action_forbidden", "card_not_in_hand", "must_keep_discard"}
+)
+# Refusals of a lay off or a swap that hold for every card and slot now.
+STATE_REFUSALS = frozenset(
+    {"not_your_turn", "wrong_phase", "action_forbidden", "not_opened", "joker_swap_forbidden"}
+)
 
 
 class TurnOracle:
@@ -55,35 +77,43 @@ class TurnOracle:
     def __init__(self, game: Game, layout: ActionLayout):
         self.game = game
         self.layout = layout
-        self._key: tuple[int, int] | None = None
+        self._key: tuple[int, ...] | None = None
+        self._reset()
+
+    def _reset(self) -> None:
         self._base: np.ndarray | None = None
-        self._candidates: list[Group] | None = None
-        self._accepted: list[tuple[Counter[Group], list[Group]]] | None = None
-        self._verdicts: dict[tuple, bool] = {}
+        self._hand: Counter[int] = Counter()
+        self._counts: tuple[int, ...] = ()
+        self._cands: list[Candidate] | None = None
+        self._index: dict[Group, int] = {}
+        self._bounds: PackingBounds | None = None
+        self._codes: dict[tuple[int, ...], str | None] = {}
+        self._extends: dict[tuple[int, ...], bool] = {}
         self._reach: dict[tuple, bool] = {}
+        self._melds_open: bool | None = None
         self._swaps: list[tuple[Counter[int], int]] | None = None
         self._rearrange_open: bool | None = None
+        self._rebuilds: dict[tuple[tuple[int, int], ...], A.Rearrange | None] = {}
+        self._rebuild_ok: dict[tuple[tuple[int, int], ...], bool] = {}
+        self._widest: Counter[int] | None = None
 
     # ------------------------------------------------------------ engine questions
 
     def accepts(self, action: A.Action) -> bool:
         """The engine's verdict on `action` now, nothing changed."""
+        return self.refusal(action) is None
+
+    def refusal(self, action: A.Action) -> str | None:
+        """The engine's refusal code for `action` now (None: accepted), nothing changed."""
         if isinstance(action, A.Timeout):
             point = self.game.checkpoint()
             try:
                 self.game.apply(action)
-            except RuleError:
-                return False
+            except RuleError as e:
+                return e.code
             finally:
                 self.game.rollback(point)
-            return True
-        try:
-            play_on(self.game.rules, self.game.state, action)
-        except RuleError:
-            return False
-        return True
-
-    def _refusal(self, action: A.Action) -> str | None:
+            return None
         try:
             play_on(self.game.rules, self.game.state, action)
         except RuleError as e:
@@ -135,38 +165,56 @@ class TurnOracle:
         return None
 
     def _rebuild(self, faces: Counter[int]) -> A.Rearrange | None:
-        """The solver's arrangement of the table with these hand cards added, or None."""
+        """The solver's arrangement of the table with these hand cards added,
+        or None (asked once per state and set of cards)."""
+        self._refresh()
+        key = tuple(sorted(faces.items()))
+        if key in self._rebuilds:
+            return self._rebuilds[key]
         s = self.game.state
-        cards = [face_card(f) for f, n in sorted(faces.items()) for _ in range(n)]
+        cards = [face_card(f) for f, n in key for _ in range(n)]
         table = [list(m.cards) for m in s.table]
         sol = solve([*table, cards], [], self.game.rules.melds, max_states=REARRANGE_STATES)
-        if not sol.feasible or not sol.optimal:
-            return None
-        melds = tuple(tuple(Card(c.rank, c.suit, 0) for c in m) for m in sol.melds)
-        return A.Rearrange(s.turn, melds)
+        out = None
+        if sol.feasible and sol.optimal:
+            melds = tuple(tuple(Card(c.rank, c.suit, 0) for c in m) for m in sol.melds)
+            out = A.Rearrange(s.turn, melds)
+        self._rebuilds[key] = out
+        return out
+
+    def _rebuild_accepted(self, faces: Counter[int]) -> bool:
+        key = tuple(sorted(faces.items()))
+        hit = self._rebuild_ok.get(key)
+        if hit is None:
+            a = self._rebuild(faces)
+            hit = self._rebuild_ok[key] = a is not None and self.accepts(a)
+        return hit
 
     # ------------------------------------------------------------ the mask
 
     def _refresh(self) -> None:
-        key = (id(self.game.state), len(self.game.log))
+        """Forget every verdict once the game has moved (an action applied, a
+        round dealt); a timeout's trial is rolled back and changes nothing."""
+        g = self.game
+        key = (id(g), len(g.log), len(g.events), id(g.rules))
         if key == self._key:
             return
         self._key = key
-        self._base = None
-        self._verdicts = {}
-        self._reach = {}
-        self._swaps = None
-        self._rearrange_open = None
-        self._candidates = None
-        self._accepted = None
+        self._reset()
+        s = g.state
+        if s.phase != OVER:
+            self._hand = _hand(s.hands[s.turn])
+            counts = [0] * FACES
+            for f, n in self._hand.items():
+                counts[f] = n
+            self._counts = tuple(counts)
 
     def mask(self, draft: Draft) -> np.ndarray:
         self._refresh()
         if self._base is None:
             self._base = self._engine_mask()
         m = self._base.copy()
-        s = self.game.state
-        if s.phase == LAY:
+        if self.game.state.phase == LAY:
             self._draft_mask(draft, m)
         return m
 
@@ -178,50 +226,56 @@ class TurnOracle:
         if s.phase == OVER:
             return m
         seat = s.turn
+        rules = self.game.rules
         m[TIMEOUT] = self.accepts(A.Timeout(seat))
         if s.phase == DRAW:
             m[DRAW_STOCK] = self.accepts(A.Draw(seat, STOCK))
             m[DRAW_DISCARD] = self.accepts(A.Draw(seat, DISCARD))
             return m
         m[END_TURN] = self.accepts(A.EndTurn(seat))
-        hand_faces = sorted({face_index(c) for c in s.hands[seat]})
+        hand_faces = sorted(self._hand)
         for f in hand_faces:
-            card = face_card(f)
-            m[L.discard_index(f)] = self.accepts(A.Discard(seat, card))
-            for k in range(len(s.table)):
-                m[L.lay_off_index(f, k)] = self.accepts(A.LayOff(seat, (A.LayOffItem(card, k),)))
-        if JOKER_INDEX in hand_faces:
-            for k in range(len(s.table)):
-                a = self.action_for(SubStep("lay_off_joker_low", slot=k), Draft())
-                m[L.joker_low_index(k)] = a is not None and self.accepts(a)
-        for k, tm in enumerate(s.table):
-            if tm.reading.jokers == 0:
-                continue
-            for f in hand_faces:
-                if f != JOKER_INDEX:
-                    m[L.swap_index(f, k)] = self.accepts(A.Swap(seat, (face_card(f),), k))
+            m[L.discard_index(f)] = self.accepts(A.Discard(seat, face_card(f)))
+        if s.table and hand_faces:
+            # One lay off asked first: a refusal that holds for every card
+            # and slot (not opened, no lay off in this variant) ends it.
+            probe = A.LayOff(seat, (A.LayOffItem(face_card(hand_faces[0]), 0),))
+            if self.refusal(probe) not in STATE_REFUSALS:
+                for f in hand_faces:
+                    card = face_card(f)
+                    for k, tm in enumerate(s.table):
+                        # A card that could not join the meld is refused by the engine.
+                        if rules.could_join(tm.reading, card):
+                            m[L.lay_off_index(f, k)] = self.accepts(A.LayOff(seat, (A.LayOffItem(card, k),)))
+                if JOKER_INDEX in self._hand:
+                    for k in range(len(s.table)):
+                        a = self.action_for(SubStep("lay_off_joker_low", slot=k), Draft())
+                        m[L.joker_low_index(k)] = a is not None and self.accepts(a)
+        if rules.swaps_to_hand:
+            for k, tm in enumerate(s.table):
+                if tm.reading.jokers == 0:
+                    continue
+                for f in hand_faces:
+                    if f != JOKER_INDEX:
+                        m[L.swap_index(f, k)] = self.accepts(A.Swap(seat, (face_card(f),), k))
         return m
 
     def _draft_mask(self, draft: Draft, m: np.ndarray) -> None:
         L = self.layout
         s = self.game.state
-        hand = _hand(s.hands[s.turn])
-        avail = hand - draft.faces()
+        avail = self._hand - draft.faces()
         for f in avail:
-            m[L.add_index(f)] = self.reachable(Draft(draft.closed, draft.current.add(f)), hand)
+            m[L.add_index(f)] = self.reachable(Draft(draft.closed, draft.current.add(f)))
         if avail[JOKER_INDEX]:
-            m[ADD_JOKER_LOW] = self.reachable(
-                Draft(draft.closed, draft.current.add(JOKER_INDEX, low=True)), hand
-            )
+            m[ADD_JOKER_LOW] = self.reachable(Draft(draft.closed, draft.current.add(JOKER_INDEX, low=True)))
         if draft.current.size:
-            m[CLOSE_GROUP] = self._meld_reachable([*draft.closed, draft.current], Group(), hand)
+            m[CLOSE_GROUP] = self._meld_reachable([*draft.closed, draft.current], Group())
         if not draft.empty:
-            a = self.action_for(SubStep("commit_meld"), draft)
-            m[COMMIT_MELD] = a is not None and self.accepts(a)
+            groups = draft.groups()
+            m[COMMIT_MELD] = self._meld_code_of(groups) is None
             if self._rearrange_possible():
-                a = self.action_for(SubStep("commit_rearrange"), draft)
-                m[COMMIT_REARRANGE] = a is not None and self.accepts(a)
-            if not draft.closed and not draft.current.low:
+                m[COMMIT_REARRANGE] = self._rebuild_accepted(draft.faces())
+            if not draft.closed and not draft.current.low and self.game.rules.swaps_to_hand:
                 for k, tm in enumerate(s.table):
                     if tm.reading.jokers:
                         a = A.Swap(s.turn, draft.current.written(), k)
@@ -229,144 +283,135 @@ class TurnOracle:
 
     # ------------------------------------------------------------ can the draft still lead somewhere?
 
-    def reachable(self, draft: Draft, hand: Counter[int]) -> bool:
+    def reachable(self, draft: Draft) -> bool:
+        """Some engine action can follow from this draft: a lay holding it, a
+        joker swap giving its cards, or a rebuild of the table laying them."""
+        self._refresh()
         key = (tuple(draft.closed), draft.current)
         hit = self._reach.get(key)
         if hit is None:
             hit = (
-                self._meld_reachable(draft.closed, draft.current, hand)
+                self._meld_reachable(draft.closed, draft.current)
                 or self._swap_reachable(draft)
-                or self._rearrange_reachable(draft, hand)
+                or self._rearrange_reachable(draft)
             )
             self._reach[key] = hit
         return hit
 
-    def _meld_verdict(self, groups: list[Group]) -> bool:
-        key = tuple(sorted(groups))
-        v = self._verdicts.get(key)
-        if v is None:
-            a = A.Meld(self.game.state.turn, tuple(g.written() for g in key))
-            v = self.accepts(a)
-            self._verdicts[key] = v
-        return v
+    def _candidates(self) -> list[Candidate]:
+        if self._cands is None:
+            self._cands = candidates(self._counts, self.game.rules)
+            self._index = {c.group: i for i, c in enumerate(self._cands)}
+            self._bounds = PackingBounds(self._cands)
+        return self._cands
 
-    def candidates(self, hand: Counter[int]) -> list[Group]:
-        """Every group of the hand's faces that the engine reads as a meld."""
-        if self._candidates is not None:
-            return self._candidates
-        mr = self.game.rules.melds
-        jokers = hand[JOKER_INDEX]
-        if mr.max_jokers is not None:
-            jokers = min(jokers, mr.max_jokers)
-        seen: set[Group] = set()
-        out: list[Group] = []
-        pools: list[list[int]] = []
-        for suit in range(4):  # runs: naturals of one suit, one per rank
-            pools.append([suit * 13 + r for r in range(13) if hand[suit * 13 + r]])
-        for rank in range(13):  # sets: naturals of one rank, copies included
-            pools.append([su * 13 + rank for su in range(4) for _ in range(hand[su * 13 + rank])])
-        for pool in pools:
-            for size in range(1, len(pool) + 1):
-                for nat in set(combinations(pool, size)):
-                    for j in range(jokers + 1):
-                        for low in range(j + 1) if j else (0,):
-                            g = Group(low, tuple(sorted(nat + (JOKER_INDEX,) * (j - low))))
-                            r = read_meld(g.written(), mr)
-                            if r is None:
-                                continue
-                            if g in seen:
-                                continue
-                            seen.add(g)
-                            out.append(g)
-        out.sort()
-        self._candidates = out
-        return out
+    def _meld_code_of(self, groups: list[Group]) -> str | None:
+        """The engine's refusal of a lay of these groups (None: accepted)."""
+        self._candidates()
+        idx = [self._index.get(g) for g in groups]
+        if any(i is None for i in idx):
+            a = A.Meld(self.game.state.turn, tuple(g.written() for g in sorted(groups)))
+            return self.refusal(a) or "invalid_meld"
+        return self._code(tuple(sorted(i for i in idx if i is not None)))
 
-    def accepted_melds(self, hand: Counter[int]) -> list[tuple[Counter[Group], list[Group]]]:
-        """Every Meld action of candidate groups the hand can hold that the
-        engine accepts (each combination asked once per state)."""
-        if self._accepted is None:
-            self._accepted = []
-            if self._melds_possible():
-                for combo in self._extensions([], hand, self.candidates(hand), 0):
-                    if self._meld_verdict(combo):
-                        self._accepted.append((Counter(combo), combo))
-        return self._accepted
-
-    def _meld_reachable(self, closed: list[Group], current: Group, hand: Counter[int]) -> bool:
-        """Some accepted Meld action holds the closed groups as they are and
-        a group that `current` can grow into. A quick look first (the
-        smallest such lays, a few verdicts: after an opening nearly every
-        lay is accepted), then every accepted lay of the state."""
-        if self._quick_meld(closed, current, hand):
-            return True
-        need = Counter(closed)
-        for counted, _combo in self.accepted_melds(hand):
-            if any(counted[g] < n for g, n in need.items()):
-                continue
-            if not current.size:
-                return True
-            spare = counted - need
-            if any(current.within(g) for g in spare):
-                return True
-        return False
-
-    def _quick_meld(self, closed: list[Group], current: Group, hand: Counter[int]) -> bool:
-        """The closed groups alone, or with one more candidate the current group grows into."""
-        if not self._melds_possible():
-            return False
-        cands = self.candidates(hand)
-        if any(g not in cands for g in closed):
-            return False
-        left = Counter(hand)
-        for g in closed:
-            left.subtract(g.faces())
-        if any(n < 0 for n in left.values()):
-            return False
-        if not current.size:
-            return bool(closed) and self._meld_verdict(list(closed))
-        asked = 0
-        for g in cands:
-            if current.within(g) and _fits(g, left):
-                if self._meld_verdict([*closed, g]):
-                    return True
-                asked += 1
-                if asked >= QUICK_VERDICTS:
-                    break
-        return False
-
-    def _extensions(
-        self, base: list[Group], left: Counter[int], cands: list[Group], start: int
-    ) -> Iterator[list[Group]]:
-        """Every non-empty list of candidate melds (in candidate order) that the hand can hold."""
-        need = [tuple(g.faces().items()) for g in cands]
-        room = [0] * 54
-        for f, n in left.items():
-            room[f] = n
-        fitting = [i for i in range(len(cands)) if all(room[f] >= n for f, n in need[i])]
-
-        def walk(chosen: list[Group], fitting: list[int]) -> Iterator[list[Group]]:
-            for pos, i in enumerate(fitting):
-                for f, n in need[i]:
-                    room[f] -= n
-                now = [*chosen, cands[i]]
-                yield now
-                rest = [j for j in fitting[pos:] if all(room[f] >= n for f, n in need[j])]
-                if rest:
-                    yield from walk(now, rest)
-                for f, n in need[i]:
-                    room[f] += n
-
-        yield from walk(list(base), fitting)
+    def _code(self, laid: tuple[int, ...]) -> str | None:
+        """The engine's verdict on laying these candidates (sorted indices), cached."""
+        if laid in self._codes:
+            return self._codes[laid]
+        cands = self._candidates()
+        groups = sorted(cands[i].group for i in laid)
+        code = self.refusal(A.Meld(self.game.state.turn, tuple(g.written() for g in groups)))
+        self._codes[laid] = code
+        return code
 
     def _melds_possible(self) -> bool:
         """The engine lets this seat lay new melds at all now (an empty lay is
         refused only for being empty)."""
-        return self._refusal(A.Meld(self.game.state.turn, ())) == "invalid_meld"
+        if self._melds_open is None:
+            self._melds_open = self.refusal(A.Meld(self.game.state.turn, ())) == "invalid_meld"
+        return self._melds_open
+
+    def _meld_reachable(self, closed: list[Group], current: Group) -> bool:
+        """Some lay the engine accepts holds the closed groups as they are and
+        a group that `current` can grow into (and maybe more melds)."""
+        if not self._melds_possible():
+            return False
+        cands = self._candidates()
+        idx = [self._index.get(g) for g in closed]
+        if any(i is None for i in idx):
+            return False  # a group the meld reader refuses: every lay holding it is refused
+        base = [i for i in idx if i is not None]
+        room = self._room(base)
+        if room is None:
+            return False
+        if not current.size:
+            return bool(base) and self._extends_to_lay(tuple(sorted(base)))
+        assert self._bounds is not None
+        bounds = self._bounds
+        return any(
+            current.within(c.group)
+            and bounds.fits(i, room)
+            and self._extends_to_lay(tuple(sorted([*base, i])))
+            for i, c in enumerate(cands)
+        )
+
+    def _room(self, laid: list[int] | tuple[int, ...]) -> tuple[int, ...] | None:
+        """The hand's cards left after laying these candidates (None: it lacks some)."""
+        room = list(self._counts)
+        cands = self._candidates()
+        for i in laid:
+            for f, n in cands[i].need:
+                room[f] -= n
+                if room[f] < 0:
+                    return None
+        return tuple(room)
+
+    def _extends_to_lay(self, laid: tuple[int, ...]) -> bool:
+        """These candidates, maybe with more, make a lay the engine accepts."""
+        hit = self._extends.get(laid)
+        if hit is not None:
+            return hit
+        code = self._code(laid)
+        if code is None:
+            hit = True
+        elif code in FINAL_REFUSALS or (
+            code == "invalid_meld" and not self.game.rules.hooks.has("rami_table_acceptable")
+        ):
+            hit = False
+        else:
+            hit = self._search_more(laid)
+        self._extends[laid] = hit
+        return hit
+
+    def _search_more(self, laid: tuple[int, ...]) -> bool:
+        room = self._room(laid)
+        assert room is not None and self._bounds is not None
+        bounds = self._bounds
+        cands = self._candidates()
+        s = self.game.state
+        rules = self.game.rules
+        seat = s.turn
+        # Where the engine judges this lay as an opening, more melds help only
+        # while some packing of the cards left could make it one.
+        opening = not s.opened[seat] or rules.lays_all_at_once
+        if opening and not bounds.opening_in_reach(
+            rules,
+            [cands[i] for i in laid],
+            room,
+            partner_opened=rules.partner_opened(s, seat),
+            kept=1 if rules.keep_last else 0,
+        ):
+            return False
+        for i in range(len(cands)):
+            if bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i]))):
+                return True
+        return False
 
     def _swap_reachable(self, draft: Draft) -> bool:
         if draft.closed or draft.current.low or not draft.current.size:
             return False
+        if not self.game.rules.swaps_to_hand:
+            return False  # the engine's first refusal of every swap
         want = draft.current.faces()
         return any(all(given[f] >= n for f, n in want.items()) for given, _ in self._accepted_swaps())
 
@@ -376,7 +421,7 @@ class TurnOracle:
         s = self.game.state
         seat = s.turn
         out: list[tuple[Counter[int], int]] = []
-        hand = _hand(s.hands[seat])
+        hand = self._hand
         naturals = sorted(f for f, n in hand.items() if n and f != JOKER_INDEX)
         givens: list[tuple[int, ...]] = [(f,) for f in naturals]
         # Two cards free a joker only from a set: two naturals of one rank.
@@ -399,30 +444,45 @@ class TurnOracle:
         if self._rearrange_open is None:
             s = self.game.state
             table = tuple(tuple(Card(c.rank, c.suit, 0) for c in m.cards) for m in s.table)
-            code = self._refusal(A.Rearrange(s.turn, table))
+            code = self.refusal(A.Rearrange(s.turn, table))
             self._rearrange_open = bool(s.table) and code == "no_card_from_hand"
         return self._rearrange_open
 
-    def _rearrange_reachable(self, draft: Draft, hand: Counter[int]) -> bool:
-        """Some set of hand cards holding the draft's is laid by a rebuild the engine accepts."""
+    def _rearrange_reachable(self, draft: Draft) -> bool:
+        """Some set of hand cards holding the draft's is laid by a rebuild the
+        engine accepts: the widest rebuild of the state (the solver's, every
+        hand card optional) when it holds them, else the solver's rebuild
+        with the draft's cards required and the rest optional."""
         if not self._rearrange_possible():
             return False
-        s = self.game.state
         faces = draft.faces()
-        rest = hand - faces
+        widest = self._widest_rebuild()
+        if all(widest[f] >= n for f, n in faces.items()):
+            return True
+        return self._witness_rebuild(faces) is not None
+
+    def _widest_rebuild(self) -> Counter[int]:
+        """The hand cards of the solver's rebuild laying the most of them, when
+        the engine accepts it (else nothing)."""
+        if self._widest is None:
+            self._widest = self._witness_rebuild(Counter()) or Counter()
+        return self._widest
+
+    def _witness_rebuild(self, faces: Counter[int]) -> Counter[int] | None:
+        """The hand cards of an accepted rebuild laying `faces` and maybe more
+        (the solver's choice of the rest), or None."""
+        s = self.game.state
+        rest = self._hand - faces
         cards = [face_card(f) for f, n in sorted(faces.items()) for _ in range(n)]
         others = [face_card(f) for f, n in sorted(rest.items()) for _ in range(n)]
         table = [list(m.cards) for m in s.table]
         sol = solve([*table, cards], others, self.game.rules.melds, max_states=REARRANGE_STATES)
         if not sol.feasible or not sol.optimal:
-            return False
+            return None
         witness = faces + _hand(sol.laid)
-        a = self._rebuild(witness)
-        return a is not None and self.accepts(a)
-
-
-def _fits(g: Group, left: Counter[int]) -> bool:
-    return all(left[f] >= n for f, n in g.faces().items())
+        if not witness or not self._rebuild_accepted(witness):
+            return None
+        return witness
 
 
 def _hand(cards: list[Card]) -> Counter[int]:
