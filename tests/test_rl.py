@@ -263,17 +263,18 @@ def _whole_episode(env, rng: random.Random, limit: int, check_every: int = 0) ->
 
 def test_whole_random_rami51_game_and_a_stretch_of_voleur():
     """A whole game episode of rami51 (to its end: the game over, or cut at
-    max_turns as random play rarely goes out), and 300 sub-steps of voleur,
-    by random masked sub-steps: the engine never refuses one."""
-    env = rl.env("rami51", players=2, seed=3, episode="game", max_turns=120)
+    max_turns as random play rarely goes out), and 120 sub-steps of voleur,
+    by random masked sub-steps: the engine never refuses one, and now and
+    then the whole mask is checked against the engine."""
+    env = rl.env("rami51", players=2, seed=3, episode="game", max_turns=60)
     env.reset()
-    played = _whole_episode(env, random.Random(3), 100_000, check_every=97)
+    played = _whole_episode(env, random.Random(3), 100_000, check_every=151)
     agent = env.agent_selection
     assert env.terminations[agent] or env.truncations[agent]
-    assert played >= 120  # a turn is one sub-step at least
+    assert played >= 60  # a turn is one sub-step at least
     env = rl.env("voleur", players=2, seed=3, episode="game")
     env.reset()
-    assert _whole_episode(env, random.Random(4), 300, check_every=53) == 300
+    assert _whole_episode(env, random.Random(4), 120, check_every=67) == 120
 
 
 @pytest.mark.slow
@@ -288,3 +289,151 @@ def test_long_random_games(variant):
     played = _whole_episode(env, rng, 20_000, check_every=1)
     agent = env.agent_selection
     assert env.terminations[agent] or env.truncations[agent], f"not over after {played} sub-steps"
+
+
+# ---------------------------------------------------------------- the draft's mask against an exhaustive search
+
+
+def _reference_groups(counts, rules):
+    """Every group of the hand's faces the meld reader reads, by brute force:
+    all naturals of one suit or of one rank, every joker count and place."""
+    from itertools import combinations
+
+    from rami_core.melds import read_meld
+    from rami_core.rl.draft import Group
+    from rami_core.rl.faces import JOKER_INDEX
+
+    mr = rules.melds
+    jokers = counts[JOKER_INDEX] if mr.max_jokers is None else min(counts[JOKER_INDEX], mr.max_jokers)
+    pools = [[su * 13 + r for r in range(13) if counts[su * 13 + r]] for su in range(4)]
+    pools += [[su * 13 + r for su in range(4) for _ in range(counts[su * 13 + r])] for r in range(13)]
+    out = set()
+    for pool in pools:
+        for size in range(1, len(pool) + 1):
+            for nat in set(combinations(pool, size)):
+                for j in range(jokers + 1):
+                    for low in range(j + 1):
+                        g = Group(low, tuple(sorted(nat + (JOKER_INDEX,) * (j - low))))
+                        if read_meld(g.written(), mr) is not None:
+                            out.add(g)
+    return out
+
+
+def _reference_reachable(env, groups, closed, current, cap):
+    """Some lay of reference groups the hand holds, holding the closed groups
+    and a group the current one grows into, is accepted by the engine (None:
+    more than `cap` lays to ask)."""
+    from collections import Counter
+
+    from rami_core.actions import Meld
+
+    s = env.game.state
+    counts = [0] * 53
+    for c in s.hands[s.turn]:
+        counts[rl.faces.face_index(c)] += 1
+    groups = sorted(groups)
+    need = [Counter(g.faces()) for g in groups]
+    asked = 0
+
+    def fits(i, room):
+        return all(room[f] >= n for f, n in need[i].items())
+
+    def walk(chosen, room, start):
+        nonlocal asked
+        for i in range(start, len(groups)):
+            if not fits(i, room):
+                continue
+            for f, n in need[i].items():
+                room[f] -= n
+            lay = [*chosen, groups[i]]
+            held = Counter(lay)
+            if all(held[g] >= n for g, n in Counter(closed).items()):
+                spare = held - Counter(closed)
+                if not current.size or any(current.within(g) for g in spare):
+                    asked += 1
+                    if asked > cap:
+                        raise OverflowError
+                    try:
+                        play_on(env.game.rules, s, Meld(s.turn, tuple(g.written() for g in sorted(lay))))
+                        return True
+                    except RuleError:
+                        pass
+            if walk(lay, room, i):
+                return True
+            for f, n in need[i].items():
+                room[f] += n
+        return False
+
+    try:
+        return walk([], counts, 0)
+    except OverflowError:
+        return None
+
+
+@pytest.mark.parametrize("variant", [*PRESETS, HOUSE_FILES[1]], ids=lambda v: Path(v).stem)
+def test_draft_mask_is_an_exhaustive_search(variant):
+    """The candidates are every group the meld reader reads, and "add a card"
+    / "close the group" toward a lay are masked in exactly when some lay
+    holding the draft is accepted: checked against a brute-force search over
+    every lay the hand holds (states where that is affordable)."""
+    from rami_core.rl import packing
+    from rami_core.rl.draft import Group
+    from rami_core.rl.faces import face_counts
+
+    rng = random.Random(17)
+    compared = 0
+    verdicts = set()
+    for game_seed in range(30):
+        env = rl.env(variant, players=2, seed=game_seed)
+        env.reset()
+        # A random point of the game, then a random lay phase state and draft.
+        for _ in range(rng.randrange(1, 60)):
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            mask = env.observe(agent)["action_mask"]
+            kinds = {int(i): env.layout.decode(int(i)).kind for i in np.flatnonzero(mask)}
+            quiet = [
+                i for i, k in kinds.items() if k in ("draw_stock", "draw_discard", "discard", "end_turn")
+            ]
+            env.step(rng.choice(quiet) if quiet and rng.random() < 0.7 else rng.choice(list(kinds)))
+        s = env.game.state
+        if s.phase != "lay" or not env.draft.empty:
+            continue
+        if rng.random() < 0.3:  # a hand that opens anywhere (or goes out at once)
+            from rami_core.cards import parse_cards
+
+            s.hands[s.turn] = parse_cards("JH QH KH AH 10S 10H 10D 5C")
+            env.oracle._key = None
+        counts = tuple(face_counts(s.hands[s.turn]))
+        rules = env.game.rules
+        reference = _reference_groups(counts, rules)
+        assert {c.group for c in packing.candidates(counts, rules)} == reference
+        oracle = env.oracle
+        oracle.mask(env.draft)
+        # Drafts: one or two closed reference groups, a current group of some of the cards left.
+        for _ in range(4):
+            closed = rng.sample(sorted(reference), k=min(len(reference), rng.randrange(0, 2)))
+            pool = [f for f, n in enumerate(counts) for _ in range(n)]
+            current = Group()
+            if reference and rng.random() < 0.7:  # part of a group the reader reads
+                g = rng.choice(sorted(reference))
+                faces = list(g.body)
+                picked = rng.sample(faces, k=rng.randrange(1, len(faces) + 1)) if faces else []
+                current = Group(rng.randrange(0, g.low + 1), tuple(sorted(picked)))
+            else:
+                for f in rng.sample(pool, k=min(len(pool), rng.randrange(1, 3))):
+                    current = current.add(f)
+            if not current.size:
+                continue
+            expected = _reference_reachable(env, reference, closed, current, cap=4000)
+            if expected is None:
+                continue
+            if not oracle._melds_possible():
+                assert not expected
+                continue
+            assert oracle._meld_reachable(closed, current) == expected, (closed, current)
+            compared += 1
+            verdicts.add(expected)
+    assert compared >= 20, f"only {compared} drafts compared"
+    assert verdicts == {True, False}
