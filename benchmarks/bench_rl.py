@@ -1,31 +1,42 @@
 """Random-policy environment steps per second: rami's AEC environments beside
 PettingZoo's gin_rummy_v4, measured in the same run (run by hand).
 
-    pip install -e '.[rl]' 'pettingzoo[classic]'
-    python benchmarks/bench_rl.py [--steps 2000]
+    python3 -m venv /tmp/rlpeer
+    /tmp/rlpeer/bin/pip install -e . 'pettingzoo[classic]==1.24.3' rlcard
+    /tmp/rlpeer/bin/python benchmarks/bench_rl.py [--steps 2000] [--before DIR]
 
 A step is one `env.step` of a uniformly random legal action (rami: one
 sub-step, the mask asked of the engine; gin rummy: one RLCard action); the
 observation and its mask are read before every step, as a learner would.
+`--time-limit` stops an environment early and reports its rate so far.
+`--before DIR`: the same rami rows again from another source tree (e.g.
+`git archive main rami_core variants plugins | tar -x -C DIR`, with
+`DIR/rami_core/variants` and `DIR/rami_core/plugins` linked to `../variants`
+and `../plugins`), in a subprocess of the same run. `--whole N` also times
+N whole voleur rounds of random masked sub-steps.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import numpy as np
 
 
-def run(env, steps: int, seed: int) -> tuple[float, int]:
+def run(env, steps: int, seed: int, time_limit: float) -> tuple[float, int, int]:
+    """(steps per second, episodes finished, steps done)."""
     rng = random.Random(seed)
     env.reset(seed=seed)
     done = 0
     episodes = 0
     start = time.perf_counter()
-    while done < steps:
-        agent = env.agent_selection
+    while done < steps and time.perf_counter() - start < time_limit:
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
@@ -36,36 +47,80 @@ def run(env, steps: int, seed: int) -> tuple[float, int]:
         mask = obs["action_mask"]
         env.step(int(rng.choice(list(np.flatnonzero(mask)))))
         done += 1
-        del agent
-    return done / (time.perf_counter() - start), episodes
+    return done / (time.perf_counter() - start), episodes, done
+
+
+def whole_rounds(n: int, seed: int) -> list[tuple[float, int]]:
+    """(seconds, sub-steps) of n whole voleur rounds (it ends when the stock runs out)."""
+    from rami_core import rl
+
+    out = []
+    for i in range(n):
+        env = rl.env("voleur", players=2, seed=seed + i, max_turns=None)
+        rng = random.Random(seed + i)
+        env.reset()
+        start = time.perf_counter()
+        steps = 0
+        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(list(np.flatnonzero(mask)))))
+            steps += 1
+        out.append((time.perf_counter() - start, steps))
+    return out
+
+
+def rami_rows(steps: int, seed: int, time_limit: float) -> list[tuple[str, float, int, int]]:
+    from rami_core import rl
+
+    rows = []
+    for name in ("rami51", "voleur"):
+        env = rl.env(name, players=2, seed=seed)
+        rows.append((f"rami {name} (2 seats)", *run(env, steps, seed, time_limit)))
+    return rows
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per environment at most")
+    ap.add_argument("--before", help="a source tree to measure the rami rows of, in the same run")
+    ap.add_argument("--whole", type=int, default=0, help="also time this many whole voleur rounds")
+    ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
-    from rami_core import rl
+    if args.rows_json:
+        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit)))
+        return
 
-    print(f"{'environment':32} {'steps/s':>10} {'episodes':>9}", flush=True)
+    print(f"{'environment':40} {'steps/s':>10} {'steps':>7} {'episodes':>9}", flush=True)
     rows = []
 
-    def show(label: str, rate: float, eps: int) -> None:
+    def show(label: str, rate: float, eps: int, done: int) -> None:
         rows.append((label, rate))
-        print(f"{label:32} {rate:10.1f} {eps:9d}", flush=True)
+        print(f"{label:40} {rate:10.1f} {done:7d} {eps:9d}", flush=True)
 
     try:
         from pettingzoo.classic import gin_rummy_v4
 
-        show("pettingzoo gin_rummy_v4", *run(gin_rummy_v4.env(), args.steps, args.seed))
+        show("pettingzoo gin_rummy_v4", *run(gin_rummy_v4.env(), args.steps, args.seed, args.time_limit))
     except ImportError as e:
         print(f"gin_rummy_v4 not available ({e}): pettingzoo<1.25 with [classic] has it")
-    for name in ("rami51", "voleur"):
-        show(f"rami {name} (2 seats)", *run(rl.env(name, players=2, seed=args.seed), args.steps, args.seed))
+    if args.before:
+        cmd = [sys.executable, __file__, "--rows-json", "--steps", str(args.steps), "--seed", str(args.seed)]
+        cmd += ["--time-limit", str(args.time_limit)]
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
+        for label, rate, eps, done in json.loads(out.stdout.strip().splitlines()[-1]):
+            show(f"{label} before", rate, eps, done)
+    for label, rate, eps, done in rami_rows(args.steps, args.seed, args.time_limit):
+        show(label, rate, eps, done)
     if rows and rows[0][0].startswith("pettingzoo"):
         gin = rows[0][1]
         for label, rate in rows[1:]:
             print(f"{label}: {rate / gin:.4f} x gin_rummy_v4's rate")
+    if args.whole:
+        for secs, steps in whole_rounds(args.whole, args.seed):
+            print(f"a whole voleur round: {steps} sub-steps in {secs:.1f} s", flush=True)
 
 
 if __name__ == "__main__":

@@ -95,7 +95,8 @@ class TurnOracle:
         self._rearrange_open: bool | None = None
         self._rebuilds: dict[tuple[tuple[int, int], ...], A.Rearrange | None] = {}
         self._rebuild_ok: dict[tuple[tuple[int, int], ...], bool] = {}
-        self._widest: Counter[int] | None = None
+        self._witnesses: list[Counter[int]] = []  # hand cards of accepted rebuilds found
+        self._hopeless: list[Counter[int]] = []  # hand cards no arrangement of the table takes
 
     # ------------------------------------------------------------ engine questions
 
@@ -450,23 +451,30 @@ class TurnOracle:
 
     def _rearrange_reachable(self, draft: Draft) -> bool:
         """Some set of hand cards holding the draft's is laid by a rebuild the
-        engine accepts: the widest rebuild of the state (the solver's, every
-        hand card optional) when it holds them, else the solver's rebuild
-        with the draft's cards required and the rest optional."""
+        engine accepts. Known answers first: a witness found earlier in this
+        state (the widest rebuild, the solver's, every hand card optional,
+        is the first) that holds the draft proves it; a set of cards the
+        solver proved no arrangement can take, held by the draft, refutes
+        it. Else the commit of the draft itself, then the solver's rebuild
+        with the draft's cards required and the rest optional, is the
+        witness, judged by the engine."""
         if not self._rearrange_possible():
             return False
         faces = draft.faces()
-        widest = self._widest_rebuild()
-        if all(widest[f] >= n for f, n in faces.items()):
+        if not self._witnesses:
+            self._witnesses.append(self._witness_rebuild(Counter()) or Counter())
+        if any(_within(faces, w) for w in self._witnesses):
             return True
-        return self._witness_rebuild(faces) is not None
-
-    def _widest_rebuild(self) -> Counter[int]:
-        """The hand cards of the solver's rebuild laying the most of them, when
-        the engine accepts it (else nothing)."""
-        if self._widest is None:
-            self._widest = self._witness_rebuild(Counter()) or Counter()
-        return self._widest
+        if any(_within(h, faces) for h in self._hopeless):
+            return False
+        if self._rebuild_accepted(faces):  # the commit of the draft as it stands (a smaller search)
+            self._witnesses.append(faces)
+            return True
+        witness = self._witness_rebuild(faces)
+        if witness is None:
+            return False
+        self._witnesses.append(witness)
+        return True
 
     def _witness_rebuild(self, faces: Counter[int]) -> Counter[int] | None:
         """The hand cards of an accepted rebuild laying `faces` and maybe more
@@ -477,12 +485,20 @@ class TurnOracle:
         others = [face_card(f) for f, n in sorted(rest.items()) for _ in range(n)]
         table = [list(m.cards) for m in s.table]
         sol = solve([*table, cards], others, self.game.rules.melds, max_states=REARRANGE_STATES)
-        if not sol.feasible or not sol.optimal:
+        if not sol.feasible:
+            if sol.optimal:
+                self._hopeless.append(faces)  # proven: no table holds these cards, nor any more
             return None
+        # The arrangement found (the best one, or the best before the search
+        # limit) names the cards; the commit of exactly those is the witness.
         witness = faces + _hand(sol.laid)
         if not witness or not self._rebuild_accepted(witness):
             return None
         return witness
+
+
+def _within(small: Counter[int], big: Counter[int]) -> bool:
+    return all(big[f] >= n for f, n in small.items())
 
 
 def _hand(cards: list[Card]) -> Counter[int]:
