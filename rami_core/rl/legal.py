@@ -349,11 +349,13 @@ class TurnOracle:
             return bool(base) and self._extends_to_lay(tuple(sorted(base)))
         assert self._bounds is not None
         bounds = self._bounds
+        # Only candidates holding one of the current group's faces can be it grown.
+        first = JOKER_INDEX if current.low else current.body[0]
         return any(
-            current.within(c.group)
+            current.within(cands[i].group)
             and bounds.fits(i, room)
             and self._extends_to_lay(tuple(sorted([*base, i])))
-            for i, c in enumerate(cands)
+            for i in bounds.holding(first)
         )
 
     def _room(self, laid: list[int] | tuple[int, ...]) -> tuple[int, ...] | None:

@@ -126,6 +126,10 @@ class PackingBounds:
         self._best: dict[tuple[Counts, bool], dict[int, int]] = {}
         self._cover: dict[Counts, int] = {}
 
+    def holding(self, face: int) -> list[int]:
+        """The candidates holding `face`, most points first."""
+        return self._with_face[face]
+
     def fits(self, i: int, room: Counts) -> bool:
         return all(room[f] >= n for f, n in self.cands[i].need)
 
