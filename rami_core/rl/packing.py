@@ -149,11 +149,13 @@ class PackingBounds:
             out = dict(self.best(tuple(rest), jokerless))  # x stays out of every meld
             for i in self._with_face[x]:
                 c = self.cands[i]
-                if (jokerless and c.jokers) or not self.fits(i, room):
+                if jokerless and c.jokers:
                     continue
                 left = list(room)
                 for f, n in c.need:
                     left[f] -= n
+                if min(left) < 0:
+                    continue
                 for kinds, pts in self.best(tuple(left), jokerless).items():
                     k = kinds | c.kinds
                     if out.get(k, -1) < pts + c.points:
@@ -196,7 +198,10 @@ class PackingBounds:
         for c in laid:
             have |= c.kinds
         points = sum(c.points for c in laid)
-        may_go_out = self.uncovered(room) <= kept
+
+        def may_go_out() -> bool:
+            return self.uncovered(room) <= kept
+
         partner_pure = partner_opened and rules.partner_opening == PartnerOpening.pure_run
 
         def some(pure: bool, run_and_set: bool, min_points: int, jokerless: bool) -> bool:
@@ -212,7 +217,7 @@ class PackingBounds:
                     continue
                 if run_and_set and not (k & ANY_RUN and k & ANY_SET):
                     continue
-                if points + pts < min_points and not (op.go_out_below_points and may_go_out):
+                if points + pts < min_points and not (op.go_out_below_points and may_go_out()):
                     continue
                 return True
             return False
@@ -221,7 +226,7 @@ class PackingBounds:
             return some(partner_pure, False, 0, False)
         if not rules.has_opening:
             return some(partner_pure, False, 0, False)
-        if op.all_at_once and not may_go_out:
+        if op.all_at_once and not may_go_out():
             return False
         if not op.jokers and any(c.jokers for c in laid):
             return False
