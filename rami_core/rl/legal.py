@@ -374,41 +374,43 @@ class TurnOracle:
         hit = self._extends.get(laid)
         if hit is not None:
             return hit
-        code = self._code(laid)
-        if code is None:
-            hit = True
-        elif code in FINAL_REFUSALS or (
-            code == "invalid_meld" and not self.game.rules.hooks.has("rami_table_acceptable")
-        ):
-            hit = False
+        room = self._room(laid)
+        assert room is not None and self._bounds is not None
+        if not self._opening_in_reach(laid, room):
+            hit = False  # neither this lay nor any larger one opens
         else:
-            hit = self._search_more(laid)
+            code = self._code(laid)
+            if code is None:
+                hit = True
+            elif code in FINAL_REFUSALS or (
+                code == "invalid_meld" and not self.game.rules.hooks.has("rami_table_acceptable")
+            ):
+                hit = False
+            else:
+                bounds = self._bounds
+                hit = any(
+                    bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i])))
+                    for i in range(len(bounds.cands))
+                )
         self._extends[laid] = hit
         return hit
 
-    def _search_more(self, laid: tuple[int, ...]) -> bool:
-        room = self._room(laid)
-        assert room is not None and self._bounds is not None
-        bounds = self._bounds
-        cands = self._candidates()
+    def _opening_in_reach(self, laid: tuple[int, ...], room: tuple[int, ...]) -> bool:
+        """Where the engine judges a lay as an opening, some packing of the
+        cards left could make this lay (or a larger one) open; True elsewhere."""
         s = self.game.state
         rules = self.game.rules
         seat = s.turn
-        # Where the engine judges this lay as an opening, more melds help only
-        # while some packing of the cards left could make it one.
-        opening = not s.opened[seat] or rules.lays_all_at_once
-        if opening and not bounds.opening_in_reach(
+        if s.opened[seat] and not rules.lays_all_at_once:
+            return True
+        assert self._bounds is not None
+        return self._bounds.opening_in_reach(
             rules,
-            [cands[i] for i in laid],
+            [self._bounds.cands[i] for i in laid],
             room,
             partner_opened=rules.partner_opened(s, seat),
             kept=1 if rules.keep_last else 0,
-        ):
-            return False
-        for i in range(len(cands)):
-            if bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i]))):
-                return True
-        return False
+        )
 
     def _swap_reachable(self, draft: Draft) -> bool:
         if draft.closed or draft.current.low or not draft.current.size:
