@@ -78,6 +78,7 @@ class TurnOracle:
         self.game = game
         self.layout = layout
         self._key: tuple[int, ...] | None = None
+        self._read: dict[Group, Candidate | None] = {}  # groups read under this game's rules
         self._reset()
 
     def _reset(self) -> None:
@@ -301,7 +302,7 @@ class TurnOracle:
 
     def _candidates(self) -> list[Candidate]:
         if self._cands is None:
-            self._cands = candidates(self._counts, self.game.rules)
+            self._cands = candidates(self._counts, self.game.rules, self._read)
             self._index = {c.group: i for i, c in enumerate(self._cands)}
             self._bounds = PackingBounds(self._cands)
         return self._cands

@@ -50,11 +50,17 @@ class Candidate:
     jokers: int
 
 
-def candidates(hand: Counts, rules: Rules) -> list[Candidate]:
+def candidates(
+    hand: Counts, rules: Rules, known: dict[Group, Candidate | None] | None = None
+) -> list[Candidate]:
     """Every group of the hand's faces that the meld reader reads as a meld,
     most points first. Complete: a meld's naturals share a suit (a run, one
     card per rank) or a rank (a set, copies allowed), and jokers are added
-    in every number the hand holds and the rules allow, written low or not."""
+    in every number the hand holds and the rules allow, written low or not.
+    `known`: groups already read under these rules (a game's hands share
+    most of them from one state to the next), filled in as groups are read."""
+    if known is None:
+        known = {}
     mr = rules.melds
     jokers = hand[JOKER_INDEX]
     if mr.max_jokers is not None:
@@ -78,15 +84,23 @@ def candidates(hand: Counts, rules: Rules) -> list[Candidate]:
                 if g in seen or not g.size:
                     continue
                 seen.add(g)
-                r = read_meld(g.written(), mr)
-                if r is None:
-                    continue
-                kinds = (PURE if r.pure else 0) | (ANY_RUN if r.kind == RUN else 0)
-                kinds |= ANY_SET if r.kind == SET else 0
-                need = tuple(sorted(g.faces().items()))
-                out.append(Candidate(g, need, rules.meld_value(r), kinds, j))
+                if g in known:
+                    c = known[g]
+                else:
+                    c = known[g] = _read(g, rules, j)
+                if c is not None:
+                    out.append(c)
     out.sort(key=lambda c: (-c.points, c.group))
     return out
+
+
+def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
+    r = read_meld(g.written(), rules.melds)
+    if r is None:
+        return None
+    kinds = (PURE if r.pure else 0) | (ANY_RUN if r.kind == RUN else 0)
+    kinds |= ANY_SET if r.kind == SET else 0
+    return Candidate(g, tuple(sorted(g.faces().items())), rules.meld_value(r), kinds, jokers)
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
