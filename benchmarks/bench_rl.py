@@ -13,7 +13,7 @@ observation and its mask are read before every step, as a learner would.
 `git archive main rami_core variants plugins | tar -x -C DIR`, with
 `DIR/rami_core/variants` and `DIR/rami_core/plugins` linked to `../variants`
 and `../plugins`), in a subprocess of the same run. `--whole N` also times
-N whole voleur rounds of random masked sub-steps.
+N whole voleur games of random masked sub-steps.
 """
 
 from __future__ import annotations
@@ -50,13 +50,14 @@ def run(env, steps: int, seed: int, time_limit: float) -> tuple[float, int, int]
     return done / (time.perf_counter() - start), episodes, done
 
 
-def whole_rounds(n: int, seed: int) -> list[tuple[float, int]]:
-    """(seconds, sub-steps) of n whole voleur rounds (it ends when the stock runs out)."""
+def whole_games(n: int, seed: int) -> list[tuple[float, int, int]]:
+    """(seconds, sub-steps, rounds) of n whole voleur games (a round ends when
+    the stock runs out at the latest)."""
     from rami_core import rl
 
     out = []
     for i in range(n):
-        env = rl.env("voleur", players=2, seed=seed + i, max_turns=None)
+        env = rl.env("voleur", players=2, seed=seed + i, episode="game", max_turns=None)
         rng = random.Random(seed + i)
         env.reset()
         start = time.perf_counter()
@@ -65,7 +66,7 @@ def whole_rounds(n: int, seed: int) -> list[tuple[float, int]]:
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(list(np.flatnonzero(mask)))))
             steps += 1
-        out.append((time.perf_counter() - start, steps))
+        out.append((time.perf_counter() - start, steps, env.game.state.round_no))
     return out
 
 
@@ -85,7 +86,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per environment at most")
     ap.add_argument("--before", help="a source tree to measure the rami rows of, in the same run")
-    ap.add_argument("--whole", type=int, default=0, help="also time this many whole voleur rounds")
+    ap.add_argument("--whole", type=int, default=0, help="also time this many whole voleur games")
     ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
     if args.rows_json:
@@ -119,8 +120,8 @@ def main() -> None:
         for label, rate in rows[1:]:
             print(f"{label}: {rate / gin:.4f} x gin_rummy_v4's rate")
     if args.whole:
-        for secs, steps in whole_rounds(args.whole, args.seed):
-            print(f"a whole voleur round: {steps} sub-steps in {secs:.1f} s", flush=True)
+        for secs, steps, rounds in whole_games(args.whole, args.seed):
+            print(f"a whole voleur game: {rounds} round(s), {steps} sub-steps in {secs:.1f} s", flush=True)
 
 
 if __name__ == "__main__":
