@@ -1,7 +1,7 @@
 """Exact arrangement solver: the best lay for a table and a hand.
 
 Modules: :mod:`.solve` (the entry point and its checks), :mod:`.sweep` (the
-dynamic program), :mod:`.sets` (the sets of one rank), :mod:`.lp` (the
+dynamic program; ``_sweepc.c`` is its search in C), :mod:`.sets` (the sets of one rank), :mod:`.lp` (the
 certified linear program), :mod:`.wrap` (the search for wrapping runs),
 :mod:`.opening`, :mod:`.lay_offs`, :mod:`.check` (input checks).
 
@@ -73,6 +73,15 @@ Wrapping runs (K-A-2) break the linear sweep; under ``rules.wrap`` the solver
 uses an exact memoised search over melds instead (:mod:`.wrap`),
 correct but exponential: fine for hands and small tables (the only variants
 with wrap never rearrange a table).
+
+The search runs in C where the extension :mod:`._sweepc` was built (see
+:func:`.sweep.compiled_sweep`), else in Python: the same recursion, state for
+state, so both count the same states and return the same answer under the
+same :class:`SolverOptions`. Python keeps the root loop, the rebuild of the
+melds and every table that depends on the rules (the sets of a rank, the set
+caps, the potentials), which it hands to C as arrays. Because a compiled
+state is cheap, the defaults differ by search (``lp_after``, ``points_states``:
+:data:`.results.COMPILED_DEFAULTS`, :data:`.results.PURE_DEFAULTS`).
 
 Every solve is bounded by a count of search states (``max_states``, default
 :data:`DEFAULT_MAX_STATES`): past it the answer is marked not proven
