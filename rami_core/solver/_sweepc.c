@@ -42,7 +42,7 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    int32_t *slots;
+    uint64_t *slots; /* 0: empty; else the hash's high 32 bits, then the entry's index + 1 */
     size_t nslots;
     Entry *ent;
     size_t nent, cap;
@@ -51,22 +51,33 @@ typedef struct {
 } Map;
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
     }
-    h ^= h >> 29;
-    return h ? h : 1;
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    /* murmur's finaliser: every input bit reaches the low bits used as the index */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
 }
+
+static inline uint64_t slot_of(uint64_t h, size_t e) { return (h & 0xffffffff00000000ULL) | (uint64_t)(e + 1); }
 
 static int map_init(Map *m) {
     memset(m, 0, sizeof(*m));
     m->nslots = 1024;
-    m->slots = malloc(m->nslots * sizeof(int32_t));
-    if (!m->slots) return -1;
-    memset(m->slots, 0xff, m->nslots * sizeof(int32_t));
-    return 0;
+    m->slots = calloc(m->nslots, sizeof(uint64_t));
+    return m->slots ? 0 : -1;
 }
 
 static void map_free(Map *m) {
@@ -78,24 +89,26 @@ static void map_free(Map *m) {
 
 static Entry *map_get(Map *m, const uint8_t *k, size_t n, uint64_t h) {
     size_t mask = m->nslots - 1, i = h & mask;
+    uint64_t tag = h & 0xffffffff00000000ULL;
     for (;;) {
-        int32_t e = m->slots[i];
-        if (e < 0) return NULL;
-        Entry *en = &m->ent[e];
-        if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+        uint64_t sl = m->slots[i];
+        if (!sl) return NULL;
+        if ((sl & 0xffffffff00000000ULL) == tag) {
+            Entry *en = &m->ent[(sl & 0xffffffffULL) - 1];
+            if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+        }
         i = (i + 1) & mask;
     }
 }
 
 static int map_grow(Map *m) {
     size_t ns = m->nslots * 2;
-    int32_t *sl = malloc(ns * sizeof(int32_t));
+    uint64_t *sl = calloc(ns, sizeof(uint64_t));
     if (!sl) return -1;
-    memset(sl, 0xff, ns * sizeof(int32_t));
     for (size_t e = 0; e < m->nent; e++) {
         size_t i = m->ent[e].h & (ns - 1);
-        while (sl[i] >= 0) i = (i + 1) & (ns - 1);
-        sl[i] = (int32_t)e;
+        while (sl[i]) i = (i + 1) & (ns - 1);
+        sl[i] = slot_of(m->ent[e].h, e);
     }
     free(m->slots);
     m->slots = sl;
@@ -136,8 +149,8 @@ static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v,
     e->x = x;
     m->klen += n;
     size_t mask = m->nslots - 1, i = h & mask;
-    while (m->slots[i] >= 0) i = (i + 1) & mask;
-    m->slots[i] = (int32_t)m->nent;
+    while (m->slots[i]) i = (i + 1) & mask;
+    m->slots[i] = slot_of(h, m->nent);
     m->nent++;
     return e;
 }
