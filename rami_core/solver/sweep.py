@@ -290,7 +290,10 @@ class _Sweep:
 
     def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
         if self._c is not None:
-            return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, self._limits()))
+            try:
+                return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, self._limits()))
+            except OverflowError:
+                self._c = None
         return self._relaxed_bound(pi, si, runs, jl)
 
     def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
@@ -337,7 +340,12 @@ class _Sweep:
         """The best weight from this state on if it is at least ``need`` (exact);
         otherwise some upper bound below ``need`` (a fail-low, as in alpha-beta)."""
         if self._c is not None:
-            return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+            try:
+                return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+            except OverflowError:
+                # beyond the compiled search's fixed sizes (never with real decks):
+                # the Python search goes on; the values found so far stay true
+                self._c = None
         return self._best(pi, si, runs, msum, jl, res, need)
 
     def _best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
@@ -498,7 +506,9 @@ class _Sweep:
         mod = compiled_sweep()
         n = self.n
         B = max([1, *m.a.values()]) + 1
-        if mod is None or m.J > 63 or B > 16 or n > 14:
+        # its fixed sizes: runs in progress per suit (copies + jokers) within
+        # MAXR and the splits of equal runs within MAXOPTS, masks of 64 jokers
+        if mod is None or m.J > 63 or B > 16 or n > 14 or B - 1 + m.J > 14:
             return None
         try:
             return mod.Sweep(
