@@ -620,8 +620,12 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
             return NEG;
         }
     }
-    int64_t bound = S->use_h ? relaxed_bound(S, pi, si, st, jl) : potential(S, pi, si, st);
-    if (S->status) return 0;
+    int64_t bound = potential(S, pi, si, st);
+    if (S->use_h) {
+        int64_t relaxed = relaxed_bound(S, pi, si, st, jl);
+        if (S->status) return 0;
+        if (relaxed < bound) bound = relaxed;
+    }
     if (bound < need) {
         if (!map_put(&S->memo, key, kn, h, bound, 0)) goto nomem;
         return bound;

@@ -380,7 +380,13 @@ class _Sweep:
             if not _sets_completable(msum, caps, jl, m.rules):
                 memo[key] = (NEG, True)
                 return NEG
-        bound = self._relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
+        bound = self.potential(pi, si, res)
+        if self.use_h:
+            # two admissible bounds, the smaller kept: the relaxation is the
+            # tighter one but for aces, which it may count at both ends
+            relaxed = self._relaxed_bound(pi, si, runs, jl)
+            if relaxed < bound:
+                bound = relaxed
         if bound < need:
             memo[key] = (bound, False)
             return bound
@@ -479,7 +485,9 @@ class _Sweep:
             self.value = self.best(0, 0, *self.root, NEG + 1)
             return self.value
         gran = max(1, self.gran)
-        ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        ub = self.potential(0, 0, self.root[3])
+        if self.use_h:
+            ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
