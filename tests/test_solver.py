@@ -370,7 +370,7 @@ def test_relaxation_bound_is_admissible(pos, rules):
     sweep = _Sweep(_Model(table, hand, rules, weight), None)
     sweep.gran = 100
     value = sweep.solve()
-    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
     assert bound >= value
     plain = _Sweep(_Model(table, hand, rules, weight), None)
     plain.use_h = False

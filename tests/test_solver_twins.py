@@ -129,7 +129,7 @@ def test_twins_count_the_same_states_and_bounds(pos, rules):
         sweep = _Sweep(_Model(table, hand, rules, weight), None, compiled=compiled)
         sweep.gran = 100
         value = sweep.solve()
-        bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+        bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
         calls = sweep._c.counts()[0] if compiled else sweep.calls
         values.append((value, bound, calls))
     assert values[0] == values[1]

@@ -451,12 +451,15 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
 
 /* ------------------------------------------------------------------ the relaxation */
 
-static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
+/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14) {
     uint8_t key[8 + 2 * MAXR];
     int kn = 0;
     key[kn++] = (uint8_t)s;
     key[kn++] = (uint8_t)pi;
     key[kn++] = (uint8_t)j;
+    key[kn++] = (uint8_t)t14;
+    key[kn++] = (uint8_t)a14;
     key[kn++] = (uint8_t)nr;
     memcpy(key + kn, R, nr * sizeof(uint16_t));
     kn += nr * sizeof(uint16_t);
@@ -478,10 +481,13 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
     }
     int p = S->places[pi];
     int t = S->ft[pi][s], a = S->fa[pi][s], tmin = t, w = S->fw[pi][s];
-    if (S->both && p == 1)
+    int at1 = S->both && p == 1, at14 = S->both && p == 14;
+    if (at1)
         tmin = 0;
-    else if (S->both && p == 14)
-        t = tmin = 0;
+    else if (at14) {
+        t = tmin = t14;
+        a = a14;
+    }
     int cap = S->caps[pi][s];
     int64_t best = NEG;
     int cnt;
@@ -499,7 +505,13 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
         if (mm > cap) continue;
         uint16_t nR[MAXR];
         for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
-        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused);
+        int nt14 = t14, na14 = a14;
+        if (at1) {
+            nt14 = t - u > 0 ? t - u : 0;
+            na14 = a - u;
+        } else if (at14)
+            nt14 = na14 = 0;
+        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14);
         if (S->status) return 0;
         if (sub == NEG) continue;
         int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
@@ -518,7 +530,7 @@ static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) 
         int64_t v = tail;
         for (int s = 0; s < 4; s++) {
             int q = (pi < S->n && s < si) ? pi + 1 : pi;
-            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0);
+            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1]);
             if (S->status) return 0;
             if (x == NEG) return NEG;
             v += x;
@@ -531,7 +543,7 @@ static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) 
     for (int s = 0; s < 4; s++) {
         int q = (s < si && pi < S->n) ? pi + 1 : pi;
         for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j);
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1]);
             if (S->status) return 0;
         }
         if (vals[jl] == NEG) return NEG;
@@ -716,6 +728,20 @@ static int read_runs(Sweep *S, PyObject *runs, State *st) {
     return 0;
 }
 
+static int read_res(PyObject *res, State *st) {
+    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 4) {
+        PyErr_SetString(PyExc_TypeError, "res: four (table, all) pairs");
+        return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        int t14, a14;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(res, s), "ii", &t14, &a14)) return -1;
+        st->res[2 * s] = (uint8_t)t14;
+        st->res[2 * s + 1] = (uint8_t)a14;
+    }
+    return 0;
+}
+
 static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
     int pi, si, jl;
     PyObject *runs, *msum, *res;
@@ -735,16 +761,7 @@ static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
         if (v == -1 && PyErr_Occurred()) return -1;
         st->msum[i] = (uint8_t)v;
     }
-    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 4) {
-        PyErr_SetString(PyExc_TypeError, "res: four (table, all) pairs");
-        return -1;
-    }
-    for (int s = 0; s < 4; s++) {
-        int t14, a14;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(res, s), "ii", &t14, &a14)) return -1;
-        st->res[2 * s] = (uint8_t)t14;
-        st->res[2 * s + 1] = (uint8_t)a14;
-    }
+    if (read_res(res, st) < 0) return -1;
     *need = nd;
     return 0;
 }
@@ -780,12 +797,13 @@ static PyObject *Sweep_best(Sweep *S, PyObject *args) {
 
 static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     int pi, si, jl;
-    PyObject *runs, *lim;
-    if (!PyArg_ParseTuple(args, "iiOiO", &pi, &si, &runs, &jl, &lim)) return NULL;
+    PyObject *runs, *res, *lim;
+    if (!PyArg_ParseTuple(args, "iiOiOO", &pi, &si, &runs, &jl, &res, &lim)) return NULL;
     if (set_limits(S, lim) < 0) return NULL;
     State st;
     memset(&st, 0, sizeof(st));
     if (read_runs(S, runs, &st) < 0) return NULL;
+    if (read_res(res, &st) < 0) return NULL;
     S->status = ST_OK;
     int64_t v = relaxed_bound(S, pi, si, &st, jl);
     return finish(S, v);
@@ -923,7 +941,7 @@ static PyMethodDef Sweep_methods[] = {
     {"best", (PyCFunction)Sweep_best, METH_VARARGS,
      "best(((pi, si, runs, msum, jl, res, need)), (budget, max_states, deadline)) -> (status, value)"},
     {"relaxed_bound", (PyCFunction)Sweep_relaxed_bound, METH_VARARGS,
-     "relaxed_bound(pi, si, runs, jl, (budget, max_states, deadline)) -> (status, value)"},
+     "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
     {NULL, NULL, 0, NULL},
 };
