@@ -49,15 +49,19 @@ proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
 options (a pure function of the run summaries and the counts) and the set
 tables are cached across solves.
 
-Hard positions take an exact shortcut (``solve._run``): past
-``SolverOptions.lp_after`` search states, the certified linear program of
-:mod:`rami_core.solver.lp`
-(HiGHS through scipy) proposes an arrangement and an upper bound computed in exact integers from
-its duals. A bound met by the arrangement ends the solve; otherwise the
-search resumes (its memo kept) with the bound as a cap and the arrangement as
-the value to beat. Floating point only proposes; integers decide. (Solving
-first with the table jokers optional, then attaching the unused ones, was
-tried too: exact, but no faster, the relaxed search being as large.)
+Hard positions take exact shortcuts (``solve._run``), both from the
+certified linear program of :mod:`rami_core.solver.lp` (HiGHS through scipy),
+whose upper bound is computed in exact integers from its duals. Past
+``SolverOptions.relax_after`` search states, the relaxation alone (a few
+milliseconds) gives that bound, which caps the search: it no longer has to
+prove, round after round, that more cards cannot be laid. Past
+``SolverOptions.lp_after`` states, HiGHS's integer search (the costly part)
+proposes an arrangement; a bound met by the arrangement ends the solve;
+otherwise the search resumes (its memo kept) with the bound as a cap and the
+arrangement as the value to beat. Floating point only proposes; integers
+decide. (Solving first with the table jokers optional, then attaching the
+unused ones, was tried too: exact, but no faster, the relaxed search being as
+large.)
 
 Symmetry cuts keep it small without losing optima: runs with equal summaries
 are interchangeable; a run never starts with a joker unless it ends at the
