@@ -155,3 +155,127 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
 
 
 could_take = might_join
+
+
+_REBUILD_WINDOWS: dict = {}
+
+
+def _windows_through(meld_rules, place: int) -> tuple[tuple[int, int], ...]:
+    """Every run window (bit mask, length) the rules allow that holds `place`:
+    every length from run_min to 13, not only the shortest, because a
+    minimum of naturals may need a longer window than the gaps do."""
+    key = (meld_rules, place)
+    got = _REBUILD_WINDOWS.get(key)
+    if got is None:
+        lo_b, hi_b = meld_rules.low_bound, meld_rules.high_bound
+        out = []
+        for n in range(meld_rules.run_min, 14):
+            for lo in range(max(lo_b, place - n + 1), min(place, hi_b - n + 1) + 1):
+                out.append((((1 << n) - 1) << lo, n))
+        got = _REBUILD_WINDOWS[key] = tuple(out)
+    return got
+
+
+def rebuild_may_lay(
+    table: Sequence[Card], hand: Sequence[Card], meld_rules, among: Iterable[Card] | None = None
+) -> bool:
+    """Cheap necessary test for a whole-table rebuild (`solver.solve` of the
+    table and the hand) to lay anything: some card of `hand` lies in some
+    meld made of table and hand cards alone (the table's jokers included).
+    A laid card ends in a meld of the rebuilt table, which is made of such
+    cards, so False proves the rebuild, a hand meld and every lay off lay
+    nothing. `among`: cards of `hand` of which any lay must hold one (the
+    caller knows the rest of the hand lays nothing on this table); only they
+    are tried. A joker to try, or a wrapping run, answers True unasked."""
+    if meld_rules.wrap:
+        return True
+    tried = {(c.rank, c.suit) for c in (hand if among is None else among)}
+    if (0, JOKER_SUIT) in tried:
+        return True
+    if not tried:
+        return False
+    suit_places: dict[int, int] = {}
+    rank_suits: dict[int, int] = {}
+    rank_count: dict[int, int] = {}
+    jokers = 0
+    for group in (table, hand):
+        for c in group:
+            s = c.suit
+            if s == JOKER_SUIT:
+                jokers += 1
+                continue
+            r = c.rank
+            rank_suits[r] = rank_suits.get(r, 0) | (1 << s)
+            rank_count[r] = rank_count.get(r, 0) + 1
+            for p in meld_rules.places_of(r):
+                suit_places[s] = suit_places.get(s, 0) | (1 << p)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
+    min_nat = max(1, meld_rules.min_naturals)
+    set_min, set_max = meld_rules.set_min, meld_rules.set_max
+    distinct = meld_rules.set_distinct_suits
+    for r, s in tried:
+        n = rank_suits[r].bit_count() if distinct else rank_count[r]
+        n = min(n, set_max)
+        if n >= min_nat and n + jokers >= set_min and set_min <= set_max:
+            return True
+        places = suit_places[s]
+        for p in meld_rules.places_of(r):
+            for w, length in _windows_through(meld_rules, p):
+                k = (places & w).bit_count()
+                if k >= min_nat and length - k <= jokers:
+                    return True
+    return False
+
+
+def _faces(cards: Iterable[Card]) -> Counter:
+    return Counter((c.rank, c.suit) for c in cards)
+
+
+class NoLayFacts:
+    """Positions (table, hand) where a rebuild is proven to lay nothing (the
+    solver's optimum), kept by one bot across its turns and plans. If the
+    table is the same multiset and the hand lost cards and gained the cards
+    `new` since such a position, a rebuild can only lay something that holds
+    a card of `new`: any other arrangement was already possible then. So a
+    cheap test on the new cards (`rebuild_may_lay` with `among`) settles the
+    repeated questions of a turn (each card held back, the discard taken or
+    not) and the turn after a laid optimum."""
+
+    MAX_TABLES = 32
+    MAX_HANDS = 8
+
+    def __init__(self) -> None:
+        self._known: dict[tuple, list[Counter]] = {}
+
+    @staticmethod
+    def _key(table: Sequence[Card]) -> tuple:
+        return tuple(sorted((c.rank, c.suit) for c in table))
+
+    def add(self, table: Sequence[Card], hand: Sequence[Card]) -> None:
+        """Record a proven optimum of nothing laid (nothing else may be added)."""
+        key = self._key(table)
+        hands = self._known.get(key)
+        if hands is None:
+            if len(self._known) >= self.MAX_TABLES:
+                self._known.clear()
+            hands = self._known[key] = []
+        hands.insert(0, _faces(hand))
+        del hands[self.MAX_HANDS :]
+
+    def nothing(self, table: Sequence[Card], hand: Sequence[Card], meld_rules) -> bool:
+        """True only if no rebuild of `table` lays a card of `hand`."""
+        if not rebuild_may_lay(table, hand, meld_rules):
+            return True
+        hands = self._known.get(self._key(table)) if self._known else None
+        if not hands:
+            return False
+        have = _faces(hand)
+        for h0 in hands:
+            new = have - h0
+            if not new:
+                return True
+            among = [Card(r, s, 0) for (r, s), n in new.items() for _ in range(n)]
+            if not rebuild_may_lay(table, hand, meld_rules, among):
+                return True
+        return False

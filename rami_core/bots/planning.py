@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from .. import actions as A
@@ -28,7 +28,7 @@ from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, state_from_view
-from .hand import could_take, fits_table, meldable, usefulness, without
+from .hand import NoLayFacts, could_take, fits_table, meldable, rebuild_may_lay, usefulness, without
 
 # Search states the solver may spend on a whole-table rearrangement: a count,
 # not seconds, so that a seeded game plays the same on any machine under any
@@ -204,7 +204,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     left = list(hand)
     for i, m in enumerate(table):
         for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
-            if read_meld(m + [c], meld_rules) is not None:
+            if could_take(m, c) and read_meld(m + [c], meld_rules) is not None:
                 m.append(c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
@@ -212,6 +212,8 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
 
 
 def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+    if not rebuild_may_lay((), hand, rules.melds):
+        return []
     sol = solve([], list(hand), rules.melds)
     if not sol.melds:
         return []
@@ -248,6 +250,8 @@ class Planner:
 
     rules: Rules
     _refused: bool = False
+    _no_lay: NoLayFacts = field(default_factory=lambda: NoLayFacts())
+    _order: tuple[tuple, list[Card]] | None = None  # the last discard order and what it was for
     rearrange_states: ClassVar[int | None] = REARRANGE_STATES
 
     # ---- what to lay from a state, one step
@@ -269,9 +273,11 @@ class Planner:
             # it even the random bot's one-card rebuilds outplay hand melds and
             # lay offs.
             if s.table:
-                sol = self.rearrangement(s, hand)
+                sol, proven = self.rearrangement(s, hand)
                 if sol is not None:
                     out.append([sol(seat)])
+                elif proven:
+                    return out  # a hand meld or a lay off would be a rebuild laying cards
             acts = hand_meld_actions(rules, seat, hand)
             if acts:
                 out.append(acts)
@@ -296,11 +302,20 @@ class Planner:
         rules = self.rules
         if s.table and rules.may_lay_freely(s, seat) and rules.lay_offs_ever:
             if rules.may_rearrange:
-                return False
+                return not rebuild_may_lay([c for m in s.table for c in m.cards], hand, rules.melds)
             return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(c.face_card for c in hand))
         return True
 
-    def rearrangement(self, s: GameState, hand: Sequence[Card]):
+    def rearrangement(
+        self, s: GameState, hand: Sequence[Card]
+    ) -> tuple[Callable[[int], A.Action] | None, bool]:
+        """The solver's rebuild of the table laying the most of `hand` (an
+        action for a seat), or None; and whether None is proven (no rebuild
+        lays a card of `hand`). Proofs are remembered (`NoLayFacts`), so
+        the solver is not asked where they settle the question."""
+        table = [c for m in s.table for c in m.cards]
+        if self._no_lay.nothing(table, hand, self.rules.melds):
+            return None, True
         sol = solve(
             [list(m.cards) for m in s.table],
             list(hand),
@@ -308,10 +323,15 @@ class Planner:
             points=self.rules.card_value,
             max_states=self.rearrange_states,
         )
+        proven = sol.optimal and sol.feasible
         if not sol.feasible or not sol.laid:
-            return None
+            if proven:
+                self._no_lay.add(table, hand)
+            return None, proven
+        if proven:  # once the optimum is laid, nothing more can be
+            self._no_lay.add(table + sol.laid, without(hand, sol.laid))
         melds = tuple(tuple(c.face_card for c in m) for m in sol.melds)
-        return lambda seat: A.Rearrange(seat, melds)
+        return (lambda seat: A.Rearrange(seat, melds)), False
 
     def swaps(self, s: GameState, seat: int) -> list[list[A.Action]]:
         """Swaps worth making: the freed joker goes back down in the same plan."""
@@ -374,8 +394,11 @@ class Planner:
         throwing it back would pass one card to and fro for ever)."""
         hand = s.hands[seat]
         taken = s.taken_discard.face if s.taken_discard is not None else None
-        keys: dict = {}
         sign = 1 if self.needs_points(s, seat) else -1
+        memo = (tuple(hand), taken, sign)  # a plan asks again for the hand it started from
+        if self._order is not None and self._order[0] == memo:
+            return list(self._order[1])
+        keys: dict = {}
 
         def key(c: Card) -> tuple:
             f = c.face
@@ -389,7 +412,9 @@ class Planner:
                 )
             return k
 
-        return sorted(hand, key=key)
+        order = sorted(hand, key=key)
+        self._order = (memo, order)
+        return list(order)
 
     def needs_points(self, s: GameState, seat: int) -> bool:
         """Whether this seat still has to open with a points minimum: then high
@@ -448,6 +473,9 @@ class PlanningBot:
         self._plan: list[A.Action] = []
         self._expect: tuple | None = None
         self._planner: Planner | None = None
+        # The plan made to judge taking the discard top, kept for the turn it
+        # was made for: the lay phase that follows asks the same question.
+        self._drawn_plan: tuple[tuple, list[A.Action]] | None = None
 
     def planner(self, rules: Rules) -> Planner:
         if self._planner is None or self._planner.rules is not rules:
@@ -466,16 +494,33 @@ class PlanningBot:
             len(s.stock),
         )
 
+    @classmethod
+    def plan_key(cls, s: GameState, seat: int) -> tuple:
+        """What a plan made from `s` depends on: the fingerprint and this turn's facts."""
+        return (
+            cls.fingerprint(s, seat),
+            s.drew_from,
+            s.taken_discard,
+            s.laid_this_turn,
+            s.opened_this_turn,
+            tuple(s.opened),
+        )
+
     def choose(self, view: SeatView, rules: Rules) -> A.Action:
         s = state_from_view(view)
         seat = view.seat
         if s.phase == DRAW:
             self._plan = []
+            self._drawn_plan = None
             return self.draw(view, rules, s)
+        drawn, self._drawn_plan = self._drawn_plan, None
         if self._plan and self._expect == self.fingerprint(s, seat):
             action = self._plan.pop(0)
         else:
-            self._plan = self.planner(rules).plan(s, seat)
+            if drawn is not None and drawn[0] == self.plan_key(s, seat):
+                self._plan = list(drawn[1])
+            else:
+                self._plan = self.planner(rules).plan(s, seat)
             if not self._plan:
                 return A.Timeout(seat)
             action = self._plan.pop(0)
@@ -509,6 +554,7 @@ class PlanningBot:
         """After taking the discard: the turn can still end, as the engine judges
         it (the taken card laid where it must be, a discard a house rule allows)."""
         plan = self.planner(rules).plan(s2, seat)
+        self._drawn_plan = (self.plan_key(s2, seat), list(plan))
         return bool(plan) and run_actions(rules, s2, plan) is not None
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
