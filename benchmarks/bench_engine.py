@@ -9,6 +9,11 @@ preset, beside two gin rummy engines measured in the same run:
     python benchmarks/bench_engine.py --seconds 10
     python benchmarks/bench_engine.py --profile rami51   # cProfile of the turn loop
 
+    # before and after in one run: a second rami tree (e.g. main's) measured
+    # beside this one, each line in a child process importing that tree
+    git archive main rami_core variants | tar -x -C /tmp/before
+    python benchmarks/bench_engine.py --rami-path /tmp/before --presets voleur,rami51
+
 Rami rounds are played through the public API (Game.new, view, bot.choose,
 apply) exactly as ``rami simulate`` plays them; a round stops at 400 turns.
 """
@@ -17,9 +22,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -49,6 +58,26 @@ def rami_rounds(preset: str, seconds: float, bot: str = "greedy") -> tuple[float
                 turns += 1
         n += 1
     return n / (time.perf_counter() - t0), n
+
+
+def rami_rounds_in(path: str, preset: str, seconds: float) -> tuple[float, int]:
+    """`rami_rounds` run by a child process importing the rami tree at `path`
+    (its ``rami_core`` and ``variants``) ahead of the installed one."""
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([path, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    )
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", preset, "--seconds", str(seconds)],
+        env=env,
+        cwd=path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    if not str(got["rami_core"]).startswith(str(Path(path).resolve())):
+        raise SystemExit(f"--rami-path {path}: the child imported {got['rami_core']} instead")
+    return got["rate"], got["n"]
 
 
 def rlcard_games(seconds: float) -> tuple[float, int] | None:
@@ -99,7 +128,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--profile", metavar="PRESET", help="cProfile greedy rounds of this preset instead")
+    ap.add_argument(
+        "--rami-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also measure the rami tree in DIR (holding rami_core/ and variants/), in a child process",
+    )
+    ap.add_argument("--child", metavar="PRESET", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.child:
+        import rami_core
+
+        rate, n = rami_rounds(args.child, args.seconds)
+        print(json.dumps({"rate": rate, "n": n, "rami_core": str(Path(rami_core.__file__).resolve())}))
+        return 0
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -115,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     for preset in args.presets.split(","):
         rate, n = rami_rounds(preset, args.seconds)
         rows.append((f"rami {preset}, greedy vs greedy", "round", rate, n))
+        for path in args.rami_path:
+            rate, n = rami_rounds_in(path, preset, args.seconds)
+            rows.append((f"rami {preset}, greedy vs greedy ({path})", "round", rate, n))
     if spiel:
         rows.append(("OpenSpiel gin_rummy, simple bot vs simple bot", "game (deal)", spiel[0], spiel[1]))
     if rl:
