@@ -80,19 +80,20 @@ _MELDABLE_MEMO: dict = {}
 
 def meldable(
     hand: Sequence[Card], meld_rules, *, runs: bool = True, sets: bool = True, jokers_ok: bool = True
-) -> set[Card]:
+) -> frozenset[Card]:
     """Faces of `hand` that take part in at least one meld buildable from `hand`
     (jokers included when any natural is): a cheap filter run before the solver,
     which most turns need not be asked at all. Runs are found with one bit
     mask of places per suit, sets with one bit mask of suits per rank; a turn
-    asks about the same hand several times, so answers are remembered."""
+    asks about the same hand several times, so answers are remembered (and
+    shared: the set is frozen)."""
     key = (meld_rules, runs, sets, jokers_ok, tuple(hand))
     hit = _MELDABLE_MEMO.get(key)
     if hit is None:
         if len(_MELDABLE_MEMO) >= 2048:
             _MELDABLE_MEMO.clear()
         hit = _MELDABLE_MEMO[key] = frozenset(_meldable(hand, meld_rules, runs, sets, jokers_ok))
-    return set(hit)
+    return hit
 
 
 def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:

@@ -116,7 +116,7 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
     spec = rules.opening_need(s, seat)
     meld_rules = rules.melds
     out: list[list[A.Action]] = []
-    can = meldable(hand, meld_rules)
+    can = set(meldable(hand, meld_rules))
     if not can:
         return out
     if not spec.jokers:
@@ -435,7 +435,12 @@ class Planner:
         rules = self.rules
         best: list[A.Action] | None = None
         best_left = 10**6
-        for reserve in self.reserve_order(s, seat):
+
+        def reserves():  # the others are worked out only if holding nothing back fails
+            yield None
+            yield from self.reserve_order(s, seat)[1:]
+
+        for reserve in reserves():
             self._refused = False
             lays, after = self.lays(s, seat, reserve)
             if lays and not self.want_lays(s, seat, lays, after):
@@ -514,6 +519,7 @@ class PlanningBot:
             self._drawn_plan = None
             return self.draw(view, rules, s)
         drawn, self._drawn_plan = self._drawn_plan, None
+        checked_here = False  # the planner played this action on `s` itself
         if self._plan and self._expect == self.fingerprint(s, seat):
             action = self._plan.pop(0)
         else:
@@ -521,9 +527,13 @@ class PlanningBot:
                 self._plan = list(drawn[1])
             else:
                 self._plan = self.planner(rules).plan(s, seat)
+                checked_here = True
             if not self._plan:
                 return A.Timeout(seat)
             action = self._plan.pop(0)
+        if checked_here and not self._plan:
+            self._expect = None  # a one-action turn: nothing to expect, nothing to re-check
+            return action
         after = play(rules, s, action)
         if after is None:  # cannot happen for a checked plan; replan from scratch next time
             self._plan = []
