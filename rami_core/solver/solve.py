@@ -19,7 +19,7 @@ from .results import (
     SolverTimeout,
     _points_function,
 )
-from .sweep import _Budget, _Model, _Sweep
+from .sweep import _Budget, _Model, _Sweep, compiled_sweep
 from .wrap import _search_solve
 
 
@@ -55,6 +55,7 @@ def solve(
         raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
+    options = options.settled(options.compiled and compiled_sweep() is not None)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -285,7 +286,7 @@ def _sweep_solve(
     if cards_first and table and hand and options.two_phase:
         return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
     model = _Model(table, hand, rules, weight)
-    sweep = _Sweep(model, deadline, max_states)
+    sweep = _Sweep(model, deadline, max_states, options.compiled)
     sweep.gran = gran
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
@@ -312,7 +313,7 @@ def _two_phase(
     Between the two, the LP with the card count fixed (one more row) often
     certifies the points at once."""
     ones = _Model(table, hand, rules, lambda c: 1)
-    first = _Sweep(ones, deadline, max_states)
+    first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
     found, proven = _run(first, ones, deadline, options)
     if found is None:
@@ -324,8 +325,9 @@ def _two_phase(
     laid = _laid_cards(melds, table)
     reached = sum(weight(c) for c in laid)
     model = _Model(table, hand, rules, weight)
-    points_states = options.points_states if max_states is None else min(max_states, options.points_states)
-    sweep = _Sweep(model, deadline, points_states)
+    own = cast(int, options.points_states)  # settled by solve()
+    points_states = own if max_states is None else min(max_states, own)
+    sweep = _Sweep(model, deadline, points_states, options.compiled)
     sweep.gran = gran
     sweep.use_h = options.relaxation
     sweep.incumbent = reached

@@ -5,16 +5,47 @@ See the package docstring for the method.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import product
+from typing import Any
 
 from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules
 from .results import NEG, SolverTimeout
 from .sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
+
+PURE_ENV = "RAMI_SOLVER_PURE"
+
+
+@cache
+def compiled_sweep() -> Any:
+    """The C module of the search (``_sweepc``), or None: not built on this
+    machine (no compiler at install time), or ``RAMI_SOLVER_PURE=1`` in the
+    environment, which runs the Python search everywhere (CI runs the test
+    suite's solver tests both ways)."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return None
+    try:
+        from . import _sweepc  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _sweepc
+
+
+@cache
+def _set_masks(B: int, J: int, rules: MeldRules) -> tuple[int, ...]:
+    """Per count vector (four digits in base B, largest first where it
+    matters): bit j set when the counts close into sets with j jokers."""
+    out = []
+    for vec in product(range(B), repeat=4):
+        msum = tuple(sorted((v for v in vec if v), reverse=True))
+        out.append(sum(1 << j for j in _set_joker_options(msum, J, rules)))
+    return tuple(out)
 
 
 @cache
@@ -146,8 +177,13 @@ class _Budget(Exception):
 
 
 class _Sweep:
-    def __init__(self, m: _Model, deadline: float | None, max_states: int | None = None):
+    def __init__(
+        self, m: _Model, deadline: float | None, max_states: int | None = None, compiled: bool = True
+    ):
         self.m = m
+        # the compiled twin of best/hval/relaxed_bound (built in solve()), when asked and importable
+        self.compiled = compiled and compiled_sweep() is not None
+        self._c: Any = None
         self.memo: dict = {}
         self.deadline = deadline
         # a deterministic limit: SolverTimeout at this many states
@@ -253,6 +289,11 @@ class _Sweep:
         return best_
 
     def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+        if self._c is not None:
+            return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, self._limits()))
+        return self._relaxed_bound(pi, si, runs, jl)
+
+    def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
         hv = self.hval
         tail = self.m.JH * self.m.wj
         if jl == 0 or self.m.J == 0:
@@ -280,9 +321,26 @@ class _Sweep:
             acc = new
         return max(acc) + tail
 
+    def _limits(self) -> tuple[int, int, float]:
+        budget = -1 if self.budget is None else self.budget
+        return budget, self.max_states, -1.0 if self.deadline is None else self.deadline
+
+    def _compiled_call(self, status_value: tuple[int, int]) -> int:
+        status, value = status_value
+        if status == 1:
+            raise _Budget
+        if status == 2:
+            raise SolverTimeout
+        return value
+
     def best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
         """The best weight from this state on if it is at least ``need`` (exact);
         otherwise some upper bound below ``need`` (a fail-low, as in alpha-beta)."""
+        if self._c is not None:
+            return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+        return self._best(pi, si, runs, msum, jl, res, need)
+
+    def _best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
         key = (pi, si, runs, msum, jl, res)
         memo = self.memo
         hit = memo.get(key)
@@ -314,14 +372,14 @@ class _Sweep:
             if not _sets_completable(msum, caps, jl, m.rules):
                 memo[key] = (NEG, True)
                 return NEG
-        bound = self.relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
+        bound = self._relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
         if bound < need:
             memo[key] = (bound, False)
             return bound
         bestv = NEG
         if si == 4:
             for j in _set_joker_options(msum, jl, m.rules):
-                sub = self.best(pi + 1, 0, runs, (), jl - j, res, need if need > bestv + 1 else bestv + 1)
+                sub = self._best(pi + 1, 0, runs, (), jl - j, res, need if need > bestv + 1 else bestv + 1)
                 if sub > bestv:
                     bestv = sub
         else:
@@ -344,7 +402,7 @@ class _Sweep:
                     )
                     for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1)
                 )
-            best_ = self.best
+            best_ = self._best
             for opt, nxt in opts:
                 w = opt[4]
                 floor = need if need > bestv + 1 else bestv + 1
@@ -401,6 +459,8 @@ class _Sweep:
         self.pot = pot
         self.hmemo: dict = {}
         self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
+        if self.compiled:
+            self._c = self._build_compiled()
         self.root = ((),) * 4, (), m.J, ((0, 0),) * 4
         # Search from the top: ask for the bound, and on a fail-low (an upper
         # bound below the ask) ask again for the next lower multiple of the
@@ -430,6 +490,41 @@ class _Sweep:
                 self.value = v
                 return v
             ub = v
+
+    def _build_compiled(self) -> Any:
+        """The compiled search over this model, or None where the position is
+        beyond its fixed limits (then the Python search runs)."""
+        m = self.m
+        mod = compiled_sweep()
+        n = self.n
+        B = max([1, *m.a.values()]) + 1
+        if mod is None or m.J > 63 or B > 16 or n > 14:
+            return None
+        try:
+            return mod.Sweep(
+                n,
+                m.L,
+                m.N,
+                -1 if m.K is None else m.K,
+                m.hi,
+                int(m.both),
+                m.places,
+                [x[0] for row in self.face for x in row],
+                [x[1] for row in self.face for x in row],
+                [x[3] for row in self.face for x in row],
+                [c for row in self.caps for c in row],
+                [v for row in self.pot for v in row],
+                self.ace_w,
+                m.J,
+                m.JT,
+                m.JH,
+                m.wj,
+                B,
+                _set_masks(B, m.J, m.rules),
+                int(self.use_h),
+            )
+        except OverflowError:
+            return None
 
     # ---- rebuilding the melds
 
