@@ -195,21 +195,18 @@ def rebuild_may_lay(
         return True
     if not tried:
         return False
-    suit_places: dict[int, int] = {}
-    rank_suits: dict[int, int] = {}
-    rank_count: dict[int, int] = {}
-    jokers = 0
-    for group in (table, hand):
-        for c in group:
-            s = c.suit
-            if s == JOKER_SUIT:
-                jokers += 1
-                continue
-            r = c.rank
-            rank_suits[r] = rank_suits.get(r, 0) | (1 << s)
-            rank_count[r] = rank_count.get(r, 0) + 1
-            for p in meld_rules.places_of(r):
-                suit_places[s] = suit_places.get(s, 0) | (1 << p)
+    suit_places, rank_suits, rank_count, jokers = _pool_of(table, meld_rules)
+    suit_places, rank_suits, rank_count = list(suit_places), list(rank_suits), list(rank_count)
+    place_bits = _meldable_tables(meld_rules)[0]
+    for c in hand:
+        s = c.suit
+        if s == JOKER_SUIT:
+            jokers += 1
+            continue
+        r = c.rank
+        rank_suits[r] |= 1 << s
+        rank_count[r] += 1
+        suit_places[s] |= place_bits[r]
     if meld_rules.max_jokers is not None:
         jokers = min(jokers, meld_rules.max_jokers)
     min_nat = max(1, meld_rules.min_naturals)
@@ -222,11 +219,61 @@ def rebuild_may_lay(
             return True
         places = suit_places[s]
         for p in meld_rules.places_of(r):
-            for w, length in _windows_through(meld_rules, p):
-                k = (places & w).bit_count()
-                if k >= min_nat and length - k <= jokers:
-                    return True
+            if _run_through(meld_rules, places, p, jokers):
+                return True
     return False
+
+
+_POOLS: dict[tuple, tuple] = {}
+
+
+def _pool_of(table: Sequence[Card], meld_rules) -> tuple:
+    """The table's cards summed up as `rebuild_may_lay` reads them (places per
+    suit, suits and count per rank, jokers); remembered, as a turn asks about
+    the same table many times."""
+    key = (meld_rules, tuple(table))
+    got = _POOLS.get(key)
+    if got is None:
+        place_bits = _meldable_tables(meld_rules)[0]
+        suit_places = [0] * 4
+        rank_suits = [0] * 14
+        rank_count = [0] * 14
+        jokers = 0
+        for c in table:
+            s = c.suit
+            if s == JOKER_SUIT:
+                jokers += 1
+                continue
+            r = c.rank
+            rank_suits[r] |= 1 << s
+            rank_count[r] += 1
+            suit_places[s] |= place_bits[r]
+        if len(_POOLS) >= 64:
+            _POOLS.clear()
+        got = _POOLS[key] = (tuple(suit_places), tuple(rank_suits), tuple(rank_count), jokers)
+    return got
+
+
+_RUNS_THROUGH: dict[tuple, bool] = {}
+
+
+def _run_through(meld_rules, places: int, place: int, jokers: int) -> bool:
+    """Some run window holding `place` is filled by the naturals at `places`
+    (a bit mask of one suit) and at most `jokers` jokers."""
+    key = (meld_rules, places, place, jokers)
+    got = _RUNS_THROUGH.get(key)
+    if got is None:
+        min_nat = max(1, meld_rules.min_naturals)
+        got = False
+        for w, length in _windows_through(meld_rules, place):
+            k = (places & w).bit_count()
+            if k >= min_nat and length - k <= jokers:
+                got = True
+                break
+        if len(_RUNS_THROUGH) >= 1 << 16:
+            _RUNS_THROUGH.clear()
+        _RUNS_THROUGH[key] = got
+    return got
 
 
 def _faces(cards: Iterable[Card]) -> Counter:

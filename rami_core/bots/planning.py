@@ -195,6 +195,21 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     return acts
 
 
+_TAKES: dict[tuple, bool] = {}
+
+
+def _takes(meld: list[Card], c: Card, meld_rules) -> bool:
+    """`meld` plus `c` reads as a meld. Remembered: the same table melds and
+    hand cards are asked about turn after turn."""
+    key = (meld_rules, tuple(meld), c)
+    hit = _TAKES.get(key)
+    if hit is None:
+        if len(_TAKES) >= 1 << 15:
+            _TAKES.clear()
+        hit = _TAKES[key] = read_meld(meld + [c], meld_rules) is not None
+    return hit
+
+
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
@@ -204,7 +219,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     left = list(hand)
     for i, m in enumerate(table):
         for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
-            if could_take(m, c) and read_meld(m + [c], meld_rules) is not None:
+            if could_take(m, c) and _takes(m, c, meld_rules):
                 m.append(c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
