@@ -6,7 +6,7 @@ and whether a card could join a table meld (asked of `Rules`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 from ..cards import JOKER, JOKER_SUIT, Card
 from ..melds import might_join
@@ -297,12 +297,14 @@ class NoLayFacts:
         self._known: dict[tuple, list[Counter]] = {}
 
     @staticmethod
-    def _key(table: Sequence[Card]) -> tuple:
-        return tuple(sorted((c.rank, c.suit) for c in table))
+    def _key(table: Sequence[Card], topic: Hashable) -> tuple:
+        return (topic, tuple(sorted((c.rank, c.suit) for c in table)))
 
-    def add(self, table: Sequence[Card], hand: Sequence[Card]) -> None:
-        """Record a proven optimum of nothing laid (nothing else may be added)."""
-        key = self._key(table)
+    def add(self, table: Sequence[Card], hand: Sequence[Card], topic: Hashable = None) -> None:
+        """Record a proven optimum of nothing laid (nothing else may be added).
+        `topic` tells questions apart that share the reasoning, e.g. openings
+        of given settings from the hand alone (an empty table)."""
+        key = self._key(table, topic)
         hands = self._known.get(key)
         if hands is None:
             if len(self._known) >= self.MAX_TABLES:
@@ -311,11 +313,14 @@ class NoLayFacts:
         hands.insert(0, _faces(hand))
         del hands[self.MAX_HANDS :]
 
-    def nothing(self, table: Sequence[Card], hand: Sequence[Card], meld_rules) -> bool:
-        """True only if no rebuild of `table` lays a card of `hand`."""
+    def nothing(
+        self, table: Sequence[Card], hand: Sequence[Card], meld_rules, topic: Hashable = None
+    ) -> bool:
+        """True only if no rebuild of `table` lays a card of `hand` (for a
+        topic: if the question is as empty as it was for a known hand)."""
         if not rebuild_may_lay(table, hand, meld_rules):
             return True
-        hands = self._known.get(self._key(table)) if self._known else None
+        hands = self._known.get(self._key(table, topic)) if self._known else None
         if not hands:
             return False
         have = _faces(hand)

@@ -111,8 +111,13 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     return reach, go_out
 
 
-def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
-    """Candidate openings (each a list of actions) from `hand`, largest first."""
+def opening_actions(
+    rules: Rules, s: GameState, seat: int, hand: Sequence[Card], facts: NoLayFacts | None = None
+) -> list[list[A.Action]]:
+    """Candidate openings (each a list of actions) from `hand`, largest first.
+    `facts`: hands known to hold no opening of these settings (`NoLayFacts`
+    under the topic of the settings): an opening of a hand that kept part of
+    such a hand and gained cards holds one of the new cards in a meld."""
     spec = rules.opening_need(s, seat)
     meld_rules = rules.melds
     out: list[list[A.Action]] = []
@@ -157,7 +162,13 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
                     break
         return out
     reach, go_out_ok = opening_may_exist(rules, spec, hand)
+    # what best_opening reads of the settings
+    topic = ("opening", spec.points, spec.pure_run, spec.run_and_set, spec.jokers)
+    if reach and facts is not None and facts.nothing((), hand, meld_rules, topic):
+        reach = False
     melds = best_opening(hand, meld_rules, spec, score=rules.score_args) if reach else None
+    if reach and not melds and facts is not None:
+        facts.add((), hand, topic)
     if melds:
         out.append(meld(melds))
     if spec.go_out_below_points and bool(spec.points) and go_out_ok:
@@ -280,7 +291,7 @@ class Planner:
         if self.nothing_to_lay(s, seat, hand):
             return []
         if rules.must_open(s, seat):
-            return opening_actions(rules, s, seat, hand)
+            return opening_actions(rules, s, seat, hand, self._no_lay)
         out: list[list[A.Action]] = []
         if rules.may_rearrange:
             # Where the whole table may be rebuilt, laying "as much as it may"
