@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from rami_core.bots.hand import NoLayFacts, rebuild_may_lay, without
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
 from rami_core.melds import MeldRules, read_meld
-from rami_core.solver import solve
+from rami_core.profile import Opening
+from rami_core.solver import best_opening, solve
 
 VOLEUR_LIKE = MeldRules()
 
@@ -130,3 +131,51 @@ def test_facts_remember_only_the_table_they_were_proven_on():
     other = parse_cards("4H 5H 6H 7H")  # unknown: only the quick test speaks
     assert facts.nothing(other, parse_cards("KC QS"), VOLEUR_LIKE)
     assert not facts.nothing(other, parse_cards("KC 8H"), VOLEUR_LIKE)
+
+
+@st.composite
+def opening_cases(draw):
+    """(rules, settings, a hand, the hand a turn or two on: cards dropped, cards gained)."""
+    rules = draw(rules_strategy)
+    lo = draw(st.integers(1, 8))
+    pool = [Card(r, s, k) for r in range(lo, lo + 6) for s in range(4) for k in range(2)]
+    pool += [Card(0, JOKER_SUIT, i) for i in range(2)]
+    before = draw(st.lists(st.sampled_from(pool), min_size=4, max_size=10, unique=True))
+    dropped = draw(st.lists(st.sampled_from(before), max_size=2, unique=True))
+    rest = [c for c in pool if c not in before]
+    gained = draw(st.lists(st.sampled_from(rest), min_size=1, max_size=2, unique=True))
+    spec = Opening(
+        points=draw(st.sampled_from([0, 30, 51, 51])),
+        pure_run=draw(st.booleans()),
+        run_and_set=draw(st.booleans()),
+        jokers=draw(st.booleans()),
+    )
+    return rules, spec, before, without(before, dropped) + gained
+
+
+@settings(max_examples=150, deadline=None)
+@given(opening_cases())
+def test_a_hand_known_without_opening_and_new_cards_that_make_no_meld(case):
+    """The planner's opening facts (NoLayFacts with an opening topic, as
+    `opening_actions` keeps them) say "no opening" only where best_opening agrees."""
+    rules, spec, before, now = case
+    assume(best_opening(before, rules, spec) is None)
+    facts = NoLayFacts()
+    topic = ("opening", spec.points, spec.pure_run, spec.run_and_set, spec.jokers)
+    facts.add((), before, topic)
+    if facts.nothing((), now, rules, topic):
+        assert best_opening(now, rules, spec) is None
+    assert not facts.nothing((), now, rules, ("another topic",)) or not rebuild_may_lay((), now, rules)
+
+
+def test_opening_facts_on_a_known_hand():
+    spec = Opening(points=51, pure_run=True)
+    topic = ("opening", 51, True, False, True)
+    before = parse_cards("2S 3S 4S 9H KD")  # a run, but 9 points
+    assert best_opening(before, VOLEUR_LIKE, spec) is None
+    facts = NoLayFacts()
+    facts.add((), before, topic)
+    assert facts.nothing((), parse_cards("2S 3S 4S 9H KD QC"), VOLEUR_LIKE, topic)  # QC makes no meld
+    assert not facts.nothing((), parse_cards("2S 3S 4S 9H KD KH KC"), VOLEUR_LIKE, topic)  # the Ks do
+    assert best_opening(parse_cards("2S 3S 4S KD KH KC"), VOLEUR_LIKE, spec) is None  # 39 points
+    assert best_opening(parse_cards("2S 3S 4S KD KH KC QD QH QC"), VOLEUR_LIKE, spec) is not None
