@@ -150,9 +150,26 @@ def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_o
     return out
 
 
+_JOINS: dict[tuple, bool] = {}
+
+
 def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
-    """`c` alone could be laid off on some table meld."""
-    return any(rules.could_join(m.reading, c) for m in s.table)
+    """`c` alone could be laid off on some table meld. Each meld's answer is
+    remembered (`Rules.could_join` reads only the meld, the card and the meld
+    rules): the same melds and hand cards are asked about every turn."""
+    melds, positional = rules.melds, rules.positional_jokers
+    for m in s.table:
+        if not might_join(m.cards, c):  # cheaper than the memo's key
+            continue
+        key = (melds, positional, m.reading, c)
+        hit = _JOINS.get(key)
+        if hit is None:
+            if len(_JOINS) >= 1 << 15:
+                _JOINS.clear()
+            hit = _JOINS[key] = rules.could_join(m.reading, c)
+        if hit:
+            return True
+    return False
 
 
 could_take = might_join

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -50,17 +50,20 @@ def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> Game
 
 def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> list[A.Action]:
     """The ways to end the turn, in the order to prefer them."""
+    return list(_end_actions(rules, seat, order))
+
+
+def _end_actions(rules: Rules, seat: int, order: Sequence[Card]) -> Iterator[A.Action]:
     if not rules.ends_with_discard:
-        return [A.EndTurn(seat)]
+        yield A.EndTurn(seat)
+        return
     seen = set()
-    out: list[A.Action] = []
     for c in order:
         f = c.face_card
         if f in seen:
             continue
         seen.add(f)
-        out.append(A.Discard(seat, f))
-    return out
+        yield A.Discard(seat, f)
 
 
 def cards_laid(actions: Sequence[A.Action]) -> int:
@@ -76,7 +79,7 @@ def cards_laid(actions: Sequence[A.Action]) -> int:
 
 
 def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
-    for a in end_actions(rules, s, seat, order):
+    for a in _end_actions(rules, seat, order):  # lazily: the first is nearly always legal
         if play(rules, s, a) is not None:
             return a
     return None
