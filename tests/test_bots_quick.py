@@ -10,7 +10,7 @@ from collections import Counter
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rami_core.bots.hand import NoLayFacts, rebuild_may_lay, without
+from rami_core.bots.hand import NoLayFacts, rebuild_may_lay, usefulness, usefulness_of_hand, without
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
 from rami_core.melds import MeldRules, read_meld
 from rami_core.profile import Opening
@@ -179,3 +179,18 @@ def test_opening_facts_on_a_known_hand():
     assert not facts.nothing((), parse_cards("2S 3S 4S 9H KD KH KC"), VOLEUR_LIKE, topic)  # the Ks do
     assert best_opening(parse_cards("2S 3S 4S KD KH KC"), VOLEUR_LIKE, spec) is None  # 39 points
     assert best_opening(parse_cards("2S 3S 4S KD KH KC QD QH QC"), VOLEUR_LIKE, spec) is not None
+
+
+any_card = st.one_of(
+    st.builds(Card, st.integers(1, 13), st.integers(0, 3), st.integers(0, 1)),
+    st.builds(Card, st.just(0), st.just(JOKER_SUIT), st.integers(0, 3)),
+)
+dead_faces = st.dictionaries(st.tuples(st.integers(1, 13), st.integers(0, 3)), st.integers(0, 3)).map(Counter)
+
+
+@settings(max_examples=300)
+@given(st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces))
+def test_usefulness_of_a_whole_hand_is_usefulness_card_by_card(hand, dead):
+    useful = usefulness_of_hand(hand, dead)
+    for c in hand:
+        assert useful[c.face] == usefulness(c, hand, dead)

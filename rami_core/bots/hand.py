@@ -57,6 +57,41 @@ def usefulness(card: Card, hand: Sequence[Card], dead: Counter | None = None) ->
     return score
 
 
+def usefulness_of_hand(hand: Sequence[Card], dead: Counter | None = None) -> dict[tuple[int, int], int]:
+    """`usefulness(c, hand, dead)` for every face of `hand` at once (a discard
+    order asks for them all): the same sums, read from counts per face, per
+    rank and per suit instead of a pass over the hand for each card."""
+    jokers = 0
+    faces: Counter = Counter()
+    by_rank: Counter = Counter()
+    by_suit: dict[int, list[int]] = {}
+    for o in hand:
+        if o.is_joker:
+            jokers += 1
+            continue
+        faces[(o.rank, o.suit)] += 1
+        by_rank[o.rank] += 1
+        by_suit.setdefault(o.suit, []).append(o.rank)
+    out: dict[tuple[int, int], int] = {}
+    if jokers:
+        out[JOKER.face] = 100
+    for (r, s), n in faces.items():
+        score = jokers + (n - 1) + 4 * (by_rank[r] - n)
+        for o_rank in by_suit[s]:
+            if o_rank == r:
+                continue
+            d = abs(o_rank - r)
+            if r == 1 or o_rank == 1:
+                d = min(d, 14 - max(o_rank, r))
+            if d == 1:
+                score += 4
+            elif d == 2:
+                gap = (min(o_rank, r) + 1, s)
+                score += 1 if dead is not None and dead[gap] >= 2 else 3
+        out[(r, s)] = score
+    return out
+
+
 _MELDABLE_TABLES: dict = {}
 
 

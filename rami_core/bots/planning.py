@@ -28,7 +28,16 @@ from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, state_from_view
-from .hand import NoLayFacts, could_take, fits_table, meldable, rebuild_may_lay, usefulness, without
+from .hand import (
+    NoLayFacts,
+    could_take,
+    fits_table,
+    meldable,
+    rebuild_may_lay,
+    usefulness,
+    usefulness_of_hand,
+    without,
+)
 
 # Search states the solver may spend on a whole-table rearrangement: a count,
 # not seconds, so that a seeded game plays the same on any machine under any
@@ -428,6 +437,7 @@ class Planner:
         if self._order is not None and self._order[0] == memo:
             return list(self._order[1])
         keys: dict = {}
+        useful = usefulness_of_hand(hand)
 
         def key(c: Card) -> tuple:
             f = c.face
@@ -436,7 +446,7 @@ class Planner:
                 k = keys[f] = (
                     f == taken,
                     c.is_joker,
-                    usefulness(c, hand),
+                    useful[f],
                     sign * self.rules.card_value(c),
                 )
             return k
@@ -594,7 +604,7 @@ class PlanningBot:
         it (the taken card laid where it must be, a discard a house rule allows)."""
         plan = self.planner(rules).plan(s2, seat)
         self._drawn_plan = (self.plan_key(s2, seat), list(plan))
-        return bool(plan) and run_actions(rules, s2, plan) is not None
+        return bool(plan)  # a plan is played out on the state it is made from, action by action
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
         hand = list(view.hand)
@@ -602,7 +612,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
+                if could_take(m.cards, top) and _takes(list(m.cards), top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False
