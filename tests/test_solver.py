@@ -370,7 +370,7 @@ def test_relaxation_bound_is_admissible(pos, rules):
     sweep = _Sweep(_Model(table, hand, rules, weight), None)
     sweep.gran = 100
     value = sweep.solve()
-    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
     assert bound >= value
     plain = _Sweep(_Model(table, hand, rules, weight), None)
     plain.use_h = False
@@ -612,13 +612,27 @@ def test_points_tie_break_by_the_fixed_count_lp(pos, rules):
 
 
 def test_a_cut_points_search_keeps_the_proven_card_count():
+    # 10C cannot be laid: 11 of the 12 cards go down, and which 11 (the points)
+    # is the second search's question, cut here after one state
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK 10C",
+    )
+    sol = solve(t, h, DEFAULT, options=SolverOptions(points_states=1, use_lp=False))
+    assert check_solution(t, h, sol, DEFAULT) is None
+    assert sol.cards_optimal and not sol.optimal and sol.max_cards_laid == 11
+    full = solve(t, h, DEFAULT)
+    assert full.optimal and full.max_cards_laid == 11 and full.points_laid > sol.points_laid
+
+
+def test_laying_the_whole_hand_needs_no_points_search():
+    # every hand card goes down: no lay can have more points, whatever the budget
     t, h = two(
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
         "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
     )
     sol = solve(t, h, DEFAULT, options=SolverOptions(points_states=1, use_lp=False))
-    assert check_solution(t, h, sol, DEFAULT) is None
-    assert sol.cards_optimal and not sol.optimal and sol.max_cards_laid == 11
+    assert sol.optimal and sol.max_cards_laid == len(h)
 
 
 def test_check_position_refuses_what_the_deck_cannot_hold():

@@ -41,7 +41,8 @@ def test_the_compiled_search_is_built_where_a_compiler_is():
 
 
 def both(table, hand, rules, **kw):
-    """(compiled answer, pure answer) under the same explicit options."""
+    """(compiled answer, pure answer) under the same explicit options (every
+    budget given: their defaults differ by search)."""
     opts = kw.pop("options", SolverOptions())
     c = solve(table, hand, rules, options=SolverOptions(**{**opts.__dict__, "compiled": True}), **kw)
     p = solve(table, hand, rules, options=SolverOptions(**{**opts.__dict__, "compiled": False}), **kw)
@@ -66,13 +67,14 @@ def same(c, p) -> None:
     rules_strategy,
     st.sampled_from(["cards", "points"]),
     st.sampled_from([30, 300, 10**6]),
-    st.sampled_from([(5, 40), (2_500, 20_000), (10**6, 10**6)]),
+    st.sampled_from([(3, 5, 40), (20, 2_500, 20_000), (10**6, 10**6, 10**6)]),
 )
 def test_compiled_and_pure_give_the_same_answer(pos, rules, objective, max_states, budgets):
     table, hand = pos
     if read_meld(table, rules) is None and table:
         table = []
-    options = SolverOptions(lp_after=budgets[0], points_states=budgets[1])
+    relax_after, lp_after, points_states = budgets
+    options = SolverOptions(relax_after=relax_after, lp_after=lp_after, points_states=points_states)
     c, p = both(table, hand, rules, objective=objective, max_states=max_states, options=options)
     same(c, p)
     assert check_solution(table, hand, c, rules) is None
@@ -110,7 +112,7 @@ def test_twins_agree_on_two_deck_positions(seed):
     rng = random.Random(seed)
     table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
     voleur = MeldRules()
-    options = SolverOptions(lp_after=3_000, points_states=3_000)
+    options = SolverOptions(relax_after=500, lp_after=3_000, points_states=3_000)
     c, p = both(table, hand, voleur, max_states=6_000, options=options)
     same(c, p)
     assert Counter(c for m in c.melds for c in m) >= Counter(table)
@@ -129,7 +131,7 @@ def test_twins_count_the_same_states_and_bounds(pos, rules):
         sweep = _Sweep(_Model(table, hand, rules, weight), None, compiled=compiled)
         sweep.gran = 100
         value = sweep.solve()
-        bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+        bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
         calls = sweep._c.counts()[0] if compiled else sweep.calls
         values.append((value, bound, calls))
     assert values[0] == values[1]

@@ -42,7 +42,7 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    int32_t *slots;
+    uint64_t *slots; /* 0: empty; else the hash's high 32 bits, then the entry's index + 1 */
     size_t nslots;
     Entry *ent;
     size_t nent, cap;
@@ -51,22 +51,33 @@ typedef struct {
 } Map;
 
 static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
     }
-    h ^= h >> 29;
-    return h ? h : 1;
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    /* murmur's finaliser: every input bit reaches the low bits used as the index */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
 }
+
+static inline uint64_t slot_of(uint64_t h, size_t e) { return (h & 0xffffffff00000000ULL) | (uint64_t)(e + 1); }
 
 static int map_init(Map *m) {
     memset(m, 0, sizeof(*m));
     m->nslots = 1024;
-    m->slots = malloc(m->nslots * sizeof(int32_t));
-    if (!m->slots) return -1;
-    memset(m->slots, 0xff, m->nslots * sizeof(int32_t));
-    return 0;
+    m->slots = calloc(m->nslots, sizeof(uint64_t));
+    return m->slots ? 0 : -1;
 }
 
 static void map_free(Map *m) {
@@ -78,24 +89,26 @@ static void map_free(Map *m) {
 
 static Entry *map_get(Map *m, const uint8_t *k, size_t n, uint64_t h) {
     size_t mask = m->nslots - 1, i = h & mask;
+    uint64_t tag = h & 0xffffffff00000000ULL;
     for (;;) {
-        int32_t e = m->slots[i];
-        if (e < 0) return NULL;
-        Entry *en = &m->ent[e];
-        if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+        uint64_t sl = m->slots[i];
+        if (!sl) return NULL;
+        if ((sl & 0xffffffff00000000ULL) == tag) {
+            Entry *en = &m->ent[(sl & 0xffffffffULL) - 1];
+            if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+        }
         i = (i + 1) & mask;
     }
 }
 
 static int map_grow(Map *m) {
     size_t ns = m->nslots * 2;
-    int32_t *sl = malloc(ns * sizeof(int32_t));
+    uint64_t *sl = calloc(ns, sizeof(uint64_t));
     if (!sl) return -1;
-    memset(sl, 0xff, ns * sizeof(int32_t));
     for (size_t e = 0; e < m->nent; e++) {
         size_t i = m->ent[e].h & (ns - 1);
-        while (sl[i] >= 0) i = (i + 1) & (ns - 1);
-        sl[i] = (int32_t)e;
+        while (sl[i]) i = (i + 1) & (ns - 1);
+        sl[i] = slot_of(m->ent[e].h, e);
     }
     free(m->slots);
     m->slots = sl;
@@ -136,8 +149,8 @@ static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v,
     e->x = x;
     m->klen += n;
     size_t mask = m->nslots - 1, i = h & mask;
-    while (m->slots[i] >= 0) i = (i + 1) & mask;
-    m->slots[i] = (int32_t)m->nent;
+    while (m->slots[i]) i = (i + 1) & mask;
+    m->slots[i] = slot_of(h, m->nent);
     m->nent++;
     return e;
 }
@@ -438,12 +451,15 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
 
 /* ------------------------------------------------------------------ the relaxation */
 
-static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
+/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14) {
     uint8_t key[8 + 2 * MAXR];
     int kn = 0;
     key[kn++] = (uint8_t)s;
     key[kn++] = (uint8_t)pi;
     key[kn++] = (uint8_t)j;
+    key[kn++] = (uint8_t)t14;
+    key[kn++] = (uint8_t)a14;
     key[kn++] = (uint8_t)nr;
     memcpy(key + kn, R, nr * sizeof(uint16_t));
     kn += nr * sizeof(uint16_t);
@@ -465,10 +481,13 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
     }
     int p = S->places[pi];
     int t = S->ft[pi][s], a = S->fa[pi][s], tmin = t, w = S->fw[pi][s];
-    if (S->both && p == 1)
+    int at1 = S->both && p == 1, at14 = S->both && p == 14;
+    if (at1)
         tmin = 0;
-    else if (S->both && p == 14)
-        t = tmin = 0;
+    else if (at14) {
+        t = tmin = t14;
+        a = a14;
+    }
     int cap = S->caps[pi][s];
     int64_t best = NEG;
     int cnt;
@@ -486,7 +505,13 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j) {
         if (mm > cap) continue;
         uint16_t nR[MAXR];
         for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
-        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused);
+        int nt14 = t14, na14 = a14;
+        if (at1) {
+            nt14 = t - u > 0 ? t - u : 0;
+            na14 = a - u;
+        } else if (at14)
+            nt14 = na14 = 0;
+        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14);
         if (S->status) return 0;
         if (sub == NEG) continue;
         int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
@@ -505,7 +530,7 @@ static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) 
         int64_t v = tail;
         for (int s = 0; s < 4; s++) {
             int q = (pi < S->n && s < si) ? pi + 1 : pi;
-            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0);
+            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1]);
             if (S->status) return 0;
             if (x == NEG) return NEG;
             v += x;
@@ -518,7 +543,7 @@ static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) 
     for (int s = 0; s < 4; s++) {
         int q = (s < si && pi < S->n) ? pi + 1 : pi;
         for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j);
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1]);
             if (S->status) return 0;
         }
         if (vals[jl] == NEG) return NEG;
@@ -607,8 +632,12 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
             return NEG;
         }
     }
-    int64_t bound = S->use_h ? relaxed_bound(S, pi, si, st, jl) : potential(S, pi, si, st);
-    if (S->status) return 0;
+    int64_t bound = potential(S, pi, si, st);
+    if (S->use_h) {
+        int64_t relaxed = relaxed_bound(S, pi, si, st, jl);
+        if (S->status) return 0;
+        if (relaxed < bound) bound = relaxed;
+    }
     if (bound < need) {
         if (!map_put(&S->memo, key, kn, h, bound, 0)) goto nomem;
         return bound;
@@ -699,6 +728,20 @@ static int read_runs(Sweep *S, PyObject *runs, State *st) {
     return 0;
 }
 
+static int read_res(PyObject *res, State *st) {
+    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 4) {
+        PyErr_SetString(PyExc_TypeError, "res: four (table, all) pairs");
+        return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        int t14, a14;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(res, s), "ii", &t14, &a14)) return -1;
+        st->res[2 * s] = (uint8_t)t14;
+        st->res[2 * s + 1] = (uint8_t)a14;
+    }
+    return 0;
+}
+
 static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
     int pi, si, jl;
     PyObject *runs, *msum, *res;
@@ -718,16 +761,7 @@ static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
         if (v == -1 && PyErr_Occurred()) return -1;
         st->msum[i] = (uint8_t)v;
     }
-    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 4) {
-        PyErr_SetString(PyExc_TypeError, "res: four (table, all) pairs");
-        return -1;
-    }
-    for (int s = 0; s < 4; s++) {
-        int t14, a14;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(res, s), "ii", &t14, &a14)) return -1;
-        st->res[2 * s] = (uint8_t)t14;
-        st->res[2 * s + 1] = (uint8_t)a14;
-    }
+    if (read_res(res, st) < 0) return -1;
     *need = nd;
     return 0;
 }
@@ -763,12 +797,13 @@ static PyObject *Sweep_best(Sweep *S, PyObject *args) {
 
 static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     int pi, si, jl;
-    PyObject *runs, *lim;
-    if (!PyArg_ParseTuple(args, "iiOiO", &pi, &si, &runs, &jl, &lim)) return NULL;
+    PyObject *runs, *res, *lim;
+    if (!PyArg_ParseTuple(args, "iiOiOO", &pi, &si, &runs, &jl, &res, &lim)) return NULL;
     if (set_limits(S, lim) < 0) return NULL;
     State st;
     memset(&st, 0, sizeof(st));
     if (read_runs(S, runs, &st) < 0) return NULL;
+    if (read_res(res, &st) < 0) return NULL;
     S->status = ST_OK;
     int64_t v = relaxed_bound(S, pi, si, &st, jl);
     return finish(S, v);
@@ -906,7 +941,7 @@ static PyMethodDef Sweep_methods[] = {
     {"best", (PyCFunction)Sweep_best, METH_VARARGS,
      "best(((pi, si, runs, msum, jl, res, need)), (budget, max_states, deadline)) -> (status, value)"},
     {"relaxed_bound", (PyCFunction)Sweep_relaxed_bound, METH_VARARGS,
-     "relaxed_bound(pi, si, runs, jl, (budget, max_states, deadline)) -> (status, value)"},
+     "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
     {NULL, NULL, 0, NULL},
 };

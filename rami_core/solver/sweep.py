@@ -250,10 +250,12 @@ class _Sweep:
         others = tuple(sorted(row[x][1] for x in range(4) if x != s))
         return _set_cap(row[s][1], others, self.m.J, self.m.rules)
 
-    def hval(self, s: int, pi: int, R: tuple, j: int) -> int:
+    def hval(self, s: int, pi: int, R: tuple, j: int, r: tuple[int, int]) -> int:
         """Best hand weight of suit s from place pi on, its runs in progress R, with
-        at most j jokers in its runs, sets unconstrained but by set_cap."""
-        key = (s, pi, R, j)
+        at most j jokers in its runs, sets unconstrained but by set_cap; ``r``
+        is the suit's aces kept for place 14 (table, all) where the ace is at
+        both ends, so that an ace is counted once, as in the search."""
+        key = (s, pi, R, j, r)
         hit = self.hmemo.get(key)
         if hit is not None:
             return hit
@@ -265,10 +267,13 @@ class _Sweep:
             return v
         p = m.places[pi]
         t, a, tmin, w = self.face[pi][s]
-        if m.both and p == 1:
-            tmin = 0
-        elif m.both and p == 14:
-            t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
+        at1 = m.both and p == 1
+        at14 = m.both and p == 14
+        if at1:
+            tmin = 0  # the aces not used here stay for place 14
+        elif at14:
+            t, a = r
+            tmin = t
         cap = self.caps[pi][s]
         best_ = NEG
         options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
@@ -280,7 +285,9 @@ class _Sweep:
         for opt in options:
             if opt[1] > cap:
                 continue
-            sub = self.hval(s, pi + 1, opt[0], j - opt[3])
+            u = opt[2]
+            r2 = (max(0, t - u), a - u) if at1 else ((0, 0) if at14 else r)
+            sub = self.hval(s, pi + 1, opt[0], j - opt[3], r2)
             if sub == NEG:
                 continue
             if sub + opt[4] > best_:
@@ -288,18 +295,25 @@ class _Sweep:
         self.hmemo[key] = best_
         return best_
 
-    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
         if self._c is not None:
-            return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, self._limits()))
-        return self._relaxed_bound(pi, si, runs, jl)
+            try:
+                return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, res, self._limits()))
+            except OverflowError:
+                self._c = None
+        return self._relaxed_bound(pi, si, runs, jl, res)
 
-    def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+    def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
         hv = self.hval
         tail = self.m.JH * self.m.wj
         if jl == 0 or self.m.J == 0:
             v = tail
             for s in range(4):
-                x = hv(s, pi + 1 if s < si else pi, runs[s], 0) if pi < self.n else hv(s, pi, runs[s], 0)
+                x = (
+                    hv(s, pi + 1 if s < si else pi, runs[s], 0, res[s])
+                    if pi < self.n
+                    else hv(s, pi, runs[s], 0, res[s])
+                )
                 if x == NEG:
                     return NEG
                 v += x
@@ -308,7 +322,7 @@ class _Sweep:
         acc = [0] * (jl + 1)
         for s in range(4):
             q = pi + 1 if (s < si and pi < self.n) else pi
-            vals = [hv(s, q, runs[s], j) for j in range(jl + 1)]
+            vals = [hv(s, q, runs[s], j, res[s]) for j in range(jl + 1)]
             if vals[-1] == NEG:
                 return NEG
             new = [NEG] * (jl + 1)
@@ -337,7 +351,12 @@ class _Sweep:
         """The best weight from this state on if it is at least ``need`` (exact);
         otherwise some upper bound below ``need`` (a fail-low, as in alpha-beta)."""
         if self._c is not None:
-            return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+            try:
+                return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+            except OverflowError:
+                # beyond the compiled search's fixed sizes (never with real decks):
+                # the Python search goes on; the values found so far stay true
+                self._c = None
         return self._best(pi, si, runs, msum, jl, res, need)
 
     def _best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
@@ -372,7 +391,13 @@ class _Sweep:
             if not _sets_completable(msum, caps, jl, m.rules):
                 memo[key] = (NEG, True)
                 return NEG
-        bound = self._relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
+        bound = self.potential(pi, si, res)
+        if self.use_h:
+            # two admissible bounds, the smaller kept: the relaxation is the
+            # tighter one but for aces, which it may count at both ends
+            relaxed = self._relaxed_bound(pi, si, runs, jl, res)
+            if relaxed < bound:
+                bound = relaxed
         if bound < need:
             memo[key] = (bound, False)
             return bound
@@ -471,7 +496,9 @@ class _Sweep:
             self.value = self.best(0, 0, *self.root, NEG + 1)
             return self.value
         gran = max(1, self.gran)
-        ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        ub = self.potential(0, 0, self.root[3])
+        if self.use_h:
+            ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
@@ -498,7 +525,9 @@ class _Sweep:
         mod = compiled_sweep()
         n = self.n
         B = max([1, *m.a.values()]) + 1
-        if mod is None or m.J > 63 or B > 16 or n > 14:
+        # its fixed sizes: runs in progress per suit (copies + jokers) within
+        # MAXR and the splits of equal runs within MAXOPTS, masks of 64 jokers
+        if mod is None or m.J > 63 or B > 16 or n > 14 or B - 1 + m.J > 14:
             return None
         try:
             return mod.Sweep(
