@@ -23,6 +23,7 @@
 #define ST_BUDGET 1
 #define ST_TIMEOUT 2
 #define ST_ERROR 3
+#define ST_BOUND_SPENT 4 /* the relaxation's work reached the limit: the search goes on without it */
 
 typedef struct {
     uint8_t pi, si, jl;
@@ -170,6 +171,7 @@ typedef struct {
     int B;             /* counts in a set vector run 0..B-1 */
     uint64_t *setfeas; /* per sorted count vector (base B, 4 digits): bit j = closes with j jokers */
     int use_h;
+    int bound_on; /* the relaxation in use (it is switched off when its work reaches the limit) */
     /* limits of the current call */
     int64_t calls, hcalls, budget, max_states;
     double deadline; /* <0: none */
@@ -495,7 +497,7 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
     if (off < 0) return 0;
     S->hcalls += 1 + cnt;
     if (S->hcalls >= S->max_states) {
-        S->status = ST_TIMEOUT;
+        S->status = ST_BOUND_SPENT;
         return 0;
     }
     for (int i = 0; i < cnt; i++) {
@@ -633,10 +635,15 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
         }
     }
     int64_t bound = potential(S, pi, si, st);
-    if (S->use_h) {
+    if (S->bound_on) {
         int64_t relaxed = relaxed_bound(S, pi, si, st, jl);
-        if (S->status) return 0;
-        if (relaxed < bound) bound = relaxed;
+        if (S->status == ST_BOUND_SPENT) {
+            S->status = ST_OK;
+            S->bound_on = 0; /* from here on the hand's potential alone */
+        } else if (S->status)
+            return 0;
+        else if (relaxed < bound)
+            bound = relaxed;
     }
     if (bound < need) {
         if (!map_put(&S->memo, key, kn, h, bound, 0)) goto nomem;
@@ -806,6 +813,7 @@ static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     if (read_res(res, &st) < 0) return NULL;
     S->status = ST_OK;
     int64_t v = relaxed_bound(S, pi, si, &st, jl);
+    if (S->status == ST_BOUND_SPENT) S->bound_on = 0;
     return finish(S, v);
 }
 
@@ -925,6 +933,7 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
     }
     S->calls = S->hcalls = 0;
     S->status = ST_OK;
+    S->bound_on = S->use_h;
     return 0;
 }
 

@@ -176,6 +176,11 @@ class _Budget(Exception):
     """The search used its state budget (the memo stays valid)."""
 
 
+class _BoundSpent(Exception):
+    """The relaxation's work reached the state limit: the search goes on with
+    the hand's potential as its bound (weaker, still admissible)."""
+
+
 class _Sweep:
     def __init__(
         self, m: _Model, deadline: float | None, max_states: int | None = None, compiled: bool = True
@@ -184,6 +189,8 @@ class _Sweep:
         # the compiled twin of best/hval/relaxed_bound (built in solve()), when asked and importable
         self.compiled = compiled and compiled_sweep() is not None
         self._c: Any = None
+        self.prepared = False
+        self.bound_on = True
         self.memo: dict = {}
         self.deadline = deadline
         # a deterministic limit: SolverTimeout at this many states
@@ -278,10 +285,11 @@ class _Sweep:
         best_ = NEG
         options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
         # the bound's work (its transitions, which grow with copies and jokers)
-        # is held to the same limit as the search's states, counted apart
+        # is held to the same limit as the search's states, counted apart;
+        # past it the search goes on with the hand's potential alone
         self.hcalls += 1 + len(options)
         if self.hcalls >= self.max_states:
-            raise SolverTimeout
+            raise _BoundSpent
         for opt in options:
             if opt[1] > cap:
                 continue
@@ -345,6 +353,8 @@ class _Sweep:
             raise _Budget
         if status == 2:
             raise SolverTimeout
+        if status == 4:
+            raise _BoundSpent
         return value
 
     def best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
@@ -392,10 +402,13 @@ class _Sweep:
                 memo[key] = (NEG, True)
                 return NEG
         bound = self.potential(pi, si, res)
-        if self.use_h:
-            # two admissible bounds, the smaller kept: the relaxation is the
-            # tighter one but for aces, which it may count at both ends
-            relaxed = self._relaxed_bound(pi, si, runs, jl, res)
+        if self.bound_on:
+            # two admissible bounds, the smaller kept
+            try:
+                relaxed = self._relaxed_bound(pi, si, runs, jl, res)
+            except _BoundSpent:
+                self.bound_on = False  # from here on the hand's potential alone
+                relaxed = bound
             if relaxed < bound:
                 bound = relaxed
         if bound < need:
@@ -463,7 +476,9 @@ class _Sweep:
             ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
             yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
 
-    def solve(self) -> int:
+    def _prepare(self) -> None:
+        """The tables every solve of this sweep shares, built once: a resumed
+        solve (after a budget pause) keeps its memos, in Python as in C."""
         m = self.m
         # suffix potentials: hand weight at (place, suit) and after, plus hand jokers
         n = self.n
@@ -484,8 +499,16 @@ class _Sweep:
         self.pot = pot
         self.hmemo: dict = {}
         self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
+        # the bound in use: the relaxation while its work is within the limit
+        self.bound_on = self.use_h
         if self.compiled:
             self._c = self._build_compiled()
+        self.prepared = True
+
+    def solve(self) -> int:
+        m = self.m
+        if not self.prepared:
+            self._prepare()
         self.root = ((),) * 4, (), m.J, ((0, 0),) * 4
         # Search from the top: ask for the bound, and on a fail-low (an upper
         # bound below the ask) ask again for the next lower multiple of the
@@ -497,8 +520,11 @@ class _Sweep:
             return self.value
         gran = max(1, self.gran)
         ub = self.potential(0, 0, self.root[3])
-        if self.use_h:
-            ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
+        if self.bound_on:
+            try:
+                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
+            except _BoundSpent:
+                self.bound_on = False
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
