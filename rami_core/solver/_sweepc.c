@@ -817,6 +817,101 @@ static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     return finish(S, v);
 }
 
+/* The choices along an optimal path from a state whose value is known: per
+ * suit step the index of the option taken (in the order of suit_options,
+ * which is sweep._suit_options_base's), per place the jokers given to its
+ * sets. The same walk as _Sweep.rebuild's, without a call from Python per
+ * option. None if the memo holds no witness (a bug). */
+static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
+    PyObject *state, *lim;
+    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
+    if (set_limits(S, lim) < 0) return NULL;
+    State st;
+    int64_t target;
+    if (read_state(S, state, &st, &target) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    S->status = ST_OK;
+    while (st.pi < S->n) {
+        int pi = st.pi, si = st.si, jl = st.jl, found = -1;
+        State next;
+        if (si == 4) {
+            uint64_t f = set_options(S, st.msum, jl);
+            for (int j = 0; j <= jl && j < 64 && found < 0; j++) {
+                if (!(f >> j & 1)) continue;
+                next = st;
+                next.pi = (uint8_t)(pi + 1);
+                next.si = 0;
+                next.jl = (uint8_t)(jl - j);
+                memset(next.msum, 0, 4);
+                int64_t v = best(S, &next, target);
+                if (S->status) break;
+                if (v == target) found = j;
+            }
+        } else {
+            int p = S->places[pi];
+            int t = S->ft[pi][si], a = S->fa[pi][si], tmin = t, wf = S->fw[pi][si];
+            int at1 = S->both && p == 1, at14 = S->both && p == 14;
+            if (at1)
+                tmin = 0;
+            else if (at14) {
+                t = st.res[2 * si];
+                a = st.res[2 * si + 1];
+                tmin = t;
+            }
+            int cnt;
+            long off = suit_options(S, st.codes[si], st.nr[si], tmin, a, jl, S->hi - p + 1, &cnt);
+            if (off < 0) break;
+            for (int i = 0; i < cnt; i++) {
+                const int32_t *o = S->oa + off;
+                int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+                next = st;
+                for (int q = 0; q < onr; q++) next.codes[si][q] = (uint16_t)o[4 + q];
+                off += 4 + onr;
+                next.nr[si] = (uint8_t)onr;
+                next.si = (uint8_t)(si + 1);
+                next.jl = (uint8_t)(jl - jused);
+                if (mm) msum_add(next.msum, mm);
+                if (at1) {
+                    next.res[2 * si] = (uint8_t)(t - u > 0 ? t - u : 0);
+                    next.res[2 * si + 1] = (uint8_t)(a - u);
+                } else if (at14) {
+                    next.res[2 * si] = 0;
+                    next.res[2 * si + 1] = 0;
+                }
+                int64_t w = u > t ? (int64_t)(u - t) * wf : 0;
+                int64_t v = best(S, &next, target - w);
+                if (S->status) break;
+                if (v != NEG && v + w == target) {
+                    found = i;
+                    target -= w;
+                    break;
+                }
+            }
+        }
+        if (S->status || found < 0) break;
+        PyObject *x = PyLong_FromLong(found);
+        if (!x || PyList_Append(out, x) < 0) {
+            Py_XDECREF(x);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(x);
+        st = next;
+    }
+    int status = S->status;
+    S->status = ST_OK;
+    if (status == ST_ERROR) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (status || st.pi < S->n) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
 static PyObject *Sweep_counts(Sweep *S, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("LL", (long long)S->calls, (long long)S->hcalls);
 }
@@ -952,6 +1047,8 @@ static PyMethodDef Sweep_methods[] = {
     {"relaxed_bound", (PyCFunction)Sweep_relaxed_bound, METH_VARARGS,
      "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
+    {"walk", (PyCFunction)Sweep_walk, METH_VARARGS,
+     "walk((pi, si, runs, msum, jl, res, value), limits) -> option indices along an optimal path, or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -38,6 +38,15 @@ def compiled_sweep() -> Any:
 
 
 @cache
+def _row_caps(row: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[int, ...]:
+    """Per suit, the most cards of a rank's face that its sets could hold (the
+    other suits' ``row`` counts and every joker free): :func:`_set_cap`."""
+    return tuple(
+        _set_cap(row[s], tuple(sorted(row[x] for x in range(4) if x != s)), jokers, rules) for s in range(4)
+    )
+
+
+@cache
 def _set_masks(B: int, J: int, rules: MeldRules) -> tuple[int, ...]:
     """Per count vector (four digits in base B, largest first where it
     matters): bit j set when the counts close into sets with j jokers."""
@@ -249,13 +258,6 @@ class _Sweep:
         return v
 
     # ---- the per-suit relaxation: an admissible, state-dependent bound
-
-    def set_cap(self, pi: int, s: int) -> int:
-        """Most cards of suit s that sets at place pi could hold, whatever the other
-        suits do (their cards and every joker counted free)."""
-        row = self.face[pi]
-        others = tuple(sorted(row[x][1] for x in range(4) if x != s))
-        return _set_cap(row[s][1], others, self.m.J, self.m.rules)
 
     def hval(self, s: int, pi: int, R: tuple, j: int, r: tuple[int, int]) -> int:
         """Best hand weight of suit s from place pi on, its runs in progress R, with
@@ -498,7 +500,7 @@ class _Sweep:
             pot[n][si] = m.JH * m.wj
         self.pot = pot
         self.hmemo: dict = {}
-        self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
+        self.caps = [list(_row_caps(tuple(x[1] for x in self.face[pi]), m.J, m.rules)) for pi in range(n)]
         # the bound in use: the relaxation while its work is within the limit
         self.bound_on = self.use_h
         if self.compiled:
@@ -587,6 +589,7 @@ class _Sweep:
         """Walk the memo along an optimal path; returns (runs, sets) in faces:
         runs as (suit, start place, ['N'|'J', ...]), sets as (rank, [suits], jokers)."""
         m = self.m
+        self.budget = None  # the walk only reads what the search proved
         runs_state, msum, jl, res = self.root
         target = self.value
         open_runs: list[dict[tuple, list]] = [{} for _ in range(4)]
@@ -595,13 +598,24 @@ class _Sweep:
         pi = 0
         mvec = [0, 0, 0, 0]
         si = 0
+        # the compiled search walks its own memo; Python follows its choices
+        path = None
+        if self._c is not None:
+            path = self._c.walk((0, 0, runs_state, msum, jl, res, target), self._limits())
+            if path is None:  # pragma: no cover - the memo guarantees a witness
+                raise InternalError("solver rebuild lost its way")
+        step = 0
         while pi < self.n:
             if si == 4:
-                for j in _set_joker_options(msum, jl, m.rules):
-                    if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
-                        break
-                else:  # pragma: no cover - the memo guarantees a witness
-                    raise InternalError("solver rebuild lost its way at the sets")
+                if path is not None:
+                    j = path[step]
+                    step += 1
+                else:
+                    for j in _set_joker_options(msum, jl, m.rules):
+                        if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
+                            break
+                    else:  # pragma: no cover - the memo guarantees a witness
+                        raise InternalError("solver rebuild lost its way at the sets")
                 vec = tuple(mvec) if m.rules.set_distinct_suits else (sum(mvec),)
                 groups = _set_groups(vec, j, m.rules)
                 if groups is None:  # pragma: no cover - the memo guarantees sets
@@ -623,12 +637,19 @@ class _Sweep:
                 si = 0
                 continue
             chosen = None
-            for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
-                sub = self.best(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], target - opt[4])
-                if sub != NEG and sub + opt[4] == target:
-                    chosen = (opt, nxt)
-                    target -= opt[4]
-                    break
+            if path is not None:
+                for k, (opt, nxt) in enumerate(self._options(pi, si, runs_state, msum, jl, res)):
+                    if k == path[step]:
+                        chosen = (opt, nxt)
+                        break
+                step += 1
+            else:
+                for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
+                    sub = self.best(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], target - opt[4])
+                    if sub != NEG and sub + opt[4] == target:
+                        chosen = (opt, nxt)
+                        target -= opt[4]
+                        break
             if chosen is None:  # pragma: no cover
                 raise InternalError("solver rebuild lost its way")
             opt, nxt = chosen
