@@ -456,8 +456,9 @@ class _Sweep:
         memo[key] = (bestv, bestv >= need or bestv == NEG)
         return bestv
 
-    def _options(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple):
-        """(option, (runs, msum, jl, res) after it) for suit si at place index pi."""
+    def _options(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, only: int = -1):
+        """(option, (runs, msum, jl, res) after it) for suit si at place index pi;
+        ``only``: just the option of that index (the compiled walk names it)."""
         m = self.m
         p = m.places[pi]
         t, a, tmin, w = self.face[pi][si]
@@ -467,7 +468,8 @@ class _Sweep:
             t, a = res[si]
             tmin = t
         room = m.hi - p + 1
-        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room):
+        options = self.suit_options(runs[si], t, tmin, a, w, jl, room)
+        for opt in options if only < 0 else options[only : only + 1]:
             newR, mm, u, jused, _weight, _detail = opt
             if m.both and p == 1:
                 res2 = (*res[:si], (max(0, t - u), a - u), *res[si + 1 :])
@@ -638,10 +640,7 @@ class _Sweep:
                 continue
             chosen = None
             if path is not None:
-                for k, (opt, nxt) in enumerate(self._options(pi, si, runs_state, msum, jl, res)):
-                    if k == path[step]:
-                        chosen = (opt, nxt)
-                        break
+                chosen = next(self._options(pi, si, runs_state, msum, jl, res, only=path[step]), None)
                 step += 1
             else:
                 for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
