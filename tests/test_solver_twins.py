@@ -135,3 +135,35 @@ def test_twins_count_the_same_states_and_bounds(pos, rules):
         calls = sweep._c.counts()[0] if compiled else sweep.calls
         values.append((value, bound, calls))
     assert values[0] == values[1]
+
+
+@st.composite
+def meld_rules(draw):
+    """Meld rules a house file may set, beyond the presets' own."""
+    set_min = draw(st.integers(2, 4))
+    distinct = draw(st.booleans())
+    set_max = draw(st.integers(set_min, 4 if distinct else 6))
+    ace_low, ace_high = draw(st.sampled_from([(True, True), (True, False), (False, True)]))
+    return MeldRules(
+        run_min=draw(st.integers(2, 5)),
+        set_min=set_min,
+        set_max=set_max,
+        set_distinct_suits=distinct,
+        ace_low=ace_low,
+        ace_high=ace_high,
+        max_jokers=draw(st.sampled_from([None, 0, 1, 2])),
+        min_naturals=draw(st.integers(1, 3)),
+    )
+
+
+@needs_compiled
+@settings(max_examples=80, deadline=None)
+@given(positions(), meld_rules(), st.sampled_from(["cards", "points"]))
+def test_twins_agree_under_house_meld_rules(pos, rules, objective):
+    table, hand = pos
+    if read_meld(table, rules) is None and table:
+        table = []
+    options = SolverOptions(relax_after=20, lp_after=200, points_states=2_000)
+    c, p = both(table, hand, rules, objective=objective, max_states=5_000, options=options)
+    same(c, p)
+    assert check_solution(table, hand, c, rules) is None
