@@ -367,6 +367,8 @@ def _two_phase(
         return melds, False
     laid = _laid_cards(melds, table)
     reached = sum(weight(c) for c in laid)
+    if len(laid) == len(hand):
+        return melds, True  # the whole (live) hand is down: no lay has more points
     model = _Model(table, hand, rules, weight)
     own = cast(int, options.points_states)  # settled by solve()
     points_states = own if max_states is None else min(max_states, own)
