@@ -9,6 +9,13 @@ preset, beside two gin rummy engines measured in the same run:
     python benchmarks/bench_engine.py --seconds 10
     python benchmarks/bench_engine.py --profile rami51   # cProfile of the turn loop
 
+    # before and after in one run: a second rami tree (e.g. main's) measured
+    # beside this one, each line in a child process importing that tree
+    git archive main rami_core variants | tar -x -C /tmp/before
+    python benchmarks/bench_engine.py --rami-path /tmp/before --presets voleur,rami51
+    # did a speed-up change what the bots decide? (same seeds, every action hashed)
+    python benchmarks/bench_engine.py --rami-path /tmp/before --decisions 20
+
 Rami rounds are played through the public API (Game.new, view, bot.choose,
 apply) exactly as ``rami simulate`` plays them; a round stops at 400 turns.
 """
@@ -17,9 +24,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
+import json
+import os
 import pstats
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -49,6 +61,52 @@ def rami_rounds(preset: str, seconds: float, bot: str = "greedy") -> tuple[float
                 turns += 1
         n += 1
     return n / (time.perf_counter() - t0), n
+
+
+def decisions_hash(preset: str, bots: tuple[str, str], rounds: int) -> str:
+    """A hash of every action the bots choose in `rounds` seeded rounds (the
+    seeds of `rami_rounds`): two trees whose bots decide alike agree on it."""
+    profile = load_profile(preset)
+    h = hashlib.sha256()
+    for seed in range(rounds):
+        game = Game.new(profile, 2, seed=seed)
+        players = [make_bot(bots[0], (seed + 1) * 2), make_bot(bots[1], (seed + 1) * 2 + 1)]
+        turns = 0
+        while game.state.phase != "over" and turns < 400:
+            seat = game.state.turn
+            action = players[seat].choose(game.view(seat), game.rules)
+            h.update(repr(action).encode())
+            game.apply(action)
+            if game.state.turn != seat:
+                turns += 1
+    return h.hexdigest()[:16]
+
+
+def _child(path: str, args: list[str]) -> dict:
+    """This script's answer (the last line, JSON) from a child process that
+    imports the rami tree at `path` (its ``rami_core`` and ``variants``)
+    ahead of the installed one."""
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([path, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    )
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), *args],
+        env=env,
+        cwd=path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    got = json.loads(out.strip().splitlines()[-1])
+    if not str(got["rami_core"]).startswith(str(Path(path).resolve())):
+        raise SystemExit(f"--rami-path {path}: the child imported {got['rami_core']} instead")
+    return got
+
+
+def rami_rounds_in(path: str, preset: str, seconds: float) -> tuple[float, int]:
+    """`rami_rounds` run by a child process importing the rami tree at `path`."""
+    got = _child(path, ["--child", preset, "--seconds", str(seconds)])
+    return got["rate"], got["n"]
 
 
 def rlcard_games(seconds: float) -> tuple[float, int] | None:
@@ -94,12 +152,64 @@ def open_spiel_games(seconds: float) -> tuple[float, int] | None:
     return n / (time.perf_counter() - t0), n
 
 
+def check_decisions(presets: list[str], paths: list[str], rounds: int) -> int:
+    """Print, per preset and pairing, whether every other tree's bots chose
+    the same actions as this tree's; 1 if any differ."""
+    if not paths:
+        raise SystemExit("--decisions needs --rami-path DIR (the tree to compare with)")
+    table = Table(title=f"Same decisions as this tree, {rounds} seeded rounds per line")
+    for col in ("preset", "bots", "this tree", *paths):
+        table.add_column(col)
+    differ = False
+    for preset in presets:
+        for bots in (("greedy", "greedy"), ("expert", "greedy")):
+            n = rounds if bots[0] == "greedy" or preset != "voleur" else max(1, rounds // 8)
+            mine = decisions_hash(preset, bots, n)
+            others = [_child(p, ["--child-decisions", preset, *bots, str(n)])["hash"] for p in paths]
+            differ |= any(o != mine for o in others)
+            marks = ["same" if o == mine else f"DIFFERENT ({o})" for o in others]
+            table.add_row(preset, f"{bots[0]} vs {bots[1]} ({n} rounds)", mine, *marks)
+    Console().print(table)
+    return 1 if differ else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--profile", metavar="PRESET", help="cProfile greedy rounds of this preset instead")
+    ap.add_argument(
+        "--rami-path",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also measure the rami tree in DIR (holding rami_core/ and variants/), in a child process",
+    )
+    ap.add_argument(
+        "--decisions",
+        type=int,
+        metavar="N",
+        help="with --rami-path: instead of timing, check that both trees' bots choose the same actions"
+        " in N seeded rounds per preset (greedy vs greedy, expert vs greedy)",
+    )
+    ap.add_argument("--child", metavar="PRESET", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--child-decisions", nargs=4, metavar=("PRESET", "BOT", "BOT", "N"), help=argparse.SUPPRESS
+    )
     args = ap.parse_args(argv)
+    if args.child or args.child_decisions:
+        import rami_core
+
+        where = str(Path(rami_core.__file__).resolve())
+        if args.child_decisions:
+            preset, a, b, n = args.child_decisions
+            print(json.dumps({"hash": decisions_hash(preset, (a, b), int(n)), "rami_core": where}))
+        else:
+            rate, n = rami_rounds(args.child, args.seconds)
+            print(json.dumps({"rate": rate, "n": n, "rami_core": where}))
+        return 0
+    if args.decisions:
+        return check_decisions(args.presets.split(","), args.rami_path, args.decisions)
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
@@ -115,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     for preset in args.presets.split(","):
         rate, n = rami_rounds(preset, args.seconds)
         rows.append((f"rami {preset}, greedy vs greedy", "round", rate, n))
+        for path in args.rami_path:
+            rate, n = rami_rounds_in(path, preset, args.seconds)
+            rows.append((f"rami {preset}, greedy vs greedy ({path})", "round", rate, n))
     if spiel:
         rows.append(("OpenSpiel gin_rummy, simple bot vs simple bot", "game (deal)", spiel[0], spiel[1]))
     if rl:

@@ -275,8 +275,9 @@ def test_expert_rebuilds_where_greedy_gives_up():
     hand = parse_cards("7S 8S 3H 3H 4H 8H 3D KD 2C 4C 4C 6C 9C")
     rules = Rules.build(load_profile("voleur"), 2)
     s = SimpleNamespace(table=[SimpleNamespace(cards=parse_cards(m)) for m in table])
-    assert Planner(rules).rearrangement(s, hand) is None
-    play = ExpertPlanner(rules).rearrangement(s, hand)
+    # greedy finds nothing and knows it has not proven there is nothing
+    assert Planner(rules).rearrangement(s, hand) == (None, False)
+    play, _ = ExpertPlanner(rules).rearrangement(s, hand)
     assert play is not None
     melds = play(0).melds
     assert all(read_meld(list(m), rules.melds) is not None for m in melds)

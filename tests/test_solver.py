@@ -263,19 +263,20 @@ def test_state_limit_cuts_the_search():
     found (the LP's, or without it the table as it was, nothing laid); enough
     and it is the optimum."""
     t, h = two(
-        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
-        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
+        "8H 8D 8S 8C 5D 5C 5H 4D 5D 6D 7D 8D 9D 4D 4S 4C 4H AC AD AS AH 7D 7H 7C 7S",
+        "3D 9D 10H KS 4S JS JS 2H 10S QS 5C 7C AD 2D 6S 8S JD",
     )
     cut = solve(t, h, DEFAULT, max_states=5)
     assert not cut.optimal and cut.feasible and cut.laid == [] and cut.max_cards_laid == 0
     assert Counter(c for m in cut.melds for c in m) == Counter(t)
     asked = SolverOptions(lp_after=2)
     best_found = solve(t, h, DEFAULT, max_states=600, options=asked)
-    assert not best_found.optimal and best_found.feasible
-    assert check_solution(t, h, best_found, DEFAULT) is None and best_found.max_cards_laid <= 11
+    assert not best_found.optimal and best_found.feasible and best_found.max_cards_laid > 0
+    assert check_solution(t, h, best_found, DEFAULT) is None
     assert solve(t, h, DEFAULT, max_states=600, options=asked).melds == best_found.melds  # deterministic
     full = solve(t, h, DEFAULT, max_states=10**7)
-    assert full.optimal and full.max_cards_laid == 11
+    assert full.optimal and full.max_cards_laid >= best_found.max_cards_laid
+    assert (full.max_cards_laid, full.points_laid) >= (best_found.max_cards_laid, best_found.points_laid)
     wrap = MeldRules(wrap=True)
     assert not solve(t, h, wrap, max_states=3).optimal
 
@@ -370,7 +371,7 @@ def test_relaxation_bound_is_admissible(pos, rules):
     sweep = _Sweep(_Model(table, hand, rules, weight), None)
     sweep.gran = 100
     value = sweep.solve()
-    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J)
+    bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
     assert bound >= value
     plain = _Sweep(_Model(table, hand, rules, weight), None)
     plain.use_h = False
@@ -612,13 +613,27 @@ def test_points_tie_break_by_the_fixed_count_lp(pos, rules):
 
 
 def test_a_cut_points_search_keeps_the_proven_card_count():
+    # 10C cannot be laid: 11 of the 12 cards go down, and which 11 (the points)
+    # is the second search's question, cut here after one state
+    t, h = two(
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
+        "8H 9H 2S JS QS KS 7S 4D 5D 6D JK 10C",
+    )
+    sol = solve(t, h, DEFAULT, options=SolverOptions(points_states=1, use_lp=False))
+    assert check_solution(t, h, sol, DEFAULT) is None
+    assert sol.cards_optimal and not sol.optimal and sol.max_cards_laid == 11
+    full = solve(t, h, DEFAULT)
+    assert full.optimal and full.max_cards_laid == 11 and full.points_laid > sol.points_laid
+
+
+def test_laying_the_whole_hand_needs_no_points_search():
+    # every hand card goes down: no lay can have more points, whatever the budget
     t, h = two(
         "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S 7H 7D 7C 3H 4H 5H 6H QD QC QH KD KC KH",
         "8H 9H 2S JS QS KS 7S 4D 5D 6D JK",
     )
     sol = solve(t, h, DEFAULT, options=SolverOptions(points_states=1, use_lp=False))
-    assert check_solution(t, h, sol, DEFAULT) is None
-    assert sol.cards_optimal and not sol.optimal and sol.max_cards_laid == 11
+    assert sol.optimal and sol.max_cards_laid == len(h)
 
 
 def test_check_position_refuses_what_the_deck_cannot_hold():

@@ -46,7 +46,7 @@ from ..solver import best_lay_offs, solve
 from ..state import OVER, GameState
 from ..views import SeatView
 from .base import register_bot
-from .hand import fits_table, meldable, usefulness, without
+from .hand import fits_table, meldable, usefulness_of_hand, without
 from .planning import Planner, PlanningBot
 
 EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (greedy: 2,000)
@@ -111,6 +111,7 @@ class ExpertPlanner(Planner):
         scored = []
         sign = 1 if self.needs_points(s, seat) else -1
         spare = Counter(laid)
+        useful = usefulness_of_hand(hand, dead)
         for c in hand:
             f = c.face_card
             in_meld = spare[f] > 0
@@ -129,7 +130,7 @@ class ExpertPlanner(Planner):
                 s.taken_discard is not None and f == s.taken_discard.face_card,
                 c.is_joker,
                 in_meld,
-                danger + 3 * usefulness(c, hand, dead) + sign * rules.card_value(c),
+                danger + 3 * useful[c.face] + sign * rules.card_value(c),
             )
             scored.append((key, c))
         scored.sort(key=lambda kc: kc[0])

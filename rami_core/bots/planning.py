@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from .. import actions as A
@@ -28,7 +28,16 @@ from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
 from .base import play, state_from_view
-from .hand import could_take, fits_table, meldable, usefulness, without
+from .hand import (
+    NoLayFacts,
+    could_take,
+    fits_table,
+    meldable,
+    rebuild_may_lay,
+    usefulness,
+    usefulness_of_hand,
+    without,
+)
 
 # Search states the solver may spend on a whole-table rearrangement: a count,
 # not seconds, so that a seeded game plays the same on any machine under any
@@ -50,17 +59,20 @@ def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> Game
 
 def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> list[A.Action]:
     """The ways to end the turn, in the order to prefer them."""
+    return list(_end_actions(rules, seat, order))
+
+
+def _end_actions(rules: Rules, seat: int, order: Sequence[Card]) -> Iterator[A.Action]:
     if not rules.ends_with_discard:
-        return [A.EndTurn(seat)]
+        yield A.EndTurn(seat)
+        return
     seen = set()
-    out: list[A.Action] = []
     for c in order:
         f = c.face_card
         if f in seen:
             continue
         seen.add(f)
-        out.append(A.Discard(seat, f))
-    return out
+        yield A.Discard(seat, f)
 
 
 def cards_laid(actions: Sequence[A.Action]) -> int:
@@ -76,7 +88,7 @@ def cards_laid(actions: Sequence[A.Action]) -> int:
 
 
 def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
-    for a in end_actions(rules, s, seat, order):
+    for a in _end_actions(rules, seat, order):  # lazily: the first is nearly always legal
         if play(rules, s, a) is not None:
             return a
     return None
@@ -111,12 +123,17 @@ def opening_may_exist(rules: Rules, spec, hand: Sequence[Card]) -> tuple[bool, b
     return reach, go_out
 
 
-def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[list[A.Action]]:
-    """Candidate openings (each a list of actions) from `hand`, largest first."""
+def opening_actions(
+    rules: Rules, s: GameState, seat: int, hand: Sequence[Card], facts: NoLayFacts | None = None
+) -> list[list[A.Action]]:
+    """Candidate openings (each a list of actions) from `hand`, largest first.
+    `facts`: hands known to hold no opening of these settings (`NoLayFacts`
+    under the topic of the settings): an opening of a hand that kept part of
+    such a hand and gained cards holds one of the new cards in a meld."""
     spec = rules.opening_need(s, seat)
     meld_rules = rules.melds
     out: list[list[A.Action]] = []
-    can = meldable(hand, meld_rules)
+    can = set(meldable(hand, meld_rules))
     if not can:
         return out
     if not spec.jokers:
@@ -157,7 +174,13 @@ def opening_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card])
                     break
         return out
     reach, go_out_ok = opening_may_exist(rules, spec, hand)
+    # what best_opening reads of the settings
+    topic = ("opening", spec.points, spec.pure_run, spec.run_and_set, spec.jokers)
+    if reach and facts is not None and facts.nothing((), hand, meld_rules, topic):
+        reach = False
     melds = best_opening(hand, meld_rules, spec, score=rules.score_args) if reach else None
+    if reach and not melds and facts is not None:
+        facts.add((), hand, topic)
     if melds:
         out.append(meld(melds))
     if spec.go_out_below_points and bool(spec.points) and go_out_ok:
@@ -195,6 +218,21 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     return acts
 
 
+_TAKES: dict[tuple, bool] = {}
+
+
+def _takes(meld: list[Card], c: Card, meld_rules) -> bool:
+    """`meld` plus `c` reads as a meld. Remembered: the same table melds and
+    hand cards are asked about turn after turn."""
+    key = (meld_rules, tuple(meld), c)
+    hit = _TAKES.get(key)
+    if hit is None:
+        if len(_TAKES) >= 1 << 15:
+            _TAKES.clear()
+        hit = _TAKES[key] = read_meld(meld + [c], meld_rules) is not None
+    return hit
+
+
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
@@ -204,7 +242,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     left = list(hand)
     for i, m in enumerate(table):
         for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
-            if read_meld(m + [c], meld_rules) is not None:
+            if could_take(m, c) and _takes(m, c, meld_rules):
                 m.append(c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
@@ -212,6 +250,8 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
 
 
 def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+    if not rebuild_may_lay((), hand, rules.melds):
+        return []
     sol = solve([], list(hand), rules.melds)
     if not sol.melds:
         return []
@@ -248,6 +288,8 @@ class Planner:
 
     rules: Rules
     _refused: bool = False
+    _no_lay: NoLayFacts = field(default_factory=lambda: NoLayFacts())
+    _order: tuple[tuple, list[Card]] | None = None  # the last discard order and what it was for
     rearrange_states: ClassVar[int | None] = REARRANGE_STATES
 
     # ---- what to lay from a state, one step
@@ -261,7 +303,7 @@ class Planner:
         if self.nothing_to_lay(s, seat, hand):
             return []
         if rules.must_open(s, seat):
-            return opening_actions(rules, s, seat, hand)
+            return opening_actions(rules, s, seat, hand, self._no_lay)
         out: list[list[A.Action]] = []
         if rules.may_rearrange:
             # Where the whole table may be rebuilt, laying "as much as it may"
@@ -269,9 +311,11 @@ class Planner:
             # it even the random bot's one-card rebuilds outplay hand melds and
             # lay offs.
             if s.table:
-                sol = self.rearrangement(s, hand)
+                sol, proven = self.rearrangement(s, hand)
                 if sol is not None:
                     out.append([sol(seat)])
+                elif proven:
+                    return out  # a hand meld or a lay off would be a rebuild laying cards
             acts = hand_meld_actions(rules, seat, hand)
             if acts:
                 out.append(acts)
@@ -296,11 +340,20 @@ class Planner:
         rules = self.rules
         if s.table and rules.may_lay_freely(s, seat) and rules.lay_offs_ever:
             if rules.may_rearrange:
-                return False
+                return not rebuild_may_lay([c for m in s.table for c in m.cards], hand, rules.melds)
             return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(c.face_card for c in hand))
         return True
 
-    def rearrangement(self, s: GameState, hand: Sequence[Card]):
+    def rearrangement(
+        self, s: GameState, hand: Sequence[Card]
+    ) -> tuple[Callable[[int], A.Action] | None, bool]:
+        """The solver's rebuild of the table laying the most of `hand` (an
+        action for a seat), or None; and whether None is proven (no rebuild
+        lays a card of `hand`). Proofs are remembered (`NoLayFacts`), so
+        the solver is not asked where they settle the question."""
+        table = [c for m in s.table for c in m.cards]
+        if self._no_lay.nothing(table, hand, self.rules.melds):
+            return None, True
         sol = solve(
             [list(m.cards) for m in s.table],
             list(hand),
@@ -308,10 +361,15 @@ class Planner:
             points=self.rules.card_value,
             max_states=self.rearrange_states,
         )
+        proven = sol.optimal and sol.feasible
         if not sol.feasible or not sol.laid:
-            return None
+            if proven:
+                self._no_lay.add(table, hand)
+            return None, proven
+        if proven:  # once the optimum is laid, nothing more can be
+            self._no_lay.add(table + sol.laid, without(hand, sol.laid))
         melds = tuple(tuple(c.face_card for c in m) for m in sol.melds)
-        return lambda seat: A.Rearrange(seat, melds)
+        return (lambda seat: A.Rearrange(seat, melds)), False
 
     def swaps(self, s: GameState, seat: int) -> list[list[A.Action]]:
         """Swaps worth making: the freed joker goes back down in the same plan."""
@@ -374,8 +432,12 @@ class Planner:
         throwing it back would pass one card to and fro for ever)."""
         hand = s.hands[seat]
         taken = s.taken_discard.face if s.taken_discard is not None else None
-        keys: dict = {}
         sign = 1 if self.needs_points(s, seat) else -1
+        memo = (tuple(hand), taken, sign)  # a plan asks again for the hand it started from
+        if self._order is not None and self._order[0] == memo:
+            return list(self._order[1])
+        keys: dict = {}
+        useful = usefulness_of_hand(hand)
 
         def key(c: Card) -> tuple:
             f = c.face
@@ -384,12 +446,14 @@ class Planner:
                 k = keys[f] = (
                     f == taken,
                     c.is_joker,
-                    usefulness(c, hand),
+                    useful[f],
                     sign * self.rules.card_value(c),
                 )
             return k
 
-        return sorted(hand, key=key)
+        order = sorted(hand, key=key)
+        self._order = (memo, order)
+        return list(order)
 
     def needs_points(self, s: GameState, seat: int) -> bool:
         """Whether this seat still has to open with a points minimum: then high
@@ -410,7 +474,12 @@ class Planner:
         rules = self.rules
         best: list[A.Action] | None = None
         best_left = 10**6
-        for reserve in self.reserve_order(s, seat):
+
+        def reserves():  # the others are worked out only if holding nothing back fails
+            yield None
+            yield from self.reserve_order(s, seat)[1:]
+
+        for reserve in reserves():
             self._refused = False
             lays, after = self.lays(s, seat, reserve)
             if lays and not self.want_lays(s, seat, lays, after):
@@ -448,6 +517,9 @@ class PlanningBot:
         self._plan: list[A.Action] = []
         self._expect: tuple | None = None
         self._planner: Planner | None = None
+        # The plan made to judge taking the discard top, kept for the turn it
+        # was made for: the lay phase that follows asks the same question.
+        self._drawn_plan: tuple[tuple, list[A.Action]] | None = None
 
     def planner(self, rules: Rules) -> Planner:
         if self._planner is None or self._planner.rules is not rules:
@@ -466,19 +538,41 @@ class PlanningBot:
             len(s.stock),
         )
 
+    @classmethod
+    def plan_key(cls, s: GameState, seat: int) -> tuple:
+        """What a plan made from `s` depends on: the fingerprint and this turn's facts."""
+        return (
+            cls.fingerprint(s, seat),
+            s.drew_from,
+            s.taken_discard,
+            s.laid_this_turn,
+            s.opened_this_turn,
+            tuple(s.opened),
+        )
+
     def choose(self, view: SeatView, rules: Rules) -> A.Action:
         s = state_from_view(view)
         seat = view.seat
         if s.phase == DRAW:
             self._plan = []
+            self._drawn_plan = None
             return self.draw(view, rules, s)
+        drawn, self._drawn_plan = self._drawn_plan, None
+        checked_here = False  # the planner played this action on `s` itself
         if self._plan and self._expect == self.fingerprint(s, seat):
             action = self._plan.pop(0)
         else:
-            self._plan = self.planner(rules).plan(s, seat)
+            if drawn is not None and drawn[0] == self.plan_key(s, seat):
+                self._plan = list(drawn[1])
+            else:
+                self._plan = self.planner(rules).plan(s, seat)
+                checked_here = True
             if not self._plan:
                 return A.Timeout(seat)
             action = self._plan.pop(0)
+        if checked_here and not self._plan:
+            self._expect = None  # a one-action turn: nothing to expect, nothing to re-check
+            return action
         after = play(rules, s, action)
         if after is None:  # cannot happen for a checked plan; replan from scratch next time
             self._plan = []
@@ -509,7 +603,8 @@ class PlanningBot:
         """After taking the discard: the turn can still end, as the engine judges
         it (the taken card laid where it must be, a discard a house rule allows)."""
         plan = self.planner(rules).plan(s2, seat)
-        return bool(plan) and run_actions(rules, s2, plan) is not None
+        self._drawn_plan = (self.plan_key(s2, seat), list(plan))
+        return bool(plan)  # a plan is played out on the state it is made from, action by action
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
         hand = list(view.hand)
@@ -517,7 +612,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if could_take(m.cards, top) and read_meld(list(m.cards) + [top], rules.melds) is not None:
+                if could_take(m.cards, top) and _takes(list(m.cards), top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False

@@ -1,7 +1,7 @@
 """Exact arrangement solver: the best lay for a table and a hand.
 
 Modules: :mod:`.solve` (the entry point and its checks), :mod:`.sweep` (the
-dynamic program), :mod:`.sets` (the sets of one rank), :mod:`.lp` (the
+dynamic program; ``_sweepc.c`` is its search in C), :mod:`.sets` (the sets of one rank), :mod:`.lp` (the
 certified linear program), :mod:`.wrap` (the search for wrapping runs),
 :mod:`.opening`, :mod:`.lay_offs`, :mod:`.check` (input checks).
 
@@ -49,15 +49,19 @@ proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
 options (a pure function of the run summaries and the counts) and the set
 tables are cached across solves.
 
-Hard positions take an exact shortcut (``solve._run``): past
-``SolverOptions.lp_after`` search states, the certified linear program of
-:mod:`rami_core.solver.lp`
-(HiGHS through scipy) proposes an arrangement and an upper bound computed in exact integers from
-its duals. A bound met by the arrangement ends the solve; otherwise the
-search resumes (its memo kept) with the bound as a cap and the arrangement as
-the value to beat. Floating point only proposes; integers decide. (Solving
-first with the table jokers optional, then attaching the unused ones, was
-tried too: exact, but no faster, the relaxed search being as large.)
+Hard positions take exact shortcuts (``solve._run``), both from the
+certified linear program of :mod:`rami_core.solver.lp` (HiGHS through scipy),
+whose upper bound is computed in exact integers from its duals. Past
+``SolverOptions.relax_after`` search states, the relaxation alone (a few
+milliseconds) gives that bound, which caps the search: it no longer has to
+prove, round after round, that more cards cannot be laid. Past
+``SolverOptions.lp_after`` states, HiGHS's integer search (the costly part)
+proposes an arrangement; a bound met by the arrangement ends the solve;
+otherwise the search resumes (its memo kept) with the bound as a cap and the
+arrangement as the value to beat. Floating point only proposes; integers
+decide. (Solving first with the table jokers optional, then attaching the
+unused ones, was tried too: exact, but no faster, the relaxed search being as
+large.)
 
 Symmetry cuts keep it small without losing optima: runs with equal summaries
 are interchangeable; a run never starts with a joker unless it ends at the
@@ -73,6 +77,15 @@ Wrapping runs (K-A-2) break the linear sweep; under ``rules.wrap`` the solver
 uses an exact memoised search over melds instead (:mod:`.wrap`),
 correct but exponential: fine for hands and small tables (the only variants
 with wrap never rearrange a table).
+
+The search runs in C where the extension :mod:`._sweepc` was built (see
+:func:`.sweep.compiled_sweep`), else in Python: the same recursion, state for
+state, so both count the same states and return the same answer under the
+same :class:`SolverOptions`. Python keeps the root loop, the rebuild of the
+melds and every table that depends on the rules (the sets of a rank, the set
+caps, the potentials), which it hands to C as arrays. Because a compiled
+state is cheap, the defaults differ by search (``lp_after``, ``points_states``:
+:data:`.results.COMPILED_DEFAULTS`, :data:`.results.PURE_DEFAULTS`).
 
 Every solve is bounded by a count of search states (``max_states``, default
 :data:`DEFAULT_MAX_STATES`): past it the answer is marked not proven

@@ -140,12 +140,15 @@ def lp_solve(
     rules: MeldRules,
     time_limit: float | None = None,
     total: int | None = None,
+    integer: bool = True,
 ):
     """The arrangement by HiGHS and its certificate, or None if HiGHS finds none
     (then the caller searches exactly). ``w``: weight of a hand card per face,
     ``wj`` of a hand joker. The value counts hand cards laid only. ``total``
     fixes the number of cards down (table and hand): one more row, so that a
-    known card count leaves only the points to certify."""
+    known card count leaves only the points to certify. ``integer`` False
+    stops at the relaxation: its arrangement if it is integral, else only
+    its exact bound (HiGHS's integer search is the costly part)."""
     import numpy as np
     from scipy.optimize import linprog
     from scipy.sparse import csc_matrix, vstack
@@ -219,6 +222,8 @@ def lp_solve(
     x = res.x
     xi = [round(v) for v in x]
     if max(abs(v - xv) for v, xv in zip(x, xi, strict=False)) > 1e-6 or not _feasible(xi, colrows, lo, hi):
+        if not integer:
+            return LPResult(None, None, False, bound)
         # fractional: HiGHS's integer search, briefly, for an arrangement
         from scipy.optimize import Bounds, LinearConstraint, milp
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..cards import Card, card_points
 from ..errors import RamiError
@@ -33,21 +33,55 @@ class SolverOptions:
 
     ``relaxation``: the per-suit relaxation bound (False: the plain hand
     potential, the reference the tests compare with); ``use_lp``: the
-    certified linear program on hard positions (needs scipy); ``lp_after``:
-    search states before the LP is asked; ``split_long_runs``: best_opening
+    certified linear program on hard positions (needs scipy); ``relax_after``:
+    search states before the LP's relaxation alone is asked, for its exact
+    bound (a cap that spares the search its rounds of proving that more
+    cards cannot be laid), None: never; ``lp_after``: search states before
+    the LP is asked with HiGHS's integer search; ``split_long_runs``: best_opening
     leaves out runs that split into two valid runs (False: every run window);
     ``two_phase``: for the cards objective with a table, prove the most cards
     first, then the most points among lays of that many (False: one search
     of the combined weight); ``points_states``: the state budget of that
     second search (the card count is proven by then; only the tie-break among
-    equal counts is at stake)."""
+    equal counts is at stake); ``compiled``: run the search in its C twin
+    where it was built (False: the Python search).
+
+    ``relax_after``, ``lp_after`` and ``points_states`` left at None take the defaults of the
+    search that runs: a compiled state costs about a thirtieth of a Python
+    one, so the compiled search goes much further before it pays for the LP
+    (:data:`COMPILED_DEFAULTS`, :data:`PURE_DEFAULTS`). Given the same
+    numbers, the two searches visit the same states and return the same
+    answer, arrangement included."""
 
     relaxation: bool = True
     use_lp: bool = True
-    lp_after: int = 2500
+    relax_after: int | None = None
+    lp_after: int | None = None
     split_long_runs: bool = True
     two_phase: bool = True
-    points_states: int = 20_000
+    points_states: int | None = None
+    compiled: bool = True
+
+    def settled(self, compiled: bool) -> SolverOptions:
+        """These options with every default filled in for the search that runs
+        (``compiled``: the C search is available and asked for)."""
+        relax_after, lp_after, points_states = COMPILED_DEFAULTS if compiled else PURE_DEFAULTS
+        return replace(
+            self,
+            compiled=compiled,
+            relax_after=relax_after if self.relax_after is None else self.relax_after,
+            lp_after=lp_after if self.lp_after is None else self.lp_after,
+            points_states=points_states if self.points_states is None else self.points_states,
+        )
+
+
+# (relax_after, lp_after, points_states) by search: measured on
+# benchmarks/bench_solver.py's positions, where the compiled search proves in
+# 200,000 states most of what HiGHS's integer search would certify, at a
+# fraction of its time; the relaxation alone costs a few milliseconds. A
+# relax_after at or past lp_after never asks the relaxation alone.
+COMPILED_DEFAULTS = (20_000, 200_000, 300_000)
+PURE_DEFAULTS = (2_500, 2_500, 20_000)
 
 
 DEFAULT_OPTIONS = SolverOptions()

@@ -19,7 +19,7 @@ from .results import (
     SolverTimeout,
     _points_function,
 )
-from .sweep import _Budget, _Model, _Sweep
+from .sweep import _Budget, _Model, _Sweep, compiled_sweep
 from .wrap import _search_solve
 
 
@@ -55,6 +55,7 @@ def solve(
         raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
+    options = options.settled(options.compiled and compiled_sweep() is not None)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -212,7 +213,13 @@ def check_solution(
 LP_MAX_JOKERS = 6
 
 
-def _lp_path(model: _Model, deadline: float | None, options: SolverOptions, total: int | None = None):
+def _lp_path(
+    model: _Model,
+    deadline: float | None,
+    options: SolverOptions,
+    total: int | None = None,
+    integer: bool = True,
+):
     """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
     if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
         return None
@@ -221,7 +228,38 @@ def _lp_path(model: _Model, deadline: float | None, options: SolverOptions, tota
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout
-    return lp.lp_solve(model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left, total)
+    return lp.lp_solve(
+        model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left, total, integer
+    )
+
+
+def _relaxation_first(sweep: _Sweep, model: _Model, deadline, options: SolverOptions, total=None):
+    """Search up to ``options.relax_after`` states; past them, ask the LP's
+    relaxation alone (no integer search, a few milliseconds): its bound
+    becomes the search's cap, which spares the search its rounds of proving
+    that more cannot be laid. Returns (the search's value if it finished
+    first, else None; the LP's result if it is a proven optimum, else None).
+    Either way the sweep's budget is left at ``options.lp_after``."""
+    lp_after = cast(int, options.lp_after)
+    relax_after = options.relax_after
+    sweep.budget = lp_after if options.use_lp else None
+    if relax_after is None or relax_after >= lp_after or not options.use_lp:
+        return None, None
+    sweep.budget = relax_after
+    try:
+        value = sweep.solve()
+    except _Budget:
+        value = None
+    sweep.budget = lp_after
+    if value is not None:
+        return value, None
+    lp = _lp_path(model, deadline, options, total=total, integer=False)
+    if lp is None:
+        return None, None
+    if lp.proven:
+        return None, lp
+    sweep.cap = lp.bound if sweep.cap is None else min(sweep.cap, lp.bound)
+    return None, None
 
 
 def _layouts_to_faces(layouts):
@@ -245,7 +283,13 @@ def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOp
     sweep.budget = options.lp_after if (options.use_lp and model.t) else None
     try:
         try:
-            v = sweep.solve()
+            v = None
+            if model.t:
+                v, lp = _relaxation_first(sweep, model, deadline, options)
+                if lp is not None:
+                    return _layouts_to_faces(lp.layouts), True
+            if v is None:
+                v = sweep.solve()
         except _Budget:
             lp = _lp_path(model, deadline, options)
             if lp is not None and lp.proven:
@@ -285,7 +329,7 @@ def _sweep_solve(
     if cards_first and table and hand and options.two_phase:
         return _two_phase(table, hand, rules, weight, deadline, gran, max_states, options)
     model = _Model(table, hand, rules, weight)
-    sweep = _Sweep(model, deadline, max_states)
+    sweep = _Sweep(model, deadline, max_states, options.compiled)
     sweep.gran = gran
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
@@ -312,7 +356,7 @@ def _two_phase(
     Between the two, the LP with the card count fixed (one more row) often
     certifies the points at once."""
     ones = _Model(table, hand, rules, lambda c: 1)
-    first = _Sweep(ones, deadline, max_states)
+    first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
     found, proven = _run(first, ones, deadline, options)
     if found is None:
@@ -323,21 +367,31 @@ def _two_phase(
         return melds, False
     laid = _laid_cards(melds, table)
     reached = sum(weight(c) for c in laid)
+    if len(laid) == len(hand):
+        return melds, True  # the whole (live) hand is down: no lay has more points
     model = _Model(table, hand, rules, weight)
-    points_states = options.points_states if max_states is None else min(max_states, options.points_states)
-    sweep = _Sweep(model, deadline, points_states)
+    own = cast(int, options.points_states)  # settled by solve()
+    points_states = own if max_states is None else min(max_states, own)
+    sweep = _Sweep(model, deadline, points_states, options.compiled)
     sweep.gran = gran
     sweep.use_h = options.relaxation
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
-    sweep.budget = options.lp_after if options.use_lp else None
+    total = len(table) + len(laid)
     try:
         try:
-            value = sweep.solve()
+            value, lp0 = _relaxation_first(sweep, model, deadline, options, total=total)
+            if lp0 is not None and lp0.value is not None and lp0.value > reached:
+                runs, sets = _layouts_to_faces(lp0.layouts)
+                return _materialise(runs, sets, table, hand, model), True
+            if lp0 is not None or (sweep.cap is not None and sweep.cap <= reached):
+                return melds, True  # the relaxation proves nothing beats the first phase's lay
+            if value is None:
+                value = sweep.solve()
         except _Budget:
             # a hard tie-break: the LP with the card count fixed often certifies it
             sweep.budget = None
-            lp_res = _lp_path(model, deadline, options, total=len(table) + len(laid))
+            lp_res = _lp_path(model, deadline, options, total=total)
             if lp_res is not None and lp_res.value is not None and lp_res.value > reached:
                 runs, sets = _layouts_to_faces(lp_res.layouts)
                 melds, reached = _materialise(runs, sets, table, hand, model), lp_res.value

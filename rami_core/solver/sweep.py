@@ -5,16 +5,56 @@ See the package docstring for the method.
 
 from __future__ import annotations
 
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import product
+from typing import Any
 
 from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules
 from .results import NEG, SolverTimeout
 from .sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
+
+PURE_ENV = "RAMI_SOLVER_PURE"
+
+
+@cache
+def compiled_sweep() -> Any:
+    """The C module of the search (``_sweepc``), or None: not built on this
+    machine (no compiler at install time), or ``RAMI_SOLVER_PURE=1`` in the
+    environment, which runs the Python search everywhere (CI runs the test
+    suite's solver tests both ways)."""
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return None
+    try:
+        from . import _sweepc  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _sweepc
+
+
+@cache
+def _row_caps(row: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[int, ...]:
+    """Per suit, the most cards of a rank's face that its sets could hold (the
+    other suits' ``row`` counts and every joker free): :func:`_set_cap`."""
+    return tuple(
+        _set_cap(row[s], tuple(sorted(row[x] for x in range(4) if x != s)), jokers, rules) for s in range(4)
+    )
+
+
+@cache
+def _set_masks(B: int, J: int, rules: MeldRules) -> tuple[int, ...]:
+    """Per count vector (four digits in base B, largest first where it
+    matters): bit j set when the counts close into sets with j jokers."""
+    out = []
+    for vec in product(range(B), repeat=4):
+        msum = tuple(sorted((v for v in vec if v), reverse=True))
+        out.append(sum(1 << j for j in _set_joker_options(msum, J, rules)))
+    return tuple(out)
 
 
 @cache
@@ -145,9 +185,21 @@ class _Budget(Exception):
     """The search used its state budget (the memo stays valid)."""
 
 
+class _BoundSpent(Exception):
+    """The relaxation's work reached the state limit: the search goes on with
+    the hand's potential as its bound (weaker, still admissible)."""
+
+
 class _Sweep:
-    def __init__(self, m: _Model, deadline: float | None, max_states: int | None = None):
+    def __init__(
+        self, m: _Model, deadline: float | None, max_states: int | None = None, compiled: bool = True
+    ):
         self.m = m
+        # the compiled twin of best/hval/relaxed_bound (built in solve()), when asked and importable
+        self.compiled = compiled and compiled_sweep() is not None
+        self._c: Any = None
+        self.prepared = False
+        self.bound_on = True
         self.memo: dict = {}
         self.deadline = deadline
         # a deterministic limit: SolverTimeout at this many states
@@ -207,17 +259,12 @@ class _Sweep:
 
     # ---- the per-suit relaxation: an admissible, state-dependent bound
 
-    def set_cap(self, pi: int, s: int) -> int:
-        """Most cards of suit s that sets at place pi could hold, whatever the other
-        suits do (their cards and every joker counted free)."""
-        row = self.face[pi]
-        others = tuple(sorted(row[x][1] for x in range(4) if x != s))
-        return _set_cap(row[s][1], others, self.m.J, self.m.rules)
-
-    def hval(self, s: int, pi: int, R: tuple, j: int) -> int:
+    def hval(self, s: int, pi: int, R: tuple, j: int, r: tuple[int, int]) -> int:
         """Best hand weight of suit s from place pi on, its runs in progress R, with
-        at most j jokers in its runs, sets unconstrained but by set_cap."""
-        key = (s, pi, R, j)
+        at most j jokers in its runs, sets unconstrained but by set_cap; ``r``
+        is the suit's aces kept for place 14 (table, all) where the ace is at
+        both ends, so that an ace is counted once, as in the search."""
+        key = (s, pi, R, j, r)
         hit = self.hmemo.get(key)
         if hit is not None:
             return hit
@@ -229,22 +276,28 @@ class _Sweep:
             return v
         p = m.places[pi]
         t, a, tmin, w = self.face[pi][s]
-        if m.both and p == 1:
-            tmin = 0
-        elif m.both and p == 14:
-            t = tmin = 0  # a hand ace here may be a table ace kept from place 1: count it
+        at1 = m.both and p == 1
+        at14 = m.both and p == 14
+        if at1:
+            tmin = 0  # the aces not used here stay for place 14
+        elif at14:
+            t, a = r
+            tmin = t
         cap = self.caps[pi][s]
         best_ = NEG
         options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
         # the bound's work (its transitions, which grow with copies and jokers)
-        # is held to the same limit as the search's states, counted apart
+        # is held to the same limit as the search's states, counted apart;
+        # past it the search goes on with the hand's potential alone
         self.hcalls += 1 + len(options)
         if self.hcalls >= self.max_states:
-            raise SolverTimeout
+            raise _BoundSpent
         for opt in options:
             if opt[1] > cap:
                 continue
-            sub = self.hval(s, pi + 1, opt[0], j - opt[3])
+            u = opt[2]
+            r2 = (max(0, t - u), a - u) if at1 else ((0, 0) if at14 else r)
+            sub = self.hval(s, pi + 1, opt[0], j - opt[3], r2)
             if sub == NEG:
                 continue
             if sub + opt[4] > best_:
@@ -252,13 +305,25 @@ class _Sweep:
         self.hmemo[key] = best_
         return best_
 
-    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int) -> int:
+    def relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
+        if self._c is not None:
+            try:
+                return self._compiled_call(self._c.relaxed_bound(pi, si, runs, jl, res, self._limits()))
+            except OverflowError:
+                self._c = None
+        return self._relaxed_bound(pi, si, runs, jl, res)
+
+    def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
         hv = self.hval
         tail = self.m.JH * self.m.wj
         if jl == 0 or self.m.J == 0:
             v = tail
             for s in range(4):
-                x = hv(s, pi + 1 if s < si else pi, runs[s], 0) if pi < self.n else hv(s, pi, runs[s], 0)
+                x = (
+                    hv(s, pi + 1 if s < si else pi, runs[s], 0, res[s])
+                    if pi < self.n
+                    else hv(s, pi, runs[s], 0, res[s])
+                )
                 if x == NEG:
                     return NEG
                 v += x
@@ -267,7 +332,7 @@ class _Sweep:
         acc = [0] * (jl + 1)
         for s in range(4):
             q = pi + 1 if (s < si and pi < self.n) else pi
-            vals = [hv(s, q, runs[s], j) for j in range(jl + 1)]
+            vals = [hv(s, q, runs[s], j, res[s]) for j in range(jl + 1)]
             if vals[-1] == NEG:
                 return NEG
             new = [NEG] * (jl + 1)
@@ -280,9 +345,33 @@ class _Sweep:
             acc = new
         return max(acc) + tail
 
+    def _limits(self) -> tuple[int, int, float]:
+        budget = -1 if self.budget is None else self.budget
+        return budget, self.max_states, -1.0 if self.deadline is None else self.deadline
+
+    def _compiled_call(self, status_value: tuple[int, int]) -> int:
+        status, value = status_value
+        if status == 1:
+            raise _Budget
+        if status == 2:
+            raise SolverTimeout
+        if status == 4:
+            raise _BoundSpent
+        return value
+
     def best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
         """The best weight from this state on if it is at least ``need`` (exact);
         otherwise some upper bound below ``need`` (a fail-low, as in alpha-beta)."""
+        if self._c is not None:
+            try:
+                return self._compiled_call(self._c.best((pi, si, runs, msum, jl, res, need), self._limits()))
+            except OverflowError:
+                # beyond the compiled search's fixed sizes (never with real decks):
+                # the Python search goes on; the values found so far stay true
+                self._c = None
+        return self._best(pi, si, runs, msum, jl, res, need)
+
+    def _best(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, need: int) -> int:
         key = (pi, si, runs, msum, jl, res)
         memo = self.memo
         hit = memo.get(key)
@@ -314,14 +403,23 @@ class _Sweep:
             if not _sets_completable(msum, caps, jl, m.rules):
                 memo[key] = (NEG, True)
                 return NEG
-        bound = self.relaxed_bound(pi, si, runs, jl) if self.use_h else self.potential(pi, si, res)
+        bound = self.potential(pi, si, res)
+        if self.bound_on:
+            # two admissible bounds, the smaller kept
+            try:
+                relaxed = self._relaxed_bound(pi, si, runs, jl, res)
+            except _BoundSpent:
+                self.bound_on = False  # from here on the hand's potential alone
+                relaxed = bound
+            if relaxed < bound:
+                bound = relaxed
         if bound < need:
             memo[key] = (bound, False)
             return bound
         bestv = NEG
         if si == 4:
             for j in _set_joker_options(msum, jl, m.rules):
-                sub = self.best(pi + 1, 0, runs, (), jl - j, res, need if need > bestv + 1 else bestv + 1)
+                sub = self._best(pi + 1, 0, runs, (), jl - j, res, need if need > bestv + 1 else bestv + 1)
                 if sub > bestv:
                     bestv = sub
         else:
@@ -344,7 +442,7 @@ class _Sweep:
                     )
                     for opt in self.suit_options(runs[si], t, tmin, a, wf, jl, m.hi - p + 1)
                 )
-            best_ = self.best
+            best_ = self._best
             for opt, nxt in opts:
                 w = opt[4]
                 floor = need if need > bestv + 1 else bestv + 1
@@ -358,8 +456,9 @@ class _Sweep:
         memo[key] = (bestv, bestv >= need or bestv == NEG)
         return bestv
 
-    def _options(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple):
-        """(option, (runs, msum, jl, res) after it) for suit si at place index pi."""
+    def _options(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, only: int = -1):
+        """(option, (runs, msum, jl, res) after it) for suit si at place index pi;
+        ``only``: just the option of that index (the compiled walk names it)."""
         m = self.m
         p = m.places[pi]
         t, a, tmin, w = self.face[pi][si]
@@ -369,7 +468,8 @@ class _Sweep:
             t, a = res[si]
             tmin = t
         room = m.hi - p + 1
-        for opt in self.suit_options(runs[si], t, tmin, a, w, jl, room):
+        options = self.suit_options(runs[si], t, tmin, a, w, jl, room)
+        for opt in options if only < 0 else options[only : only + 1]:
             newR, mm, u, jused, _weight, _detail = opt
             if m.both and p == 1:
                 res2 = (*res[:si], (max(0, t - u), a - u), *res[si + 1 :])
@@ -380,7 +480,9 @@ class _Sweep:
             ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
             yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
 
-    def solve(self) -> int:
+    def _prepare(self) -> None:
+        """The tables every solve of this sweep shares, built once: a resumed
+        solve (after a budget pause) keeps its memos, in Python as in C."""
         m = self.m
         # suffix potentials: hand weight at (place, suit) and after, plus hand jokers
         n = self.n
@@ -400,7 +502,17 @@ class _Sweep:
             pot[n][si] = m.JH * m.wj
         self.pot = pot
         self.hmemo: dict = {}
-        self.caps = [[self.set_cap(pi, s) for s in range(4)] for pi in range(n)]
+        self.caps = [list(_row_caps(tuple(x[1] for x in self.face[pi]), m.J, m.rules)) for pi in range(n)]
+        # the bound in use: the relaxation while its work is within the limit
+        self.bound_on = self.use_h
+        if self.compiled:
+            self._c = self._build_compiled()
+        self.prepared = True
+
+    def solve(self) -> int:
+        m = self.m
+        if not self.prepared:
+            self._prepare()
         self.root = ((),) * 4, (), m.J, ((0, 0),) * 4
         # Search from the top: ask for the bound, and on a fail-low (an upper
         # bound below the ask) ask again for the next lower multiple of the
@@ -411,7 +523,12 @@ class _Sweep:
             self.value = self.best(0, 0, *self.root, NEG + 1)
             return self.value
         gran = max(1, self.gran)
-        ub = self.relaxed_bound(0, 0, self.root[0], m.J) if self.use_h else self.potential(0, 0, self.root[3])
+        ub = self.potential(0, 0, self.root[3])
+        if self.bound_on:
+            try:
+                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
+            except _BoundSpent:
+                self.bound_on = False
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
@@ -431,12 +548,50 @@ class _Sweep:
                 return v
             ub = v
 
+    def _build_compiled(self) -> Any:
+        """The compiled search over this model, or None where the position is
+        beyond its fixed limits (then the Python search runs)."""
+        m = self.m
+        mod = compiled_sweep()
+        n = self.n
+        B = max([1, *m.a.values()]) + 1
+        # its fixed sizes: runs in progress per suit (copies + jokers) within
+        # MAXR and the splits of equal runs within MAXOPTS, masks of 64 jokers
+        if mod is None or m.J > 63 or B > 16 or n > 14 or B - 1 + m.J > 14:
+            return None
+        try:
+            return mod.Sweep(
+                n,
+                m.L,
+                m.N,
+                -1 if m.K is None else m.K,
+                m.hi,
+                int(m.both),
+                m.places,
+                [x[0] for row in self.face for x in row],
+                [x[1] for row in self.face for x in row],
+                [x[3] for row in self.face for x in row],
+                [c for row in self.caps for c in row],
+                [v for row in self.pot for v in row],
+                self.ace_w,
+                m.J,
+                m.JT,
+                m.JH,
+                m.wj,
+                B,
+                _set_masks(B, m.J, m.rules),
+                int(self.use_h),
+            )
+        except OverflowError:
+            return None
+
     # ---- rebuilding the melds
 
     def rebuild(self):
         """Walk the memo along an optimal path; returns (runs, sets) in faces:
         runs as (suit, start place, ['N'|'J', ...]), sets as (rank, [suits], jokers)."""
         m = self.m
+        self.budget = None  # the walk only reads what the search proved
         runs_state, msum, jl, res = self.root
         target = self.value
         open_runs: list[dict[tuple, list]] = [{} for _ in range(4)]
@@ -445,13 +600,24 @@ class _Sweep:
         pi = 0
         mvec = [0, 0, 0, 0]
         si = 0
+        # the compiled search walks its own memo; Python follows its choices
+        path = None
+        if self._c is not None:
+            path = self._c.walk((0, 0, runs_state, msum, jl, res, target), self._limits())
+            if path is None:  # pragma: no cover - the memo guarantees a witness
+                raise InternalError("solver rebuild lost its way")
+        step = 0
         while pi < self.n:
             if si == 4:
-                for j in _set_joker_options(msum, jl, m.rules):
-                    if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
-                        break
-                else:  # pragma: no cover - the memo guarantees a witness
-                    raise InternalError("solver rebuild lost its way at the sets")
+                if path is not None:
+                    j = path[step]
+                    step += 1
+                else:
+                    for j in _set_joker_options(msum, jl, m.rules):
+                        if self.best(pi + 1, 0, runs_state, (), jl - j, res, target) == target:
+                            break
+                    else:  # pragma: no cover - the memo guarantees a witness
+                        raise InternalError("solver rebuild lost its way at the sets")
                 vec = tuple(mvec) if m.rules.set_distinct_suits else (sum(mvec),)
                 groups = _set_groups(vec, j, m.rules)
                 if groups is None:  # pragma: no cover - the memo guarantees sets
@@ -473,12 +639,16 @@ class _Sweep:
                 si = 0
                 continue
             chosen = None
-            for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
-                sub = self.best(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], target - opt[4])
-                if sub != NEG and sub + opt[4] == target:
-                    chosen = (opt, nxt)
-                    target -= opt[4]
-                    break
+            if path is not None:
+                chosen = next(self._options(pi, si, runs_state, msum, jl, res, only=path[step]), None)
+                step += 1
+            else:
+                for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
+                    sub = self.best(pi, si + 1, nxt[0], nxt[1], nxt[2], nxt[3], target - opt[4])
+                    if sub != NEG and sub + opt[4] == target:
+                        chosen = (opt, nxt)
+                        target -= opt[4]
+                        break
             if chosen is None:  # pragma: no cover
                 raise InternalError("solver rebuild lost its way")
             opt, nxt = chosen

@@ -1,0 +1,1079 @@
+/* The sweep's search in C: the same memoised branch and bound as
+ * rami_core/solver/sweep.py (_Sweep.best, hval, relaxed_bound), state for
+ * state and option for option, so that both count the same states, meet the
+ * same budgets and prove the same optima. Python keeps the root loop, the
+ * rebuild and every table that depends on the rules (sets, caps, potentials);
+ * this file only runs the recursion on integer codes.
+ *
+ * A run in progress is a code: ((ln*(N+1)+nt)*(Kc+1)+jk)*3+ld, which keeps
+ * the order of the Python tuples (ln, nt, jk, ld), so a suit's sorted tuple of
+ * runs is a sorted array of codes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define NEG (-1000000000000000000LL)
+#define MAXR 24       /* runs in progress per suit */
+#define MAXP 14       /* places */
+#define MAXOPTS 128   /* (ends, naturals, jokers) splits of one group of equal runs */
+#define ST_OK 0
+#define ST_BUDGET 1
+#define ST_TIMEOUT 2
+#define ST_ERROR 3
+#define ST_BOUND_SPENT 4 /* the relaxation's work reached the limit: the search goes on without it */
+
+typedef struct {
+    uint8_t pi, si, jl;
+    uint8_t res[8];
+    uint8_t msum[4]; /* sorted, largest first, zero padded */
+    uint8_t nr[4];
+    uint16_t codes[4][MAXR];
+} State;
+
+/* ------------------------------------------------------------------ a hash map of byte keys */
+
+typedef struct {
+    uint64_t h;
+    uint32_t off, len;
+    int64_t v;
+    int64_t x; /* a second word: exact flag, or an options offset/count */
+} Entry;
+
+typedef struct {
+    uint64_t *slots; /* 0: empty; else the hash's high 32 bits, then the entry's index + 1 */
+    size_t nslots;
+    Entry *ent;
+    size_t nent, cap;
+    uint8_t *keys;
+    size_t klen, kcap;
+} Map;
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+    /* murmur's finaliser: every input bit reaches the low bits used as the index */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static inline uint64_t slot_of(uint64_t h, size_t e) { return (h & 0xffffffff00000000ULL) | (uint64_t)(e + 1); }
+
+static int map_init(Map *m) {
+    memset(m, 0, sizeof(*m));
+    m->nslots = 1024;
+    m->slots = calloc(m->nslots, sizeof(uint64_t));
+    return m->slots ? 0 : -1;
+}
+
+static void map_free(Map *m) {
+    free(m->slots);
+    free(m->ent);
+    free(m->keys);
+    memset(m, 0, sizeof(*m));
+}
+
+static Entry *map_get(Map *m, const uint8_t *k, size_t n, uint64_t h) {
+    size_t mask = m->nslots - 1, i = h & mask;
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    for (;;) {
+        uint64_t sl = m->slots[i];
+        if (!sl) return NULL;
+        if ((sl & 0xffffffff00000000ULL) == tag) {
+            Entry *en = &m->ent[(sl & 0xffffffffULL) - 1];
+            if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static int map_grow(Map *m) {
+    size_t ns = m->nslots * 2;
+    uint64_t *sl = calloc(ns, sizeof(uint64_t));
+    if (!sl) return -1;
+    for (size_t e = 0; e < m->nent; e++) {
+        size_t i = m->ent[e].h & (ns - 1);
+        while (sl[i]) i = (i + 1) & (ns - 1);
+        sl[i] = slot_of(m->ent[e].h, e);
+    }
+    free(m->slots);
+    m->slots = sl;
+    m->nslots = ns;
+    return 0;
+}
+
+/* insert or overwrite; returns the entry or NULL on memory failure */
+static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v, int64_t x) {
+    Entry *en = map_get(m, k, n, h);
+    if (en) {
+        en->v = v;
+        en->x = x;
+        return en;
+    }
+    if ((m->nent + 1) * 2 > m->nslots && map_grow(m) < 0) return NULL;
+    if (m->nent == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 1024;
+        Entry *ne = realloc(m->ent, nc * sizeof(Entry));
+        if (!ne) return NULL;
+        m->ent = ne;
+        m->cap = nc;
+    }
+    if (m->klen + n > m->kcap) {
+        size_t nc = m->kcap ? m->kcap * 2 : 65536;
+        while (nc < m->klen + n) nc *= 2;
+        uint8_t *nk = realloc(m->keys, nc);
+        if (!nk) return NULL;
+        m->keys = nk;
+        m->kcap = nc;
+    }
+    memcpy(m->keys + m->klen, k, n);
+    Entry *e = &m->ent[m->nent];
+    e->h = h;
+    e->off = (uint32_t)m->klen;
+    e->len = (uint32_t)n;
+    e->v = v;
+    e->x = x;
+    m->klen += n;
+    size_t mask = m->nslots - 1, i = h & mask;
+    while (m->slots[i]) i = (i + 1) & mask;
+    m->slots[i] = slot_of(h, m->nent);
+    m->nent++;
+    return e;
+}
+
+/* ------------------------------------------------------------------ the search object */
+
+typedef struct {
+    PyObject_HEAD
+    int n, L, N, K, Kc, hi, both;
+    int places[MAXP];
+    int ft[MAXP][4], fa[MAXP][4], fw[MAXP][4]; /* table count, all count, hand weight */
+    int caps[MAXP][4];
+    int64_t pot[MAXP + 1][5];
+    int64_t ace_w[4];
+    int J, JT, JH;
+    int64_t wj;
+    int B;             /* counts in a set vector run 0..B-1 */
+    uint64_t *setfeas; /* per sorted count vector (base B, 4 digits): bit j = closes with j jokers */
+    int use_h;
+    int bound_on; /* the relaxation in use (it is switched off when its work reaches the limit) */
+    /* limits of the current call */
+    int64_t calls, hcalls, budget, max_states;
+    double deadline; /* <0: none */
+    int status;
+    Map memo, hmemo, ocache;
+    int32_t *oa; /* options arena: [nR, mm, u, jused, codes...] */
+    size_t olen, ocap;
+} Sweep;
+
+static inline int dec_ln(Sweep *S, int c) { return c / 3 / (S->Kc + 1) / (S->N + 1); }
+static inline int dec_nt(Sweep *S, int c) { return (c / 3 / (S->Kc + 1)) % (S->N + 1); }
+static inline int dec_jk(Sweep *S, int c) { return (c / 3) % (S->Kc + 1); }
+static inline int dec_ld(int c) { return c % 3; }
+static inline int enc(Sweep *S, int ln, int nt, int jk, int ld) {
+    return ((ln * (S->N + 1) + nt) * (S->Kc + 1) + jk) * 3 + ld;
+}
+static inline int complete(Sweep *S, int c) { return dec_ln(S, c) >= S->L && dec_nt(S, c) >= S->N; }
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int oa_push(Sweep *S, int32_t v) {
+    if (S->olen == S->ocap) {
+        size_t nc = S->ocap ? S->ocap * 2 : 65536;
+        int32_t *n = realloc(S->oa, nc * sizeof(int32_t));
+        if (!n) return -1;
+        S->oa = n;
+        S->ocap = nc;
+    }
+    S->oa[S->olen++] = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ options of one suit at one place
+ * The port of sweep._suit_options_base: same options, same order (generated
+ * depth first, then a stable sort on the naturals used, most first). */
+
+typedef struct {
+    int code, k, nat_code, jok_code, nopts;
+    int e[MAXOPTS][3];
+} Group;
+
+typedef struct {
+    Sweep *S;
+    Group g[MAXR];
+    int ng, tmin, a, jl, room, first;
+    int runs[2 * MAXR + 2];
+    size_t start; /* arena offset of the first option */
+    int count, err;
+} OptGen;
+
+static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
+
+static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
+    Sweep *S = G->S;
+    int max_new_nat = G->room >= S->L ? G->a - nat : 0;
+    int max_new_jok = (G->room >= S->L && (S->K < 0 || S->K >= 1) && !G->first) ? G->jl - jok : 0;
+    int new_code = enc(S, 1, S->N < 1 ? S->N : 1, 0, G->first ? 2 : 0);
+    int jnew_code = enc(S, 1, 0, S->K >= 0 ? 1 : 0, 1);
+    for (int nn = 0; nn <= max_new_nat; nn++) {
+        for (int nj = 0; nj <= max_new_jok; nj++) {
+            int tot = nruns + nn + nj;
+            if (tot > MAXR) {
+                G->err = 1;
+                return;
+            }
+            int buf[2 * MAXR + 2];
+            memcpy(buf, G->runs, nruns * sizeof(int));
+            for (int i = 0; i < nn; i++) buf[nruns + i] = new_code;
+            for (int i = 0; i < nj; i++) buf[nruns + nn + i] = jnew_code;
+            qsort(buf, tot, sizeof(int), cmp_int);
+            int used_runs = nat + nn;
+            int lo_m = G->tmin - used_runs > 0 ? G->tmin - used_runs : 0;
+            int hi_m = G->a - used_runs;
+            for (int mm = lo_m; mm <= hi_m; mm++) {
+                if (oa_push(S, tot) || oa_push(S, mm) || oa_push(S, used_runs + mm) || oa_push(S, jok + nj)) {
+                    G->err = 2;
+                    return;
+                }
+                for (int i = 0; i < tot; i++)
+                    if (oa_push(S, buf[i])) {
+                        G->err = 2;
+                        return;
+                    }
+                G->count++;
+            }
+        }
+    }
+}
+
+static void gen_rec(OptGen *G, int i, int nruns, int nat, int jok) {
+    if (G->err) return;
+    if (nat > G->a || jok > G->jl) return;
+    if (i < G->ng) {
+        Group *gr = &G->g[i];
+        for (int o = 0; o < gr->nopts; o++) {
+            int cn = gr->e[o][1], cj = gr->e[o][2];
+            if (nruns + cn + cj > 2 * MAXR) {
+                G->err = 1;
+                return;
+            }
+            for (int q = 0; q < cn; q++) G->runs[nruns + q] = gr->nat_code;
+            for (int q = 0; q < cj; q++) G->runs[nruns + cn + q] = gr->jok_code;
+            gen_rec(G, i + 1, nruns + cn + cj, nat + cn, jok + cj);
+            if (G->err) return;
+        }
+        return;
+    }
+    gen_leaf(G, nruns, nat, jok);
+}
+
+/* options for runs R (nr codes) at one place: returns the arena offset (and
+ * *count), or -1 on error (S->status set) */
+static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, int jl, int room, int *count) {
+    uint8_t key[8 + 2 * MAXR];
+    int kn = 0;
+    key[kn++] = (uint8_t)tmin;
+    key[kn++] = (uint8_t)a;
+    key[kn++] = (uint8_t)jl;
+    key[kn++] = (uint8_t)room;
+    key[kn++] = (uint8_t)nr;
+    memcpy(key + kn, R, nr * sizeof(uint16_t));
+    kn += nr * sizeof(uint16_t);
+    uint64_t h = hash_bytes(key, kn);
+    Entry *hit = map_get(&S->ocache, key, kn, h);
+    if (hit) {
+        *count = (int)hit->x;
+        return (long)hit->v;
+    }
+    OptGen G;
+    memset(&G, 0, sizeof(G));
+    G.S = S;
+    G.tmin = tmin;
+    G.a = a;
+    G.jl = jl;
+    G.room = room;
+    G.first = room == 14;
+    int L = S->L, N = S->N, K = S->K;
+    int empty = 0;
+    for (int i = 0; i < nr;) {
+        int j = i;
+        while (j < nr && R[j] == R[i]) j++;
+        int code = R[i], k = j - i;
+        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
+        int comp = ln >= L && nt >= N;
+        int ln1 = ln + 1 < L ? ln + 1 : L;
+        Group *gr = &G.g[G.ng++];
+        gr->code = code;
+        gr->k = k;
+        gr->nat_code = enc(S, ln1, nt + 1 < N ? nt + 1 : N, jk, ld);
+        int jok_ok = K < 0 || jk + 1 <= K;
+        gr->jok_code = enc(S, ln1, nt, K >= 0 ? jk + 1 : 0, ld);
+        int nat_viable = ln1 + room - 1 >= L;
+        int jok_viable = jok_ok && ln1 + room - 1 >= L;
+        if (ld == 2 && room == 1) nat_viable = jok_viable = 0;
+        gr->nopts = 0;
+        for (int e = 0; e <= k; e++) {
+            if (e && (!comp || ld == 1)) break;
+            for (int cn = 0; cn <= k - e; cn++) {
+                int cj = k - e - cn;
+                if (cn && !nat_viable) continue;
+                if (cj && !jok_viable) continue;
+                if (gr->nopts == MAXOPTS) {
+                    PyErr_SetString(PyExc_OverflowError, "too many equal runs for the compiled sweep");
+                    S->status = ST_ERROR;
+                    return -1;
+                }
+                gr->e[gr->nopts][0] = e;
+                gr->e[gr->nopts][1] = cn;
+                gr->e[gr->nopts][2] = cj;
+                gr->nopts++;
+            }
+        }
+        if (!gr->nopts) empty = 1;
+        i = j;
+    }
+    size_t start = S->olen;
+    if (!empty) gen_rec(&G, 0, 0, 0, 0);
+    if (G.err) {
+        S->status = ST_ERROR;
+        if (G.err == 1)
+            PyErr_SetString(PyExc_OverflowError, "too many runs in progress for the compiled sweep");
+        else
+            PyErr_NoMemory();
+        return -1;
+    }
+    /* stable sort by naturals used, most first: collect offsets, insertion sort */
+    int cnt = G.count;
+    if (cnt > 1) {
+        size_t *offs = malloc(cnt * sizeof(size_t));
+        int *us = malloc(cnt * sizeof(int));
+        if (!offs || !us) {
+            free(offs);
+            free(us);
+            S->status = ST_ERROR;
+            PyErr_NoMemory();
+            return -1;
+        }
+        size_t o = start;
+        for (int i = 0; i < cnt; i++) {
+            offs[i] = o;
+            us[i] = S->oa[o + 2];
+            o += 4 + S->oa[o];
+        }
+        size_t total = S->olen - start;
+        /* stable: counting by u descending, keeping generation order within a u */
+        int maxu = 0;
+        for (int i = 0; i < cnt; i++)
+            if (us[i] > maxu) maxu = us[i];
+        int32_t *tmp = malloc(total * sizeof(int32_t));
+        if (!tmp) {
+            free(offs);
+            free(us);
+            S->status = ST_ERROR;
+            PyErr_NoMemory();
+            return -1;
+        }
+        size_t w = 0;
+        for (int u = maxu; u >= 0; u--)
+            for (int i = 0; i < cnt; i++)
+                if (us[i] == u) {
+                    size_t len = 4 + S->oa[offs[i]];
+                    memcpy(tmp + w, S->oa + offs[i], len * sizeof(int32_t));
+                    w += len;
+                }
+        memcpy(S->oa + start, tmp, total * sizeof(int32_t));
+        free(tmp);
+        free(offs);
+        free(us);
+    }
+    if (!map_put(&S->ocache, key, kn, h, (int64_t)start, cnt)) {
+        S->status = ST_ERROR;
+        PyErr_NoMemory();
+        return -1;
+    }
+    *count = cnt;
+    return (long)start;
+}
+
+/* ------------------------------------------------------------------ sets */
+
+static inline int msum_index(Sweep *S, const uint8_t *ms) {
+    int B = S->B;
+    return ((ms[0] * B + ms[1]) * B + ms[2]) * B + ms[3];
+}
+
+static void msum_add(uint8_t *ms, int k) {
+    /* insert k into a sorted (largest first) 4-vector whose last slot is free */
+    if (!k) return;
+    int i = 3;
+    while (i > 0 && ms[i - 1] < k) {
+        ms[i] = ms[i - 1];
+        i--;
+    }
+    ms[i] = (uint8_t)k;
+}
+
+static inline uint64_t set_options(Sweep *S, const uint8_t *ms, int jl) {
+    uint64_t f = S->setfeas[msum_index(S, ms)];
+    return jl >= 63 ? f : f & ((2ULL << jl) - 1);
+}
+
+static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, int jl) {
+    if (!ncaps) return set_options(S, ms, jl) != 0;
+    for (int k = 0; k <= caps[0]; k++) {
+        uint8_t nx[4];
+        memcpy(nx, ms, 4);
+        if (k) {
+            if (k >= S->B || nx[3]) continue; /* beyond the table: cannot be */
+            msum_add(nx, k);
+        }
+        if (completable(S, nx, caps + 1, ncaps - 1, jl)) return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the relaxation */
+
+/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14) {
+    uint8_t key[8 + 2 * MAXR];
+    int kn = 0;
+    key[kn++] = (uint8_t)s;
+    key[kn++] = (uint8_t)pi;
+    key[kn++] = (uint8_t)j;
+    key[kn++] = (uint8_t)t14;
+    key[kn++] = (uint8_t)a14;
+    key[kn++] = (uint8_t)nr;
+    memcpy(key + kn, R, nr * sizeof(uint16_t));
+    kn += nr * sizeof(uint16_t);
+    uint64_t h = hash_bytes(key, kn);
+    Entry *hit = map_get(&S->hmemo, key, kn, h);
+    if (hit) return hit->v;
+    if (pi == S->n) {
+        int64_t v = 0;
+        for (int i = 0; i < nr; i++)
+            if (!complete(S, R[i])) {
+                v = NEG;
+                break;
+            }
+        if (!map_put(&S->hmemo, key, kn, h, v, 1)) {
+            S->status = ST_ERROR;
+            PyErr_NoMemory();
+        }
+        return v;
+    }
+    int p = S->places[pi];
+    int t = S->ft[pi][s], a = S->fa[pi][s], tmin = t, w = S->fw[pi][s];
+    int at1 = S->both && p == 1, at14 = S->both && p == 14;
+    if (at1)
+        tmin = 0;
+    else if (at14) {
+        t = tmin = t14;
+        a = a14;
+    }
+    int cap = S->caps[pi][s];
+    int64_t best = NEG;
+    int cnt;
+    long off = suit_options(S, R, nr, tmin, a, j, S->hi - p + 1, &cnt);
+    if (off < 0) return 0;
+    S->hcalls += 1 + cnt;
+    if (S->hcalls >= S->max_states) {
+        S->status = ST_BOUND_SPENT;
+        return 0;
+    }
+    for (int i = 0; i < cnt; i++) {
+        const int32_t *o = S->oa + off;
+        int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+        off += 4 + onr;
+        if (mm > cap) continue;
+        uint16_t nR[MAXR];
+        for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
+        int nt14 = t14, na14 = a14;
+        if (at1) {
+            nt14 = t - u > 0 ? t - u : 0;
+            na14 = a - u;
+        } else if (at14)
+            nt14 = na14 = 0;
+        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14);
+        if (S->status) return 0;
+        if (sub == NEG) continue;
+        int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
+        if (sub + wt > best) best = sub + wt;
+    }
+    if (!map_put(&S->hmemo, key, kn, h, best, 1)) {
+        S->status = ST_ERROR;
+        PyErr_NoMemory();
+    }
+    return best;
+}
+
+static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) {
+    int64_t tail = (int64_t)S->JH * S->wj;
+    if (jl == 0 || S->J == 0) {
+        int64_t v = tail;
+        for (int s = 0; s < 4; s++) {
+            int q = (pi < S->n && s < si) ? pi + 1 : pi;
+            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1]);
+            if (S->status) return 0;
+            if (x == NEG) return NEG;
+            v += x;
+        }
+        return v;
+    }
+    int64_t acc[64], nw[64], vals[64];
+    if (jl > 63) jl = 63;
+    for (int j = 0; j <= jl; j++) acc[j] = 0;
+    for (int s = 0; s < 4; s++) {
+        int q = (s < si && pi < S->n) ? pi + 1 : pi;
+        for (int j = 0; j <= jl; j++) {
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1]);
+            if (S->status) return 0;
+        }
+        if (vals[jl] == NEG) return NEG;
+        for (int j = 0; j <= jl; j++) nw[j] = NEG;
+        for (int j1 = 0; j1 <= jl; j1++) {
+            if (acc[j1] == NEG) continue;
+            for (int j2 = 0; j2 <= jl - j1; j2++)
+                if (vals[j2] != NEG && acc[j1] + vals[j2] > nw[j1 + j2]) nw[j1 + j2] = acc[j1] + vals[j2];
+        }
+        memcpy(acc, nw, (jl + 1) * sizeof(int64_t));
+    }
+    int64_t m = NEG;
+    for (int j = 0; j <= jl; j++)
+        if (acc[j] > m) m = acc[j];
+    return m + tail;
+}
+
+static int64_t potential(Sweep *S, int pi, int si, const State *st) {
+    int64_t v = S->pot[pi][si];
+    if (S->both)
+        for (int s = 0; s < 4; s++) {
+            int t14 = st->res[2 * s], a14 = st->res[2 * s + 1];
+            if (a14 > t14) v += (int64_t)(a14 - t14) * S->ace_w[s];
+        }
+    return v;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+static size_t state_key(const State *st, uint8_t *key) {
+    size_t kn = 0;
+    key[kn++] = st->pi;
+    key[kn++] = st->si;
+    key[kn++] = st->jl;
+    memcpy(key + kn, st->res, 8);
+    kn += 8;
+    memcpy(key + kn, st->msum, 4);
+    kn += 4;
+    for (int s = 0; s < 4; s++) {
+        key[kn++] = st->nr[s];
+        memcpy(key + kn, st->codes[s], st->nr[s] * sizeof(uint16_t));
+        kn += st->nr[s] * sizeof(uint16_t);
+    }
+    return kn;
+}
+
+static int64_t best(Sweep *S, const State *st, int64_t need) {
+    uint8_t key[32 + 8 * MAXR + 8];
+    size_t kn = state_key(st, key);
+    uint64_t h = hash_bytes(key, kn);
+    Entry *hit = map_get(&S->memo, key, kn, h);
+    if (hit && (hit->x || hit->v < need)) return hit->v;
+    S->calls++;
+    if (S->calls == S->budget) {
+        S->status = ST_BUDGET;
+        return 0;
+    }
+    if (S->calls >= S->max_states) {
+        S->status = ST_TIMEOUT;
+        return 0;
+    }
+    if (S->deadline >= 0 && !(S->calls & 1023) && now() > S->deadline) {
+        S->status = ST_TIMEOUT;
+        return 0;
+    }
+    int pi = st->pi, si = st->si, jl = st->jl;
+    if (pi == S->n) {
+        int ok = 1;
+        for (int s = 0; s < 4 && ok; s++)
+            for (int i = 0; i < st->nr[s]; i++)
+                if (!complete(S, st->codes[s][i])) {
+                    ok = 0;
+                    break;
+                }
+        int used = S->J - jl;
+        int64_t v = (ok && used >= S->JT) ? (int64_t)(used - S->JT) * S->wj : NEG;
+        if (!map_put(&S->memo, key, kn, h, v, 1)) goto nomem;
+        return v;
+    }
+    int p = S->places[pi];
+    if (st->msum[0] && si > 0 && si < 4) {
+        int caps[4], nc = 0;
+        for (int x = si; x < 4; x++) caps[nc++] = (S->both && p == 14) ? st->res[2 * x + 1] : S->fa[pi][x];
+        if (!completable(S, st->msum, caps, nc, jl)) {
+            if (!map_put(&S->memo, key, kn, h, NEG, 1)) goto nomem;
+            return NEG;
+        }
+    }
+    int64_t bound = potential(S, pi, si, st);
+    if (S->bound_on) {
+        int64_t relaxed = relaxed_bound(S, pi, si, st, jl);
+        if (S->status == ST_BOUND_SPENT) {
+            S->status = ST_OK;
+            S->bound_on = 0; /* from here on the hand's potential alone */
+        } else if (S->status)
+            return 0;
+        else if (relaxed < bound)
+            bound = relaxed;
+    }
+    if (bound < need) {
+        if (!map_put(&S->memo, key, kn, h, bound, 0)) goto nomem;
+        return bound;
+    }
+    int64_t bestv = NEG;
+    if (si == 4) {
+        uint64_t f = set_options(S, st->msum, jl);
+        for (int j = 0; j <= jl && j < 64; j++) {
+            if (!(f >> j & 1)) continue;
+            State c = *st;
+            c.pi = (uint8_t)(pi + 1);
+            c.si = 0;
+            c.jl = (uint8_t)(jl - j);
+            memset(c.msum, 0, 4);
+            int64_t sub = best(S, &c, need > bestv + 1 ? need : bestv + 1);
+            if (S->status) return 0;
+            if (sub > bestv) bestv = sub;
+        }
+    } else {
+        int t = S->ft[pi][si], a = S->fa[pi][si], tmin = t, wf = S->fw[pi][si];
+        int at1 = S->both && p == 1, at14 = S->both && p == 14;
+        if (at1)
+            tmin = 0;
+        else if (at14) {
+            t = st->res[2 * si];
+            a = st->res[2 * si + 1];
+            tmin = t;
+        }
+        int cnt;
+        long off = suit_options(S, st->codes[si], st->nr[si], tmin, a, jl, S->hi - p + 1, &cnt);
+        if (off < 0) return 0;
+        for (int i = 0; i < cnt; i++) {
+            const int32_t *o = S->oa + off;
+            int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+            State c = *st;
+            for (int q = 0; q < onr; q++) c.codes[si][q] = (uint16_t)o[4 + q];
+            off += 4 + onr;
+            c.nr[si] = (uint8_t)onr;
+            c.si = (uint8_t)(si + 1);
+            c.jl = (uint8_t)(jl - jused);
+            if (mm) msum_add(c.msum, mm);
+            if (at1) {
+                c.res[2 * si] = (uint8_t)(t - u > 0 ? t - u : 0);
+                c.res[2 * si + 1] = (uint8_t)(a - u);
+            } else if (at14) {
+                c.res[2 * si] = 0;
+                c.res[2 * si + 1] = 0;
+            }
+            int64_t w = u > t ? (int64_t)(u - t) * wf : 0;
+            int64_t floor = need > bestv + 1 ? need : bestv + 1;
+            int64_t sub = best(S, &c, floor - w);
+            if (S->status) return 0;
+            if (sub == NEG) continue;
+            if (sub + w > bestv) {
+                bestv = sub + w;
+                if (bestv >= bound) break;
+            }
+        }
+    }
+    if (!map_put(&S->memo, key, kn, h, bestv, (bestv >= need || bestv == NEG) ? 1 : 0)) goto nomem;
+    return bestv;
+nomem:
+    S->status = ST_ERROR;
+    PyErr_NoMemory();
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static int read_runs(Sweep *S, PyObject *runs, State *st) {
+    if (!PyTuple_Check(runs) || PyTuple_GET_SIZE(runs) != 4) {
+        PyErr_SetString(PyExc_TypeError, "runs: a tuple of four tuples");
+        return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        PyObject *suit = PyTuple_GET_ITEM(runs, s);
+        if (!PyTuple_Check(suit) || PyTuple_GET_SIZE(suit) > MAXR) {
+            PyErr_SetString(PyExc_OverflowError, "too many runs in progress for the compiled sweep");
+            return -1;
+        }
+        st->nr[s] = (uint8_t)PyTuple_GET_SIZE(suit);
+        for (int i = 0; i < st->nr[s]; i++) {
+            int ln, nt, jk, ld;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(suit, i), "iiii", &ln, &nt, &jk, &ld)) return -1;
+            st->codes[s][i] = (uint16_t)enc(S, ln, nt, jk, ld);
+        }
+    }
+    return 0;
+}
+
+static int read_res(PyObject *res, State *st) {
+    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 4) {
+        PyErr_SetString(PyExc_TypeError, "res: four (table, all) pairs");
+        return -1;
+    }
+    for (int s = 0; s < 4; s++) {
+        int t14, a14;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(res, s), "ii", &t14, &a14)) return -1;
+        st->res[2 * s] = (uint8_t)t14;
+        st->res[2 * s + 1] = (uint8_t)a14;
+    }
+    return 0;
+}
+
+static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
+    int pi, si, jl;
+    PyObject *runs, *msum, *res;
+    long long nd = 0;
+    memset(st, 0, sizeof(*st));
+    if (!PyArg_ParseTuple(args, "iiOOiOL", &pi, &si, &runs, &msum, &jl, &res, &nd)) return -1;
+    st->pi = (uint8_t)pi;
+    st->si = (uint8_t)si;
+    st->jl = (uint8_t)jl;
+    if (read_runs(S, runs, st) < 0) return -1;
+    if (!PyTuple_Check(msum) || PyTuple_GET_SIZE(msum) > 4) {
+        PyErr_SetString(PyExc_TypeError, "msum: a tuple of at most four counts");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(msum); i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(msum, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        st->msum[i] = (uint8_t)v;
+    }
+    if (read_res(res, st) < 0) return -1;
+    *need = nd;
+    return 0;
+}
+
+static PyObject *finish(Sweep *S, int64_t v) {
+    int status = S->status;
+    S->status = ST_OK;
+    if (status == ST_ERROR) return NULL;
+    return Py_BuildValue("iL", status, (long long)v);
+}
+
+static int set_limits(Sweep *S, PyObject *lim) {
+    long long budget, max_states;
+    double deadline;
+    if (!PyArg_ParseTuple(lim, "LLd", &budget, &max_states, &deadline)) return -1;
+    S->budget = budget;
+    S->max_states = max_states;
+    S->deadline = deadline;
+    return 0;
+}
+
+static PyObject *Sweep_best(Sweep *S, PyObject *args) {
+    PyObject *state, *lim;
+    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
+    if (set_limits(S, lim) < 0) return NULL;
+    State st;
+    int64_t need;
+    if (read_state(S, state, &st, &need) < 0) return NULL;
+    S->status = ST_OK;
+    int64_t v = best(S, &st, need);
+    return finish(S, v);
+}
+
+static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
+    int pi, si, jl;
+    PyObject *runs, *res, *lim;
+    if (!PyArg_ParseTuple(args, "iiOiOO", &pi, &si, &runs, &jl, &res, &lim)) return NULL;
+    if (set_limits(S, lim) < 0) return NULL;
+    State st;
+    memset(&st, 0, sizeof(st));
+    if (read_runs(S, runs, &st) < 0) return NULL;
+    if (read_res(res, &st) < 0) return NULL;
+    S->status = ST_OK;
+    int64_t v = relaxed_bound(S, pi, si, &st, jl);
+    if (S->status == ST_BOUND_SPENT) S->bound_on = 0;
+    return finish(S, v);
+}
+
+/* The choices along an optimal path from a state whose value is known: per
+ * suit step the index of the option taken (in the order of suit_options,
+ * which is sweep._suit_options_base's), per place the jokers given to its
+ * sets. The same walk as _Sweep.rebuild's, without a call from Python per
+ * option. None if the memo holds no witness (a bug). */
+static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
+    PyObject *state, *lim;
+    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
+    if (set_limits(S, lim) < 0) return NULL;
+    State st;
+    int64_t target;
+    if (read_state(S, state, &st, &target) < 0) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    S->status = ST_OK;
+    while (st.pi < S->n) {
+        int pi = st.pi, si = st.si, jl = st.jl, found = -1;
+        State next;
+        if (si == 4) {
+            uint64_t f = set_options(S, st.msum, jl);
+            for (int j = 0; j <= jl && j < 64 && found < 0; j++) {
+                if (!(f >> j & 1)) continue;
+                next = st;
+                next.pi = (uint8_t)(pi + 1);
+                next.si = 0;
+                next.jl = (uint8_t)(jl - j);
+                memset(next.msum, 0, 4);
+                int64_t v = best(S, &next, target);
+                if (S->status) break;
+                if (v == target) found = j;
+            }
+        } else {
+            int p = S->places[pi];
+            int t = S->ft[pi][si], a = S->fa[pi][si], tmin = t, wf = S->fw[pi][si];
+            int at1 = S->both && p == 1, at14 = S->both && p == 14;
+            if (at1)
+                tmin = 0;
+            else if (at14) {
+                t = st.res[2 * si];
+                a = st.res[2 * si + 1];
+                tmin = t;
+            }
+            int cnt;
+            long off = suit_options(S, st.codes[si], st.nr[si], tmin, a, jl, S->hi - p + 1, &cnt);
+            if (off < 0) break;
+            for (int i = 0; i < cnt; i++) {
+                const int32_t *o = S->oa + off;
+                int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+                next = st;
+                for (int q = 0; q < onr; q++) next.codes[si][q] = (uint16_t)o[4 + q];
+                off += 4 + onr;
+                next.nr[si] = (uint8_t)onr;
+                next.si = (uint8_t)(si + 1);
+                next.jl = (uint8_t)(jl - jused);
+                if (mm) msum_add(next.msum, mm);
+                if (at1) {
+                    next.res[2 * si] = (uint8_t)(t - u > 0 ? t - u : 0);
+                    next.res[2 * si + 1] = (uint8_t)(a - u);
+                } else if (at14) {
+                    next.res[2 * si] = 0;
+                    next.res[2 * si + 1] = 0;
+                }
+                int64_t w = u > t ? (int64_t)(u - t) * wf : 0;
+                int64_t v = best(S, &next, target - w);
+                if (S->status) break;
+                if (v != NEG && v + w == target) {
+                    found = i;
+                    target -= w;
+                    break;
+                }
+            }
+        }
+        if (S->status || found < 0) break;
+        PyObject *x = PyLong_FromLong(found);
+        if (!x || PyList_Append(out, x) < 0) {
+            Py_XDECREF(x);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(x);
+        st = next;
+    }
+    int status = S->status;
+    S->status = ST_OK;
+    if (status == ST_ERROR) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (status || st.pi < S->n) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
+    return out;
+}
+
+static PyObject *Sweep_counts(Sweep *S, PyObject *Py_UNUSED(ignored)) {
+    return Py_BuildValue("LL", (long long)S->calls, (long long)S->hcalls);
+}
+
+static int read_int_grid(PyObject *seq, int rows, int cols, int *out, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != rows * cols) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "%s: %d values expected", what, rows * cols);
+        return -1;
+    }
+    for (int i = 0; i < rows * cols; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
+    /* (n, L, N, K, hi, both, places, ft, fa, fw, caps, pot, ace_w, J, JT, JH, wj, B, setfeas, use_h) */
+    PyObject *places, *ft, *fa, *fw, *caps, *pot, *ace_w, *setfeas;
+    long long wj;
+    if (!PyArg_ParseTuple(args, "iiiiiiOOOOOOOiiiLiOi", &S->n, &S->L, &S->N, &S->K, &S->hi, &S->both, &places,
+                          &ft, &fa, &fw, &caps, &pot, &ace_w, &S->J, &S->JT, &S->JH, &wj, &S->B, &setfeas,
+                          &S->use_h))
+        return -1;
+    if (S->n < 0 || S->n > MAXP || S->J > 63 || S->J < 0 || S->B < 1 || S->B > 16) {
+        PyErr_SetString(PyExc_OverflowError, "position beyond the compiled sweep's limits");
+        return -1;
+    }
+    S->Kc = S->K >= 0 ? S->K : 0;
+    if ((long)((S->L * (S->N + 1) + S->N) * (S->Kc + 1) + S->Kc) * 3 + 2 > 65535) {
+        PyErr_SetString(PyExc_OverflowError, "meld rules beyond the compiled sweep's limits");
+        return -1;
+    }
+    S->wj = wj;
+    if (read_int_grid(places, 1, S->n, S->places, "places") < 0) return -1;
+    int tmp[MAXP * 4];
+    if (read_int_grid(ft, S->n, 4, tmp, "ft") < 0) return -1;
+    memcpy(S->ft, tmp, sizeof(int) * S->n * 4);
+    if (read_int_grid(fa, S->n, 4, tmp, "fa") < 0) return -1;
+    memcpy(S->fa, tmp, sizeof(int) * S->n * 4);
+    if (read_int_grid(fw, S->n, 4, tmp, "fw") < 0) return -1;
+    memcpy(S->fw, tmp, sizeof(int) * S->n * 4);
+    if (read_int_grid(caps, S->n, 4, tmp, "caps") < 0) return -1;
+    memcpy(S->caps, tmp, sizeof(int) * S->n * 4);
+    {
+        PyObject *f = PySequence_Fast(pot, "pot");
+        if (!f) return -1;
+        if (PySequence_Fast_GET_SIZE(f) != (S->n + 1) * 5) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "pot: (n+1)*5 values expected");
+            return -1;
+        }
+        for (int i = 0; i < (S->n + 1) * 5; i++) {
+            long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(f);
+                return -1;
+            }
+            S->pot[i / 5][i % 5] = v;
+        }
+        Py_DECREF(f);
+        f = PySequence_Fast(ace_w, "ace_w");
+        if (!f) return -1;
+        for (int i = 0; i < 4 && i < PySequence_Fast_GET_SIZE(f); i++) {
+            long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+            if (v == -1 && PyErr_Occurred()) {
+                Py_DECREF(f);
+                return -1;
+            }
+            S->ace_w[i] = v;
+        }
+        Py_DECREF(f);
+    }
+    {
+        PyObject *f = PySequence_Fast(setfeas, "setfeas");
+        if (!f) return -1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+        if (n != (Py_ssize_t)S->B * S->B * S->B * S->B) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "setfeas: B**4 masks expected");
+            return -1;
+        }
+        free(S->setfeas);
+        S->setfeas = malloc(n * sizeof(uint64_t));
+        if (!S->setfeas) {
+            Py_DECREF(f);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(f, i));
+            if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+                Py_DECREF(f);
+                return -1;
+            }
+            S->setfeas[i] = v;
+        }
+        Py_DECREF(f);
+    }
+    map_free(&S->memo);
+    map_free(&S->hmemo);
+    map_free(&S->ocache);
+    if (map_init(&S->memo) || map_init(&S->hmemo) || map_init(&S->ocache)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    S->calls = S->hcalls = 0;
+    S->status = ST_OK;
+    S->bound_on = S->use_h;
+    return 0;
+}
+
+static void Sweep_dealloc(Sweep *S) {
+    map_free(&S->memo);
+    map_free(&S->hmemo);
+    map_free(&S->ocache);
+    free(S->oa);
+    free(S->setfeas);
+    Py_TYPE(S)->tp_free((PyObject *)S);
+}
+
+static PyMethodDef Sweep_methods[] = {
+    {"best", (PyCFunction)Sweep_best, METH_VARARGS,
+     "best(((pi, si, runs, msum, jl, res, need)), (budget, max_states, deadline)) -> (status, value)"},
+    {"relaxed_bound", (PyCFunction)Sweep_relaxed_bound, METH_VARARGS,
+     "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
+    {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
+    {"walk", (PyCFunction)Sweep_walk, METH_VARARGS,
+     "walk((pi, si, runs, msum, jl, res, value), limits) -> option indices along an optimal path, or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SweepType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rami_core.solver._sweepc.Sweep",
+    .tp_basicsize = sizeof(Sweep),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The sweep's memoised search on integer codes (see sweep.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Sweep_init,
+    .tp_dealloc = (destructor)Sweep_dealloc,
+    .tp_methods = Sweep_methods,
+};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_sweepc", "The sweep's search, compiled.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__sweepc(void) {
+    if (PyType_Ready(&SweepType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&SweepType);
+    if (PyModule_AddObject(m, "Sweep", (PyObject *)&SweepType) < 0) {
+        Py_DECREF(&SweepType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
