@@ -20,6 +20,7 @@ from rami_core import rl  # noqa: E402
 from rami_core.actions import Timeout  # noqa: E402
 from rami_core.engine import play_on  # noqa: E402
 from rami_core.errors import RuleError  # noqa: E402
+from rami_core.hookspecs import Refusal, hookimpl  # noqa: E402
 from rami_core.rl.draft import Draft  # noqa: E402
 from rami_core.savegame import from_save  # noqa: E402
 from rami_core.state import OVER  # noqa: E402
@@ -99,7 +100,7 @@ def test_mask_is_the_engine_verdict(variant):
     rng = random.Random(7)
     env = rl.env(variant, players=2, seed=11)
     env.reset()
-    for _ in range(12):
+    for _ in range(30):
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
             env.reset(seed=rng.randrange(1000))
@@ -263,7 +264,7 @@ def _whole_episode(env, rng: random.Random, limit: int, check_every: int = 0) ->
 
 def test_whole_random_rami51_game_and_a_stretch_of_voleur():
     """A whole game episode of rami51 (to its end: the game over, or cut at
-    max_turns as random play rarely goes out), and 120 sub-steps of voleur,
+    max_turns as random play rarely goes out), and 300 sub-steps of voleur,
     by random masked sub-steps: the engine never refuses one, and now and
     then the whole mask is checked against the engine."""
     env = rl.env("rami51", players=2, seed=3, episode="game", max_turns=60)
@@ -274,7 +275,7 @@ def test_whole_random_rami51_game_and_a_stretch_of_voleur():
     assert played >= 60  # a turn is one sub-step at least
     env = rl.env("voleur", players=2, seed=3, episode="game")
     env.reset()
-    assert _whole_episode(env, random.Random(4), 120, check_every=67) == 120
+    assert _whole_episode(env, random.Random(4), 300, check_every=67) == 300
 
 
 @pytest.mark.slow
@@ -370,12 +371,42 @@ def _reference_reachable(env, groups, closed, current, cap):
         return None
 
 
-@pytest.mark.parametrize("variant", [*PRESETS, HOUSE_FILES[1]], ids=lambda v: Path(v).stem)
-def test_draft_mask_is_an_exhaustive_search(variant):
+class JokerNeedsPureRun:
+    """Test house rules judging a lay as a whole and group by group: a lay
+    holding a joker must hold a joker-free run too (more melds cure a
+    refusal), and no set of exactly four cards."""
+
+    name = "joker_needs_pure_run"
+
+    @hookimpl
+    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+        from rami_core.actions import Meld
+
+        if not isinstance(action, Meld):
+            return None
+        laid = new_table[len(old_table) :]
+        if any(m.reading.jokers for m in laid) and not any(m.reading.pure for m in laid):
+            return Refusal("joker_alone", "a lay with a joker needs a pure run")
+        return None
+
+    @hookimpl
+    def rami_meld_valid(self, rules, cards, reading):
+        if reading.kind == "set" and len(cards) == 4:
+            return Refusal("square", "no set of four")
+        return None
+
+
+@pytest.mark.parametrize(
+    "variant,plugins",
+    [*((v, False) for v in PRESETS), (HOUSE_FILES[1], False), ("rami51", True)],
+    ids=lambda v: Path(v).stem if isinstance(v, str) else ("with_lay_rules" if v else "as_is"),
+)
+def test_draft_mask_is_an_exhaustive_search(variant, plugins):
     """The candidates are every group the meld reader reads, and "add a card"
     / "close the group" toward a lay are masked in exactly when some lay
     holding the draft is accepted: checked against a brute-force search over
-    every lay the hand holds (states where that is affordable)."""
+    every lay the hand holds (states where that is affordable), also under
+    house rules that judge a lay as a whole and group by group."""
     from rami_core.rl import packing
     from rami_core.rl.draft import Group
     from rami_core.rl.faces import face_counts
@@ -384,7 +415,7 @@ def test_draft_mask_is_an_exhaustive_search(variant):
     compared = 0
     verdicts = set()
     for game_seed in range(30):
-        env = rl.env(variant, players=2, seed=game_seed)
+        env = rl.env(variant, players=2, seed=game_seed, plugins=[JokerNeedsPureRun()] if plugins else ())
         env.reset()
         # A random point of the game, then a random lay phase state and draft.
         for _ in range(rng.randrange(1, 60)):

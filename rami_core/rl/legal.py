@@ -60,15 +60,16 @@ REARRANGE_STATES = 4000
 
 
 # Refusals a larger lay cannot cure: the state forbids lays, a card is
-# missing, or nothing is left to discard. (A refused group stays refused in
-# every lay that holds it, unless a house rule on the whole table decides.)
+# missing, or nothing is left to discard; so does "invalid_meld", since every
+# group searched reads as a meld and a house rule refusing one group refuses
+# every lay holding it. Unless a house rule judging the whole lay (the table
+# it leaves, the opening it makes) may have answered, with any code.
 FINAL_REFUSALS = frozenset(
     {"not_your_turn", "wrong_phase", "action_forbidden", "card_not_in_hand", "must_keep_discard"}
 )
-# Refusals of a lay off or a swap that hold for every card and slot now.
-STATE_REFUSALS = frozenset(
-    {"not_your_turn", "wrong_phase", "action_forbidden", "not_opened", "joker_swap_forbidden"}
-)
+# Refusals of a lay off that hold for every card and slot now (raised before
+# the card and the meld are looked at).
+LAY_OFF_STATE_REFUSALS = frozenset({"not_your_turn", "wrong_phase", "action_forbidden", "not_opened"})
 
 
 class TurnOracle:
@@ -242,7 +243,9 @@ class TurnOracle:
             # One lay off asked first: a refusal that holds for every card
             # and slot (not opened, no lay off in this variant) ends it.
             probe = A.LayOff(seat, (A.LayOffItem(face_card(hand_faces[0]), 0),))
-            if self.refusal(probe) not in STATE_REFUSALS:
+            code = self.refusal(probe)
+            # (A house rule on the table could answer with the same code for one card only.)
+            if code not in LAY_OFF_STATE_REFUSALS or rules.hooks.has("rami_table_acceptable"):
                 for f in hand_faces:
                     card = face_card(f)
                     for k, tm in enumerate(s.table):
@@ -383,9 +386,7 @@ class TurnOracle:
             code = self._code(laid)
             if code is None:
                 hit = True
-            elif code in FINAL_REFUSALS or (
-                code == "invalid_meld" and not self.game.rules.hooks.has("rami_table_acceptable")
-            ):
+            elif (code in FINAL_REFUSALS or code == "invalid_meld") and not self._whole_lay_rules():
                 hit = False
             else:
                 bounds = self._bounds
@@ -395,6 +396,10 @@ class TurnOracle:
                 )
         self._extends[laid] = hit
         return hit
+
+    def _whole_lay_rules(self) -> bool:
+        hooks = self.game.rules.hooks
+        return hooks.has("rami_table_acceptable") or hooks.has("rami_opening_met")
 
     def _opening_in_reach(self, laid: tuple[int, ...], room: tuple[int, ...]) -> bool:
         """Where the engine judges a lay as an opening, some packing of the
