@@ -74,6 +74,11 @@ class SeatView:
     # to play (which of two twins was laid is seen at the table, not in a
     # hand shown without deck marks).
     taken_discard_in_hand: bool = False
+    # Where the card taken from the discard pile lies on the table, if the seat
+    # laid it this turn: (meld, position). Everyone saw it go there; the table
+    # shows no deck marks, so without it a joker swapped back into the hand
+    # could not be told from the one taken.
+    taken_discard_at: tuple[int, int] | None = None
 
     @property
     def my_turn(self) -> bool:
@@ -121,6 +126,7 @@ class SeatView:
             "round_end": self.round_end,
             "rami_sec": self.rami_sec,
             "taken_discard_in_hand": self.taken_discard_in_hand,
+            "taken_discard_at": list(self.taken_discard_at) if self.taken_discard_at else None,
         }
 
 
@@ -188,6 +194,9 @@ PUBLIC_FIELDS = frozenset(
         "game_winner",
     }
 )
+# Facts of the view derived from public fields, past the GameState fields:
+# where the card taken from the discard pile is (every seat saw it).
+DERIVED_PUBLIC = frozenset({"taken_discard_in_hand", "taken_discard_at"})
 
 
 def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
@@ -227,4 +236,14 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         round_end=state.round_end,
         rami_sec=state.rami_sec,
         taken_discard_in_hand=taken is not None and not over and taken in state.hands[state.turn],
+        taken_discard_at=_place_of(state, taken) if taken is not None and not over else None,
     )
+
+
+def _place_of(state: GameState, card: Card) -> tuple[int, int] | None:
+    """(meld, position) of this very card (deck mark included) on the table."""
+    for i, m in enumerate(state.table):
+        for j, c in enumerate(m.reading.cards):
+            if c == card and c.copy == card.copy:
+                return (i, j)
+    return None

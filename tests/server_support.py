@@ -18,7 +18,7 @@ import httpx
 
 from rami_core.cards import format_card
 from rami_core.server.protocol import SERVER_ADAPTER, View
-from rami_core.views import PUBLIC_FIELDS
+from rami_core.views import DERIVED_PUBLIC, PUBLIC_FIELDS
 
 VIEW_KEYS = set(View.model_fields)
 
@@ -135,7 +135,7 @@ def check_message(
         v = msg["view"]
         assert set(v) >= VIEW_KEYS, VIEW_KEYS - set(v)
         # Any key past the protocol's must be one the engine calls public.
-        assert set(v) - VIEW_KEYS <= PUBLIC_FIELDS | {"taken_discard_in_hand"}, set(v) - VIEW_KEYS
+        assert set(v) - VIEW_KEYS <= PUBLIC_FIELDS | DERIVED_PUBLIC, set(v) - VIEW_KEYS
         assert v["seat"] == seat
         if seat is None:
             assert v["hand"] is None

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rami_core import actions as A
@@ -128,6 +128,10 @@ def game_for(seed: int) -> Game:
 
 @settings(max_examples=EXAMPLES)
 @given(st.integers(0, 2**31))
+# found by the 5,000-example run: kaluki at four, a joker taken from the discard
+# pile and laid, then another joker swapped back into the hand; the rebuilt
+# state could not tell which of the two jokers was the one taken
+@example(seed=89415)
 def test_rebuilt_state_judges_as_the_true_state(seed: int) -> None:
     game = game_for(seed)
     bot = RandomBot(random.Random(seed))

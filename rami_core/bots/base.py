@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from .. import actions as A
@@ -78,14 +79,14 @@ def state_from_view(view: SeatView) -> GameState:
         hands=hands,
         stock=_placeholders(k, k + view.stock_size),
         discard=list(view.discard),
-        table=[_table_meld(m) for m in view.table],
+        table=_table(view),
         opened=list(view.opened),
         laid_before=list(view.laid_before) if view.laid_before else [True] * view.players,
         scores=list(view.scores),
         turn=view.turn,
         phase=view.phase,
         drew_from=view.drew_from,
-        taken_discard=view.taken_discard,
+        taken_discard=_taken_mark(view),
         laid_this_turn=view.laid_this_turn,
         opened_this_turn=view.opened_this_turn,
         jokers_to_replay=list(view.jokers_to_replay),
@@ -103,6 +104,31 @@ def state_from_view(view: SeatView) -> GameState:
     )
 
 
+# The deck mark the rebuilt state gives the card taken from the discard pile:
+# one no other card of the rebuilt state carries (public cards have 0, the
+# taken card's twins in hand 1, 2, ...), so that "is that very card still in
+# the hand" reads the same as in the true state, wherever its twins lie.
+TAKEN_MARK = 15
+
+
+def _taken_mark(view: SeatView) -> Card | None:
+    taken = view.taken_discard
+    return None if taken is None else Card(taken.rank, taken.suit, TAKEN_MARK)
+
+
+def _table(view: SeatView) -> list[TableMeld]:
+    table = [_table_meld(m) for m in view.table]
+    at = view.taken_discard_at
+    mark = _taken_mark(view)
+    if at is not None and mark is not None and 0 <= at[0] < len(table):
+        m = table[at[0]]
+        cards = list(m.reading.cards)
+        if 0 <= at[1] < len(cards):
+            cards[at[1]] = mark
+            table[at[0]] = TableMeld(replace(m.reading, cards=tuple(cards)), m.owner)
+    return table
+
+
 def _own_hand(view: SeatView) -> list[Card]:
     """The seat's hand with the card taken from the discard pile told apart
     from its twins. The engine lays or discards the taken card first among
@@ -118,7 +144,7 @@ def _own_hand(view: SeatView) -> list[Card]:
     rest = [c for c in hand if c != taken]
     keep = len(twins) - 1 if view.taken_discard_in_hand else len(twins)
     marked = [Card(taken.rank, taken.suit, i + 1) for i in range(keep)]
-    return rest + marked + ([taken] if view.taken_discard_in_hand else [])
+    return rest + marked + ([Card(taken.rank, taken.suit, TAKEN_MARK)] if view.taken_discard_in_hand else [])
 
 
 def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
