@@ -250,15 +250,7 @@ def rebuild_may_lay(
     suit_places, rank_suits, rank_count, jokers = _pool_of(table, meld_rules)
     suit_places, rank_suits, rank_count = list(suit_places), list(rank_suits), list(rank_count)
     place_bits = _meldable_tables(meld_rules)[0]
-    for c in hand:
-        s = c.suit
-        if s == JOKER_SUIT:
-            jokers += 1
-            continue
-        r = c.rank
-        rank_suits[r] |= 1 << s
-        rank_count[r] += 1
-        suit_places[s] |= place_bits[r]
+    jokers += _add_cards(hand, place_bits, suit_places, rank_suits, rank_count)
     if meld_rules.max_jokers is not None:
         jokers = min(jokers, meld_rules.max_jokers)
     min_nat = max(1, meld_rules.min_naturals)
@@ -279,6 +271,24 @@ def rebuild_may_lay(
 _POOLS: dict[tuple, tuple] = {}
 
 
+def _add_cards(
+    cards: Sequence[Card], place_bits, suit_places: list, rank_suits: list, rank_count: list
+) -> int:
+    """Add the naturals of `cards` to the places per suit, suits and count per
+    rank (in place); return how many jokers they hold."""
+    jokers = 0
+    for c in cards:
+        s = c.suit
+        if s == JOKER_SUIT:
+            jokers += 1
+            continue
+        r = c.rank
+        rank_suits[r] |= 1 << s
+        rank_count[r] += 1
+        suit_places[s] |= place_bits[r]
+    return jokers
+
+
 def _pool_of(table: Sequence[Card], meld_rules) -> tuple:
     """The table's cards summed up as `rebuild_may_lay` reads them (places per
     suit, suits and count per rank, jokers); remembered, as a turn asks about
@@ -290,16 +300,7 @@ def _pool_of(table: Sequence[Card], meld_rules) -> tuple:
         suit_places = [0] * 4
         rank_suits = [0] * 14
         rank_count = [0] * 14
-        jokers = 0
-        for c in table:
-            s = c.suit
-            if s == JOKER_SUIT:
-                jokers += 1
-                continue
-            r = c.rank
-            rank_suits[r] |= 1 << s
-            rank_count[r] += 1
-            suit_places[s] |= place_bits[r]
+        jokers = _add_cards(table, place_bits, suit_places, rank_suits, rank_count)
         if len(_POOLS) >= 64:
             _POOLS.clear()
         got = _POOLS[key] = (tuple(suit_places), tuple(rank_suits), tuple(rank_count), jokers)
