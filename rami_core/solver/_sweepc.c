@@ -592,6 +592,50 @@ static size_t state_key(const State *st, uint8_t *key) {
     return kn;
 }
 
+/* The face of suit si at place index pi as the state sees it: table and
+ * all counts and the fewest to use (with the ace at both ends, place 1 may
+ * keep aces for place 14, which takes what was kept). */
+typedef struct {
+    int t, a, tmin, w, at1, at14;
+} Face;
+
+static Face face_at(Sweep *S, const State *st, int pi, int si) {
+    Face f;
+    int p = S->places[pi];
+    f.t = S->ft[pi][si];
+    f.a = S->fa[pi][si];
+    f.tmin = f.t;
+    f.w = S->fw[pi][si];
+    f.at1 = S->both && p == 1;
+    f.at14 = S->both && p == 14;
+    if (f.at1)
+        f.tmin = 0;
+    else if (f.at14) {
+        f.t = f.tmin = st->res[2 * si];
+        f.a = st->res[2 * si + 1];
+    }
+    return f;
+}
+
+/* The state after option o (arena record) for suit si; returns its weight. */
+static int64_t apply_option(const State *st, int si, const int32_t *o, const Face *f, State *c) {
+    int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+    *c = *st;
+    for (int q = 0; q < onr; q++) c->codes[si][q] = (uint16_t)o[4 + q];
+    c->nr[si] = (uint8_t)onr;
+    c->si = (uint8_t)(si + 1);
+    c->jl = (uint8_t)(st->jl - jused);
+    if (mm) msum_add(c->msum, mm);
+    if (f->at1) {
+        c->res[2 * si] = (uint8_t)(f->t - u > 0 ? f->t - u : 0);
+        c->res[2 * si + 1] = (uint8_t)(f->a - u);
+    } else if (f->at14) {
+        c->res[2 * si] = 0;
+        c->res[2 * si + 1] = 0;
+    }
+    return u > f->t ? (int64_t)(u - f->t) * f->w : 0;
+}
+
 static int64_t best(Sweep *S, const State *st, int64_t need) {
     uint8_t key[32 + 8 * MAXR + 8];
     size_t kn = state_key(st, key);
@@ -664,36 +708,15 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
             if (sub > bestv) bestv = sub;
         }
     } else {
-        int t = S->ft[pi][si], a = S->fa[pi][si], tmin = t, wf = S->fw[pi][si];
-        int at1 = S->both && p == 1, at14 = S->both && p == 14;
-        if (at1)
-            tmin = 0;
-        else if (at14) {
-            t = st->res[2 * si];
-            a = st->res[2 * si + 1];
-            tmin = t;
-        }
+        Face f = face_at(S, st, pi, si);
         int cnt;
-        long off = suit_options(S, st->codes[si], st->nr[si], tmin, a, jl, S->hi - p + 1, &cnt);
+        long off = suit_options(S, st->codes[si], st->nr[si], f.tmin, f.a, jl, S->hi - p + 1, &cnt);
         if (off < 0) return 0;
         for (int i = 0; i < cnt; i++) {
             const int32_t *o = S->oa + off;
-            int onr = o[0], mm = o[1], u = o[2], jused = o[3];
-            State c = *st;
-            for (int q = 0; q < onr; q++) c.codes[si][q] = (uint16_t)o[4 + q];
-            off += 4 + onr;
-            c.nr[si] = (uint8_t)onr;
-            c.si = (uint8_t)(si + 1);
-            c.jl = (uint8_t)(jl - jused);
-            if (mm) msum_add(c.msum, mm);
-            if (at1) {
-                c.res[2 * si] = (uint8_t)(t - u > 0 ? t - u : 0);
-                c.res[2 * si + 1] = (uint8_t)(a - u);
-            } else if (at14) {
-                c.res[2 * si] = 0;
-                c.res[2 * si + 1] = 0;
-            }
-            int64_t w = u > t ? (int64_t)(u - t) * wf : 0;
+            off += 4 + o[0];
+            State c;
+            int64_t w = apply_option(st, si, o, &f, &c);
             int64_t floor = need > bestv + 1 ? need : bestv + 1;
             int64_t sub = best(S, &c, floor - w);
             if (S->status) return 0;
@@ -849,37 +872,14 @@ static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
                 if (v == target) found = j;
             }
         } else {
-            int p = S->places[pi];
-            int t = S->ft[pi][si], a = S->fa[pi][si], tmin = t, wf = S->fw[pi][si];
-            int at1 = S->both && p == 1, at14 = S->both && p == 14;
-            if (at1)
-                tmin = 0;
-            else if (at14) {
-                t = st.res[2 * si];
-                a = st.res[2 * si + 1];
-                tmin = t;
-            }
+            Face f = face_at(S, &st, pi, si);
             int cnt;
-            long off = suit_options(S, st.codes[si], st.nr[si], tmin, a, jl, S->hi - p + 1, &cnt);
+            long off = suit_options(S, st.codes[si], st.nr[si], f.tmin, f.a, jl, S->hi - S->places[pi] + 1, &cnt);
             if (off < 0) break;
             for (int i = 0; i < cnt; i++) {
                 const int32_t *o = S->oa + off;
-                int onr = o[0], mm = o[1], u = o[2], jused = o[3];
-                next = st;
-                for (int q = 0; q < onr; q++) next.codes[si][q] = (uint16_t)o[4 + q];
-                off += 4 + onr;
-                next.nr[si] = (uint8_t)onr;
-                next.si = (uint8_t)(si + 1);
-                next.jl = (uint8_t)(jl - jused);
-                if (mm) msum_add(next.msum, mm);
-                if (at1) {
-                    next.res[2 * si] = (uint8_t)(t - u > 0 ? t - u : 0);
-                    next.res[2 * si + 1] = (uint8_t)(a - u);
-                } else if (at14) {
-                    next.res[2 * si] = 0;
-                    next.res[2 * si + 1] = 0;
-                }
-                int64_t w = u > t ? (int64_t)(u - t) * wf : 0;
+                off += 4 + o[0];
+                int64_t w = apply_option(&st, si, o, &f, &next);
                 int64_t v = best(S, &next, target - w);
                 if (S->status) break;
                 if (v != NEG && v + w == target) {
