@@ -4,11 +4,41 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from ..cards import Card
 from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from .results import DEFAULT_OPTIONS, SolverOptions
+
+
+@lru_cache(maxsize=1 << 15)
+def _reading(cards: tuple[Card, ...], rules: MeldRules) -> Reading | None:
+    """``read_meld`` of these cards as written, remembered: a pure function of
+    the cards and the meld rules (both immutable, both in the key), asked again
+    for the same melds turn after turn as a hand changes by a card or two."""
+    return read_meld(cards, rules)
+
+
+@lru_cache(maxsize=256)
+def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
+    """Per suit, the runs' windows as (places count, faces at the places), in
+    the order the candidates are built: a function of the rules alone."""
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    if rules.wrap:
+        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
+    else:
+        # every piece of L places holds N naturals when jmax <= L - N: then every
+        # run of 2L places or more splits
+        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
+        windows = [
+            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+        ]
+    return tuple(
+        tuple((n, tuple(((lo + i - 1) % 13 + 1, s) for i in range(n))) for lo, n in windows) for s in range(4)
+    )
 
 
 def _meld_candidates_with_points(
@@ -27,7 +57,7 @@ def _meld_candidates_with_points(
     jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
 
     def consider(cards: list[Card]):
-        reading = read_meld(cards, rules)
+        reading = _reading(tuple(cards), rules)
         if reading is None:
             return
         pts = meld_points(reading, **score)
@@ -43,25 +73,14 @@ def _meld_candidates_with_points(
     # half starting on the ace would count it low).
     L = rules.run_min
     N = max(1, rules.min_naturals)
-    lo_b, hi_b = rules.low_bound, rules.high_bound
-    if rules.wrap:
-        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
-    else:
-        # every piece of L places holds N naturals when jmax <= L - N: then every
-        # run of 2L places or more splits
-        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
-        windows = [
-            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
-        ]
-    for s in range(4):
-        for lo, n in windows:
-            places = [lo + i for i in range(n)]
-            faces = [((p - 1) % 13 + 1, s) for p in places]
+    k_min = max(1, rules.min_naturals)
+    for windows in _run_windows(rules, jmax, split_long_runs):
+        for n, faces in windows:
             present = [i for i, f in enumerate(faces) if f in by_face]
             if len(present) + jmax < n:
                 continue
             # choose which present places take a natural (others take jokers)
-            for k in range(max(1, rules.min_naturals, n - jmax), len(present) + 1):
+            for k in range(max(k_min, n - jmax), len(present) + 1):
                 for chosen in combinations(present, k):
                     cs = set(chosen)
                     if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
@@ -126,34 +145,40 @@ def best_opening(
     cands = _meld_candidates_with_points(hand, rules, allow_jokers, score, options.split_long_runs)
     if not cands:
         return None
-    # index candidates by their lowest card (exact cover style search)
-    ids = {c: i for i, c in enumerate(sorted(set(hand)))}
-    masks = []
-    for cards, reading, pts in cands:
-        # physical cards: each candidate names specific copies; treat equal faces as
-        # interchangeable by counting faces instead
-        masks.append((Counter(c for c in cards), reading, pts, cards))
-    pool0 = Counter(hand)
-    # Faces matter, copies not: rewrite cards as faces with counts
+    # Faces matter, copies not: the hand is a count per face (faces in sorted
+    # order, by index), each candidate the counts it needs; candidates are
+    # indexed by their lowest face (exact cover style search).
     face_of = lambda c: c.face  # noqa: E731
     pool = Counter(face_of(c) for c in hand)
+    faces_sorted = sorted(pool)
+    index = {f: i for i, f in enumerate(faces_sorted)}
     items = []
-    for _need, reading, pts, cards in masks:
+    for cards, reading, pts in cands:
         fneed = Counter(face_of(c) for c in cards)
         items.append((fneed, reading, pts, cards))
     items.sort(key=lambda it: (-sum(it[0].values()), -it[2]))
-    faces_sorted = sorted(pool)
-    by_first: dict = {}
-    for it in items:
-        first = min(it[0])
-        by_first.setdefault(first, []).append(it)
+    by_first: list[list[tuple]] = [[] for _ in faces_sorted]
+    for fneed, reading, pts, cards in items:
+        by_first[index[min(fneed)]].append(
+            (
+                tuple((index[f], k) for f, k in fneed.items()),
+                sum(fneed.values()),
+                pts,
+                reading.pure,
+                reading.kind == RUN,
+                reading.kind == SET,
+                cards,
+            )
+        )
+    left = [pool[f] for f in faces_sorted]
+    nfaces = len(faces_sorted)
     best: list = [(-1, -1), None]
     # a count of search steps bounds the work: past it, the best opening found so far
     calls, limit = [0], OPENING_MAX_STATES if max_states is None else max_states
     total_cards = sum(pool.values())
 
     def rec(
-        left: Counter,
+        start: int,
         chosen: list,
         ncards: int,
         pts: int,
@@ -162,6 +187,7 @@ def best_opening(
         has_set: bool,
         remaining: int,
     ):
+        """Faces before `start` are all used up (or left out)."""
         if ncards + remaining < best[0][0] or calls[0] >= limit:
             return
         calls[0] += 1
@@ -174,34 +200,38 @@ def best_opening(
         if ok and (ncards, pts) > best[0]:
             best[0] = (ncards, pts)
             best[1] = list(chosen)
-        first = next((f for f in faces_sorted if left[f]), None)
-        if first is None:
+        first = start
+        while first < nfaces and not left[first]:
+            first += 1
+        if first == nfaces:
             return
-        for fneed, reading, p, cards in by_first.get(first, []):
-            if all(left[f] >= k for f, k in fneed.items()):
-                for f, k in fneed.items():
+        for need, n, p, rpure, rrun, rset, cards in by_first[first]:
+            for f, k in need:
+                if left[f] < k:
+                    break
+            else:
+                for f, k in need:
                     left[f] -= k
-                n = sum(fneed.values())
                 chosen.append(cards)
                 rec(
-                    left,
+                    first,
                     chosen,
                     ncards + n,
                     pts + p,
-                    pure or reading.pure,
-                    has_run or reading.kind == RUN,
-                    has_set or reading.kind == SET,
+                    pure or rpure,
+                    has_run or rrun,
+                    has_set or rset,
                     remaining - n,
                 )
                 chosen.pop()
-                for f, k in fneed.items():
+                for f, k in need:
                     left[f] += k
         # or leave one copy of `first` out of every meld
         left[first] -= 1
-        rec(left, chosen, ncards, pts, pure, has_run, has_set, remaining - 1)
+        rec(first, chosen, ncards, pts, pure, has_run, has_set, remaining - 1)
         left[first] += 1
 
-    rec(Counter(pool), [], 0, 0, False, False, False, total_cards)
+    rec(0, [], 0, 0, False, False, False, total_cards)
     if best[1] is None:
         return None
     # the candidates name the first copy of each face; give distinct physical cards
@@ -211,5 +241,4 @@ def best_opening(
     melds = []
     for cards in best[1]:
         melds.append([spare[face_of(c)].pop(0) for c in cards])
-    del pool0, ids
     return melds
