@@ -236,10 +236,29 @@ def read_set(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
 
 
 def read_meld(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
-    """A new meld's reading: a run in written order, else a set, else a run in any order."""
-    return (
-        read_run_in_order(cards, meld_rules) or read_set(cards, meld_rules) or read_run_any(cards, meld_rules)
+    """A new meld's reading: a run in written order, else a set, else a run in any order.
+
+    Remembered by the cards as written and the meld rules, the whole of what
+    it reads (both immutable, the reading too): the engine reads the same
+    melds again at every rebuild of the table, and the bots the same
+    candidate melds as a hand changes by a card or two."""
+    key = (tuple(cards), meld_rules)
+    try:
+        return _READINGS[key]
+    except KeyError:
+        pass
+    if len(_READINGS) >= _READINGS_MAX:
+        _READINGS.clear()
+    hit = _READINGS[key] = (
+        read_run_in_order(key[0], meld_rules)
+        or read_set(key[0], meld_rules)
+        or read_run_any(key[0], meld_rules)
     )
+    return hit
+
+
+_READINGS: dict[tuple[tuple[Card, ...], MeldRules], Reading | None] = {}
+_READINGS_MAX = 1 << 16
 
 
 def is_valid(cards: Sequence[Card], meld_rules: MeldRules) -> bool:

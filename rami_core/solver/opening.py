@@ -12,14 +12,6 @@ from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from .results import DEFAULT_OPTIONS, SolverOptions
 
 
-@lru_cache(maxsize=1 << 15)
-def _reading(cards: tuple[Card, ...], rules: MeldRules) -> Reading | None:
-    """``read_meld`` of these cards as written, remembered: a pure function of
-    the cards and the meld rules (both immutable, both in the key), asked again
-    for the same melds turn after turn as a hand changes by a card or two."""
-    return read_meld(cards, rules)
-
-
 @lru_cache(maxsize=256)
 def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
     """Per suit, the runs' windows as (places count, faces at the places), in
@@ -57,7 +49,7 @@ def _meld_candidates_with_points(
     jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
 
     def consider(cards: list[Card]):
-        reading = _reading(tuple(cards), rules)
+        reading = read_meld(cards, rules)
         if reading is None:
             return
         pts = meld_points(reading, **score)

@@ -1,0 +1,75 @@
+"""read_meld remembers its readings and best_opening its run windows across
+calls: the caches are keyed by everything the answer depends on (the cards as
+written and the meld rules; the rules, the jokers usable and the split
+option), so a change of rules between calls is never answered from another
+rules' entry, and the memo of readings stays bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from rami_core import melds
+from rami_core.cards import parse_cards
+from rami_core.melds import MeldRules, read_meld
+from rami_core.profile import Opening
+from rami_core.solver import SolverOptions, best_opening
+from rami_core.solver.opening import _run_windows
+
+WRAP = MeldRules(wrap=True)
+NO_WRAP = MeldRules(wrap=False)
+NO_HIGH_ACE = MeldRules(ace_high=False)
+
+
+def test_a_remembered_reading_belongs_to_its_rules() -> None:
+    wrap_run = parse_cards("KS AS 2S")
+    high_run = parse_cards("QH KH AH")
+    melds._READINGS.clear()
+    fresh = read_meld(wrap_run, WRAP)
+    assert fresh is not None and fresh.start == 13
+    for _ in range(2):  # the second round is answered from the memo
+        assert read_meld(wrap_run, WRAP) == fresh
+        assert read_meld(tuple(wrap_run), WRAP) == fresh  # a tuple or a list: the same cards
+        assert read_meld(wrap_run, NO_WRAP) is None
+        assert read_meld(high_run, NO_WRAP) is not None
+        assert read_meld(high_run, NO_HIGH_ACE) is None
+    # the written order is part of the key: a set of the same cards reads otherwise
+    assert read_meld(parse_cards("7S 7H 7D"), NO_WRAP) == read_meld(parse_cards("7D 7H 7S"), NO_WRAP)
+    assert read_meld(parse_cards("2S 3S 4S"), NO_WRAP).cards == tuple(parse_cards("2S 3S 4S"))
+    assert read_meld(parse_cards("4S 3S 2S"), NO_WRAP).cards == tuple(parse_cards("2S 3S 4S"))
+
+
+def test_the_memo_of_readings_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(melds, "_READINGS_MAX", 3)
+    melds._READINGS.clear()
+    hands = ["2S 3S 4S", "5H 6H 7H", "8D 9D 10D", "JC QC KC", "AS AH AD"]
+    for text in hands:
+        assert read_meld(parse_cards(text), NO_WRAP) is not None
+        assert len(melds._READINGS) <= 3
+    assert read_meld(parse_cards(hands[0]), NO_WRAP) is not None  # dropped, read again
+
+
+def test_openings_follow_the_rules_of_each_call_in_turn() -> None:
+    hand = parse_cards("QS KS AS 2S 7D 8H")
+    spec = Opening(points=0)
+    for _ in range(2):
+        wrap = best_opening(hand, WRAP, spec)
+        plain = best_opening(hand, NO_WRAP, spec)
+        low = best_opening(hand, NO_HIGH_ACE, spec)
+        assert wrap is not None and sum(len(m) for m in wrap) == 4  # Q-K-A-2 wraps
+        assert plain is not None and sum(len(m) for m in plain) == 3  # Q-K-A
+        assert low is None  # the ace is low only: no run of three
+
+
+def test_run_windows_follow_jokers_and_the_split_option() -> None:
+    rules = MeldRules()
+    few = _run_windows(rules, 0, True)
+    many = _run_windows(rules, 3, True)
+    full = _run_windows(rules, 0, False)
+    longest = lambda ws: max(n for n, _ in ws[0])  # noqa: E731
+    assert longest(few) == 5  # 2 * run_min - 1: longer runs split in two
+    assert longest(many) == longest(full) == 14
+    assert [len(ws) for ws in few] == [len(few[0])] * 4 and {f[1] for _, fs in few[2] for f in fs} == {2}
+    hand = parse_cards("3S 4S 5S 6S 7S 8S")
+    for options in (SolverOptions(split_long_runs=False), SolverOptions()):
+        melds = best_opening(hand, rules, Opening(points=0), options=options)
+        assert melds is not None and sum(len(m) for m in melds) == 6
