@@ -189,20 +189,20 @@ def read_run_any(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None
     if parts is None:
         return None
     nat, jok, suit = parts
+    if len({c.rank for c in nat}) < len(nat):
+        return None  # a run holds each rank once
+    nat.sort(key=lambda c: c.rank)
     for lo in _windows(n, meld_rules):
         hi = lo + n - 1
-        want: dict[int, list[int]] = {}
-        for p in range(lo, hi + 1):
-            want.setdefault(rank_at(p), []).append(p)
+        # a window holds at most 13 places: each rank at one place at most
+        want = {rank_at(p): p for p in range(lo, hi + 1)}
         placed: dict[int, Card] = {}
-        ok = True
-        for c in sorted(nat, key=lambda c: c.rank):
-            spots = want.get(c.rank)
-            if not spots:
-                ok = False
+        for c in nat:
+            p = want.get(c.rank)
+            if p is None:
                 break
-            placed[spots.pop(0)] = c
-        if ok:
+            placed[p] = c
+        else:
             return _run_from_places(placed, jok, lo, hi, suit)
     return None
 

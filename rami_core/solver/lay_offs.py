@@ -46,9 +46,19 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     lo, hi, suit = reading.start, reading.end, reading.suit
     lo_lim = rules.low_bound if not rules.wrap else lo - (13 - len(reading.cards))
     hi_lim = rules.high_bound if not rules.wrap else hi + (13 - len(reading.cards))
+    # places the hand has no natural for, d places down and u places up: an
+    # extension missing more than the jokers held is passed over unbuilt
+    gaps_down = [0]
+    for p in range(lo - 1, lo_lim - 1, -1):
+        gaps_down.append(gaps_down[-1] + (((p - 1) % 13 + 1, suit) not in by_face))
+    gaps_up = [0]
+    for p in range(hi + 1, hi_lim + 1):
+        gaps_up.append(gaps_up[-1] + (((p - 1) % 13 + 1, suit) not in by_face))
     for d in range(lo - lo_lim + 1):
         for u in range(hi_lim - hi + 1):
             if d + u == 0 or d + u + len(reading.cards) > (13 if rules.wrap else 14):
+                continue
+            if gaps_down[d] + gaps_up[u] > len(jok):
                 continue
             places = list(range(lo - d, lo)) + list(range(hi + 1, hi + u + 1))
             faces = [((p - 1) % 13 + 1, suit) for p in places]
