@@ -65,10 +65,13 @@ def test_run_windows_follow_jokers_and_the_split_option() -> None:
     few = _run_windows(rules, 0, True)
     many = _run_windows(rules, 3, True)
     full = _run_windows(rules, 0, False)
-    longest = lambda ws: max(n for n, _ in ws[0])  # noqa: E731
+    longest = lambda ws: max(n for n, _, _ in ws[0])  # noqa: E731
     assert longest(few) == 5  # 2 * run_min - 1: longer runs split in two
     assert longest(many) == longest(full) == 14
-    assert [len(ws) for ws in few] == [len(few[0])] * 4 and {f[1] for _, fs in few[2] for f in fs} == {2}
+    assert [len(ws) for ws in few] == [len(few[0])] * 4 and {f[1] for _, fs, _ in few[2] for f in fs} == {2}
+    for n, faces, mask in full[1]:
+        # the rank mask stands for the places only where no rank comes twice (A..K..A)
+        assert mask == (None if n == 14 else sum(1 << r for r, _ in faces))
     hand = parse_cards("3S 4S 5S 6S 7S 8S")
     for options in (SolverOptions(split_long_runs=False), SolverOptions()):
         melds = best_opening(hand, rules, Opening(points=0), options=options)

@@ -14,8 +14,10 @@ from .results import DEFAULT_OPTIONS, SolverOptions
 
 @lru_cache(maxsize=256)
 def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
-    """Per suit, the runs' windows as (places count, faces at the places), in
-    the order the candidates are built: a function of the rules alone."""
+    """Per suit, the runs' windows as (places count, faces at the places, bit
+    mask of the ranks at the places or None where a rank comes twice: an ace at
+    both ends), in the order the candidates are built: a function of the rules
+    alone."""
     L = rules.run_min
     N = max(1, rules.min_naturals)
     lo_b, hi_b = rules.low_bound, rules.high_bound
@@ -28,9 +30,17 @@ def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tu
         windows = [
             (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
         ]
-    return tuple(
-        tuple((n, tuple(((lo + i - 1) % 13 + 1, s) for i in range(n))) for lo, n in windows) for s in range(4)
-    )
+    out = []
+    for s in range(4):
+        per_suit = []
+        for lo, n in windows:
+            faces = tuple(((lo + i - 1) % 13 + 1, s) for i in range(n))
+            mask = 0
+            for r, _s in faces:
+                mask |= 1 << r
+            per_suit.append((n, faces, mask if mask.bit_count() == n else None))
+        out.append(tuple(per_suit))
+    return tuple(out)
 
 
 def _meld_candidates_with_points(
@@ -66,8 +76,13 @@ def _meld_candidates_with_points(
     L = rules.run_min
     N = max(1, rules.min_naturals)
     k_min = max(1, rules.min_naturals)
-    for windows in _run_windows(rules, jmax, split_long_runs):
-        for n, faces in windows:
+    held = [0, 0, 0, 0]  # per suit, a bit per rank held
+    for r, su in by_face:
+        held[su] |= 1 << r
+    for su, windows in enumerate(_run_windows(rules, jmax, split_long_runs)):
+        for n, faces, mask in windows:
+            if mask is not None and (mask & held[su]).bit_count() + jmax < n:
+                continue  # too few naturals (the test below, without the list)
             present = [i for i, f in enumerate(faces) if f in by_face]
             if len(present) + jmax < n:
                 continue
