@@ -325,7 +325,33 @@ def lay_off_positional(
     meld_rules: MeldRules,
 ) -> Reading | str:
     """Add cards to a table meld whose laid cards keep their places (reading 3
-    and 4). Returns the new reading, or a reason for `invalid_meld`."""
+    and 4). Returns the new reading, or a reason for `invalid_meld`.
+
+    Remembered, like `read_meld`, by everything it reads (the meld's reading,
+    the cards as given, the meld rules; all immutable): the table's melds are
+    asked about the same hand cards turn after turn."""
+    try:
+        key = (reading, tuple(naturals), tuple(jokers), meld_rules)
+        return _LAID_OFF[key]
+    except KeyError:
+        pass
+    except TypeError:  # a caller's unhashable joker entry: read it afresh
+        return _lay_off_any(reading, naturals, jokers, meld_rules)
+    if len(_LAID_OFF) >= _READINGS_MAX:
+        _LAID_OFF.clear()
+    got = _LAID_OFF[key] = _lay_off_any(reading, key[1], key[2], meld_rules)
+    return got
+
+
+_LAID_OFF: dict[tuple, Reading | str] = {}
+
+
+def _lay_off_any(
+    reading: Reading,
+    naturals: Sequence[Card],
+    jokers: Sequence[tuple[Card, tuple[int, int] | None]],
+    meld_rules: MeldRules,
+) -> Reading | str:
     if reading.kind == SET:
         return _lay_off_set(reading, naturals, [j for j, _ in jokers], meld_rules)
     return _lay_off_run(reading, naturals, jokers, meld_rules)

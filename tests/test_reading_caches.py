@@ -76,3 +76,33 @@ def test_run_windows_follow_jokers_and_the_split_option() -> None:
     for options in (SolverOptions(split_long_runs=False), SolverOptions()):
         melds = best_opening(hand, rules, Opening(points=0), options=options)
         assert melds is not None and sum(len(m) for m in melds) == 6
+
+
+def test_a_remembered_lay_off_belongs_to_its_meld_cards_and_rules() -> None:
+    from rami_core.cards import Card
+
+    run = read_meld(parse_cards("JS QS KS"), WRAP)
+    assert run is not None
+    ace = Card(1, 0, 0)
+    melds._LAID_OFF.clear()
+    for _ in range(2):  # the second round is answered from the memo
+        wrapped = melds.lay_off_positional(run, [ace], [], WRAP)
+        assert not isinstance(wrapped, str) and len(wrapped.cards) == 4
+        high = melds.lay_off_positional(run, [ace], [], NO_WRAP)
+        assert not isinstance(high, str) and high.end == 14
+        refused = melds.lay_off_positional(run, [ace], [], NO_HIGH_ACE)
+        assert isinstance(refused, str)  # a reason, remembered as such
+        # another meld, the same card: its own answer
+        low = read_meld(parse_cards("2S 3S 4S"), NO_HIGH_ACE)
+        assert low is not None
+        below = melds.lay_off_positional(low, [ace], [], NO_HIGH_ACE)
+        assert not isinstance(below, str) and below.start == 1
+        # a joker given with the face it stands for, or without one
+        joker = Card(0, 4, 0)
+        named = melds.lay_off_positional(run, [], [(joker, (10, 0))], NO_WRAP)
+        assert not isinstance(named, str) and named.start == 10
+        plain = melds.lay_off_positional(run, [], [(joker, None)], NO_WRAP)
+        assert not isinstance(plain, str) and plain.start == 11
+    # an entry that cannot be a key is read afresh, not refused
+    unhashable = melds.lay_off_positional(run, [], [[joker, None]], NO_WRAP)  # type: ignore[list-item]
+    assert unhashable == plain
