@@ -240,13 +240,23 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     table = [list(m.cards) for m in s.table]
     items = []
     left = list(hand)
+    order = sorted(left, key=_high_first)  # sorted again only when a card goes
     for i, m in enumerate(table):
-        for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
+        laid = False
+        for c in order:
             if could_take(m, c) and _takes(m, c, meld_rules):
                 m.append(c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
+                laid = True
+        if laid:
+            order = sorted(left, key=_high_first)
     return [A.LayOff(seat, tuple(items))] if items else []
+
+
+def _high_first(c: Card) -> tuple[bool, int]:
+    """Naturals before jokers, high ranks first: the order single lay offs are tried in."""
+    return (c.is_joker, -c.rank)
 
 
 def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.Action]:
