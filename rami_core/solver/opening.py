@@ -122,6 +122,7 @@ def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
     return False
 
 
+_PURE, _A_RUN, _A_SET = 1, 2, 4  # what an opening holds, as bits (best_opening)
 OPENING_MAX_STATES = 1_000_000  # search steps of best_opening unless the caller names a limit
 
 
@@ -171,48 +172,37 @@ def best_opening(
                 tuple((index[f], k) for f, k in fneed.items()),
                 sum(fneed.values()),
                 pts,
-                reading.pure,
-                reading.kind == RUN,
-                reading.kind == SET,
+                (_PURE if reading.pure else 0)
+                | (_A_RUN if reading.kind == RUN else 0)
+                | (_A_SET if reading.kind == SET else 0),
                 cards,
             )
         )
     left = [pool[f] for f in faces_sorted]
     nfaces = len(faces_sorted)
-    best: list = [(-1, -1), None]
+    # what the melds chosen so far hold, as bits: a pure run, a run, a set
+    need_kinds = (_PURE if need_pure else 0) | (_A_RUN | _A_SET if need_run_set else 0)
+    best_value = (-1, -1)
+    best_melds: list | None = None
     # a count of search steps bounds the work: past it, the best opening found so far
-    calls, limit = [0], OPENING_MAX_STATES if max_states is None else max_states
+    calls, limit = 0, OPENING_MAX_STATES if max_states is None else max_states
     total_cards = sum(pool.values())
 
-    def rec(
-        start: int,
-        chosen: list,
-        ncards: int,
-        pts: int,
-        pure: bool,
-        has_run: bool,
-        has_set: bool,
-        remaining: int,
-    ):
+    def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
         """Faces before `start` are all used up (or left out)."""
-        if ncards + remaining < best[0][0] or calls[0] >= limit:
+        nonlocal calls, best_value, best_melds
+        if ncards + remaining < best_value[0] or calls >= limit:
             return
-        calls[0] += 1
-        ok = (
-            pts >= need_points
-            and (pure or not need_pure)
-            and ((has_run and has_set) or not need_run_set)
-            and chosen
-        )
-        if ok and (ncards, pts) > best[0]:
-            best[0] = (ncards, pts)
-            best[1] = list(chosen)
+        calls += 1
+        if pts >= need_points and kinds & need_kinds == need_kinds and chosen and (ncards, pts) > best_value:
+            best_value = (ncards, pts)
+            best_melds = list(chosen)
         first = start
         while first < nfaces and not left[first]:
             first += 1
         if first == nfaces:
             return
-        for need, n, p, rpure, rrun, rset, cards in by_first[first]:
+        for need, n, p, rkinds, cards in by_first[first]:
             for f, k in need:
                 if left[f] < k:
                     break
@@ -220,32 +210,23 @@ def best_opening(
                 for f, k in need:
                     left[f] -= k
                 chosen.append(cards)
-                rec(
-                    first,
-                    chosen,
-                    ncards + n,
-                    pts + p,
-                    pure or rpure,
-                    has_run or rrun,
-                    has_set or rset,
-                    remaining - n,
-                )
+                rec(first, chosen, ncards + n, pts + p, kinds | rkinds, remaining - n)
                 chosen.pop()
                 for f, k in need:
                     left[f] += k
         # or leave one copy of `first` out of every meld
         left[first] -= 1
-        rec(first, chosen, ncards, pts, pure, has_run, has_set, remaining - 1)
+        rec(first, chosen, ncards, pts, kinds, remaining - 1)
         left[first] += 1
 
-    rec(0, [], 0, 0, False, False, False, total_cards)
-    if best[1] is None:
+    rec(0, [], 0, 0, 0, total_cards)
+    if best_melds is None:
         return None
     # the candidates name the first copy of each face; give distinct physical cards
     spare: dict[tuple[int, int], list[Card]] = {}
     for c in hand:
         spare.setdefault(face_of(c), []).append(c)
     melds = []
-    for cards in best[1]:
+    for cards in best_melds:
         melds.append([spare[face_of(c)].pop(0) for c in cards])
     return melds
