@@ -235,6 +235,55 @@ def _cards_of(state: Any) -> Counter:
     return Counter(state.all_cards())
 
 
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager, reading the hook marks of rami's own code once.
+
+    Registering a plugin makes pluggy look up every attribute of it, without
+    running descriptors (``inspect.getattr_static``): most of the cost of
+    building a game's host. The marks of rami's hook specs and of the bundled
+    plugins' classes are fixed when their modules are imported, so they are
+    read once per class and attribute name and copied from then on (pluggy
+    completes the options in place). Any other plugin, and any attribute held
+    by the plugin object itself, is read by pluggy as always."""
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        if module_or_class is not hookspecs:
+            return super().parse_hookspec_opts(module_or_class, name)
+        try:
+            opts = _SPEC_MARKS[name]
+        except KeyError:
+            opts = _SPEC_MARKS[name] = super().parse_hookspec_opts(module_or_class, name)
+        return None if opts is None else dict(opts)
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        cls = type(plugin)
+        if name in getattr(plugin, "__dict__", ()) or cls not in _bundled_classes():
+            return super().parse_hookimpl_opts(plugin, name)
+        key = (cls, name)
+        try:
+            opts = _IMPL_MARKS[key]
+        except KeyError:
+            opts = _IMPL_MARKS[key] = super().parse_hookimpl_opts(plugin, name)
+        return None if opts is None else dict(opts)
+
+
+_SPEC_MARKS: dict[str, Any] = {}
+_IMPL_MARKS: dict[tuple[type, str], Any] = {}
+
+
+def _bundled_classes() -> frozenset[type]:
+    return _bundled_class_set(tuple(bundled_plugins().values()))
+
+
+@functools.lru_cache(maxsize=8)
+def _bundled_class_set(classes: tuple[type, ...]) -> frozenset[type]:
+    """The bundled classes whose attributes are the class's alone (no slot
+    holding a value per object)."""
+    return frozenset(
+        c for c in classes if not any(vars(k).get("__slots__") for k in c.__mro__ if "__slots__" in vars(k))
+    )
+
+
 @dataclass(frozen=True)
 class Decision:
     plugin: str
@@ -245,7 +294,7 @@ class PluginHost:
     """The plugin manager of one game."""
 
     def __init__(self, plugins: dict[str, dict[str, Any]] | None = None, extra: Iterable[Any] = ()):
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm = _Manager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for name, settings in (plugins or {}).items():
             self.pm.register(make_plugin(name, settings), name=name)
