@@ -272,12 +272,14 @@ def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
     """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
     if not rules.swaps_to_hand:
         return []
-    held = Counter(c.face_card for c in s.hands[seat])
+    held: Counter | None = None  # counted at the first table meld holding a joker
     out: list[A.Swap] = []
     for i, m in enumerate(s.table):
         r = m.reading
         if not r.jokers:
             continue
+        if held is None:
+            held = Counter(c.face_card for c in s.hands[seat])
         for c, st in zip(r.cards, r.stands):
             if c.is_joker and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
                 out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
@@ -538,12 +540,14 @@ class PlanningBot:
 
     @staticmethod
     def fingerprint(s: GameState, seat: int) -> tuple:
+        """The position a plan was made for (faces as (rank, suit): which deck a
+        card came from does not matter), compared only with another fingerprint."""
         return (
             s.round_no,
             s.turn,
             s.phase,
-            tuple(sorted(c.face_card for c in s.hands[seat])),
-            tuple(tuple(c.face_card for c in m.cards) for m in s.table),
+            tuple(sorted(c[:2] for c in s.hands[seat])),
+            tuple(tuple(c[:2] for c in m.cards) for m in s.table),
             len(s.discard),
             len(s.stock),
         )
