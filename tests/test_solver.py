@@ -601,6 +601,19 @@ def test_two_phases_equal_one_search(pos, rules):
     assert (two_phases.max_cards_laid, two_phases.points_laid) == (one.max_cards_laid, one.points_laid)
 
 
+@settings(max_examples=60, deadline=None)
+@given(positions(), rules_strategy, st.sampled_from([0, 1, 4, 25]))
+def test_the_relaxation_built_mid_search_keeps_the_optimum(pos, rules, relax_from):
+    """The search may run on the hand's potential and build the relaxation
+    after ``relax_from`` states (at once with 0): the memo it found so far
+    stays valid, and the optimum, points included, is the same."""
+    table, hand = small_case(pos, rules)
+    sol = checked(table, hand, rules, options=SolverOptions(relax_from=relax_from, use_lp=False))
+    plain = checked(table, hand, rules, options=SolverOptions(relaxation=False, use_lp=False))
+    assert sol.max_cards_laid == brute_force(table, hand, rules)
+    assert (sol.max_cards_laid, sol.points_laid) == (plain.max_cards_laid, plain.points_laid)
+
+
 @settings(max_examples=40, deadline=None)
 @given(positions(), rules_strategy)
 def test_points_tie_break_by_the_fixed_count_lp(pos, rules):

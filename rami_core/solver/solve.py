@@ -334,6 +334,7 @@ def _sweep_solve(
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
     sweep.use_h = options.relaxation and bool(table)
+    sweep.relax_from = cast(int, options.relax_from)
     found, proven = _run(sweep, model, deadline, options)
     if found is None:
         return None, proven
@@ -358,6 +359,7 @@ def _two_phase(
     ones = _Model(table, hand, rules, lambda c: 1)
     first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
+    first.relax_from = cast(int, options.relax_from)
     found, proven = _run(first, ones, deadline, options)
     if found is None:
         return None, proven
@@ -375,6 +377,7 @@ def _two_phase(
     sweep = _Sweep(model, deadline, points_states, options.compiled)
     sweep.gran = gran
     sweep.use_h = options.relaxation
+    sweep.relax_from = cast(int, options.relax_from)
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
     total = len(table) + len(laid)

@@ -185,6 +185,12 @@ class _Budget(Exception):
     """The search used its state budget (the memo stays valid)."""
 
 
+class _RelaxNow(Exception):
+    """The search has spent ``relax_from`` states on the hand's potential
+    alone: time to build the relaxation (the memo stays valid: its values
+    are exact or upper bounds, whichever bound found them)."""
+
+
 class _BoundSpent(Exception):
     """The relaxation's work reached the state limit: the search goes on with
     the hand's potential as its bound (weaker, still admissible)."""
@@ -209,6 +215,12 @@ class _Sweep:
         self.suit_cache: dict = {}
         self.gran = 1
         self.use_h = True  # the per-suit relaxation bound; False: the plain hand potential
+        # states searched on the hand's potential alone before the relaxation
+        # is built: most positions settle in a few hundred states, where the
+        # relaxation (every suit's program for every joker count) would cost
+        # more than the whole search; 0 builds it at once
+        self.relax_from = 0
+        self.relax_pending = False
         self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
         self.cap: int | None = None  # an upper bound known from outside
         self.budget: int | None = None  # raise _Budget at this many states
@@ -504,10 +516,51 @@ class _Sweep:
         self.hmemo: dict = {}
         self.caps = [list(_row_caps(tuple(x[1] for x in self.face[pi]), m.J, m.rules)) for pi in range(n)]
         # the bound in use: the relaxation while its work is within the limit
-        self.bound_on = self.use_h
+        # (and once the search has spent relax_from states without it)
+        self.relax_pending = self.use_h and self.relax_from > 0
+        self.bound_on = self.use_h and not self.relax_pending
         if self.compiled:
             self._c = self._build_compiled()
+            if self._c is not None:
+                self._c.set_bound(self.bound_on)
         self.prepared = True
+
+    def states(self) -> int:
+        """Search states visited so far (by whichever search runs)."""
+        return self._c.counts()[0] if self._c is not None else self.calls
+
+    def _root_bound(self, ub: int) -> int:
+        """``ub`` capped by the relaxation at the root, where it is in use."""
+        if self.bound_on:
+            try:
+                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], self.m.J, self.root[3]))
+            except _BoundSpent:
+                self.bound_on = False
+        return ub
+
+    def _ask(self, need: int) -> int:
+        """The root's value if at least ``need``, else an upper bound below it;
+        raises _RelaxNow where the search reaches ``relax_from`` states while
+        the relaxation waits (an outer budget set lower still raises _Budget)."""
+        outer = self.budget
+        pause = self.relax_from
+        if not self.relax_pending or (outer is not None and outer <= pause):
+            return self.best(0, 0, *self.root, need)
+        if self.states() >= pause:
+            raise _RelaxNow
+        self.budget = pause
+        try:
+            return self.best(0, 0, *self.root, need)
+        except _Budget:
+            raise _RelaxNow from None
+        finally:
+            self.budget = outer
+
+    def _relax_now(self) -> None:
+        self.relax_pending = False
+        self.bound_on = True
+        if self._c is not None:
+            self._c.set_bound(True)
 
     def solve(self) -> int:
         m = self.m
@@ -523,12 +576,7 @@ class _Sweep:
             self.value = self.best(0, 0, *self.root, NEG + 1)
             return self.value
         gran = max(1, self.gran)
-        ub = self.potential(0, 0, self.root[3])
-        if self.bound_on:
-            try:
-                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
-            except _BoundSpent:
-                self.bound_on = False
+        ub = self._root_bound(self.potential(0, 0, self.root[3]))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
@@ -542,7 +590,12 @@ class _Sweep:
             need = ub - ub % gran if ub >= 0 else ub
             if self.incumbent is not None and need <= self.incumbent:
                 need = self.incumbent + 1
-            v = self.best(0, 0, *self.root, need)
+            try:
+                v = self._ask(need)
+            except _RelaxNow:
+                self._relax_now()
+                ub = self._root_bound(ub)
+                continue
             if v >= need or v == NEG:
                 self.value = v
                 return v
