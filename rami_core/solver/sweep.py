@@ -492,6 +492,23 @@ class _Sweep:
             ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
             yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
 
+    def _option_at(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, index: int):
+        """The option of that index (the compiled walk names it) and the state
+        after it: :meth:`_options` for one option, without its generator."""
+        m = self.m
+        p = m.places[pi]
+        t, a, tmin, w = self.face[pi][si]
+        res2 = res
+        if m.both and (p == 1 or p == 14):
+            return next(self._options(pi, si, runs, msum, jl, res, only=index), None)
+        options = self.suit_options(runs[si], t, tmin, a, w, jl, m.hi - p + 1)
+        if not 0 <= index < len(options):  # pragma: no cover - the walk names an option
+            return None
+        opt = options[index]
+        mm = opt[1]
+        ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
+        return opt, ((*runs[:si], opt[0], *runs[si + 1 :]), ms, jl - opt[3], res2)
+
     def _prepare(self) -> None:
         """The tables every solve of this sweep shares, built once: a resumed
         solve (after a budget pause) keeps its memos, in Python as in C."""
@@ -693,7 +710,19 @@ class _Sweep:
                 continue
             chosen = None
             if path is not None:
-                chosen = next(self._options(pi, si, runs_state, msum, jl, res, only=path[step]), None)
+                if (
+                    path[step] == 0
+                    and not runs_state[si]
+                    and not self.face[pi][si][1]
+                    and not (m.both and m.places[pi] in (1, 14))
+                ):
+                    # no card of this face and no run in progress: the first
+                    # option (start nothing) changes nothing
+                    step += 1
+                    mvec[si] = 0
+                    si += 1
+                    continue
+                chosen = self._option_at(pi, si, runs_state, msum, jl, res, path[step])
                 step += 1
             else:
                 for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
