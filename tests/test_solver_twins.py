@@ -174,3 +174,15 @@ def test_twins_agree_under_house_meld_rules(pos, rules, objective):
     c, p = both(table, hand, rules, objective=objective, max_states=5_000, options=options)
     same(c, p)
     assert check_solution(table, hand, c, rules) is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_small_state_limit_builds_the_relaxation_at_once(seed):
+    """Under a small limit (the bots' rebuilds) the search does not wait
+    for the relaxation: the same answer, cut or not, as with none to wait."""
+    rng = random.Random(100 + seed)
+    table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
+    voleur = MeldRules()
+    waits = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=5_000))
+    at_once = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=0))
+    same(waits, at_once)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from dataclasses import replace
 from collections.abc import Sequence
 from typing import cast
 
@@ -56,6 +57,10 @@ def solve(
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
     options = options.settled(options.compiled and compiled_sweep() is not None)
+    if max_states < RELAX_FROM_SHARE * cast(int, options.relax_from):
+        # a small limit (the bots' quick rebuilds) needs the relaxation's
+        # pruning from the first state to prove anything within it
+        options = replace(options, relax_from=0)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -206,6 +211,11 @@ def check_solution(
     if sol.max_cards_laid != len(sol.laid):
         return "max_cards_laid does not match laid"
     return None
+
+
+# The search runs on the hand's potential alone for relax_from states only
+# where its state limit is at least this many times larger.
+RELAX_FROM_SHARE = 20
 
 
 # Jokers past which the LP is not asked: its columns (every run with every
