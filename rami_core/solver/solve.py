@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import cast
 
 from ..cards import Card
