@@ -47,6 +47,14 @@ def _row_caps(row: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[int,
 
 
 @cache
+def _caps_table(
+    rows: tuple[tuple[int, ...], ...], jokers: int, rules: MeldRules
+) -> tuple[tuple[int, ...], ...]:
+    """:func:`_row_caps` for every place of a model (the rules hashed once)."""
+    return tuple(_row_caps(row, jokers, rules) for row in rows)
+
+
+@cache
 def _set_masks(B: int, J: int, rules: MeldRules) -> tuple[int, ...]:
     """Per count vector (four digits in base B, largest first where it
     matters): bit j set when the counts close into sets with j jokers."""
@@ -225,14 +233,15 @@ class _Sweep:
         self.cap: int | None = None  # an upper bound known from outside
         self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
+        t_of, a_of, w_of = m.t.get, m.a.get, m.w.get
         self.face: list[list[tuple[int, int, int, int]]] = []
         for p in m.places:
+            r = 1 if p == 14 else p
             row = []
-            r = m.rank(p)
             for s in range(4):
-                t = m.t.get((r, s), 0)
-                a = m.a.get((r, s), 0)
-                row.append((t, a, t, m.w.get((r, s), 0)))
+                f = (r, s)
+                t = t_of(f, 0)
+                row.append((t, a_of(f, 0), t, w_of(f, 0)))
             self.face.append(row)
         self.n = len(m.places)
         # with the ace at both ends, aces are shared between the first and the last place
@@ -531,7 +540,9 @@ class _Sweep:
             pot[n][si] = m.JH * m.wj
         self.pot = pot
         self.hmemo: dict = {}
-        self.caps = [list(_row_caps(tuple(x[1] for x in self.face[pi]), m.J, m.rules)) for pi in range(n)]
+        self.caps = [
+            list(c) for c in _caps_table(tuple(tuple(x[1] for x in row) for row in self.face), m.J, m.rules)
+        ]
         # the bound in use: the relaxation while its work is within the limit
         # (and once the search has spent relax_from states without it)
         self.relax_pending = self.use_h and self.relax_from > 0
