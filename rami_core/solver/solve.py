@@ -137,16 +137,23 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     of the table and the hand free: such a card is never laid, and dropping it
     sharpens the search bound. Repeated until nothing more drops."""
     hand = list(hand)
-    jokers = sum(1 for c in list(table) + hand if c.is_joker)
-    jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    tfaces = Counter(c.face for c in table if not c.is_joker)
     if rules.wrap:
         return hand
-    lo_b, hi_b = rules.low_bound, rules.high_bound
+    jokers = sum(1 for c in table if c.is_joker) + sum(1 for c in hand if c.is_joker)
+    jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
+    tfaces = Counter(c.face for c in table if not c.is_joker)
+    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
     while True:
         avail = tfaces + Counter(c.face for c in hand if not c.is_joker)
+        # per suit, how many of places 1..p hold a card: a window's naturals in one subtraction
+        present = [[0] * 15 for _ in range(4)]
+        for s in range(4):
+            row = present[s]
+            for q in range(1, 15):
+                row[q] = row[q - 1] + (1 if avail.get((1 if q == 14 else q, s)) else 0)
+        verdicts: dict[tuple[int, int], bool] = {}
 
-        def fits(face: tuple[int, int], avail: Counter = avail) -> bool:
+        def fits(face: tuple[int, int], avail: Counter = avail, present: list = present) -> bool:
             r, s = face
             # a set at this rank
             if rules.set_distinct_suits:
@@ -164,17 +171,27 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
                 if n + jmax >= rules.set_min and n >= rules.min_naturals:
                     return True
             # a run of run_min places holding this face
-            L = rules.run_min
+            row = present[s]
             for p in rules.places_of(r):
                 for lo in range(p - L + 1, p + 1):
                     if lo < lo_b or lo + L - 1 > hi_b:
                         continue
-                    nat = sum(1 for q in range(lo, lo + L) if avail.get((1 if q == 14 else q, s)))
+                    nat = row[lo + L - 1] - row[lo - 1]
                     if L - nat <= jmax and nat >= rules.min_naturals:
                         return True
             return False
 
-        keep = [c for c in hand if c.is_joker or fits(c.face)]
+        keep = []
+        for c in hand:
+            if c.is_joker:
+                keep.append(c)
+                continue
+            f = c.face
+            ok = verdicts.get(f)
+            if ok is None:
+                ok = verdicts[f] = fits(f)
+            if ok:
+                keep.append(c)
         if len(keep) == len(hand):
             return keep
         hand = keep
