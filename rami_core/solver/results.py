@@ -35,7 +35,8 @@ class SolverOptions:
     potential, the reference the tests compare with); ``relax_from``: search
     states on the hand's potential alone before the relaxation is built (it
     solves every suit's program for every joker count, which costs more
-    than the whole search on most positions), 0: at once; a solve whose
+    than the whole search on most positions; the points search after the
+    card count waits a sixteenth of it), 0: at once; a solve whose
     state limit is under ``RELAX_FROM_SHARE`` times that builds it at once,
     since a small limit needs its pruning from the first state; ``use_lp``: the
     certified linear program on hard positions (needs scipy); ``relax_after``:

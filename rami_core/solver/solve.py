@@ -233,6 +233,8 @@ def check_solution(
 # The search runs on the hand's potential alone for relax_from states only
 # where its state limit is at least this many times larger.
 RELAX_FROM_SHARE = 20
+# The points search (after the card count) waits this many times less.
+POINTS_RELAX_SHARE = 16
 
 
 # Jokers past which the LP is not asked: its columns (every run with every
@@ -404,7 +406,9 @@ def _two_phase(
     sweep = _Sweep(model, deadline, points_states, options.compiled)
     sweep.gran = gran
     sweep.use_h = options.relaxation
-    sweep.relax_from = cast(int, options.relax_from)
+    # the points search's potential counts every hand card left though the
+    # card count is fixed: it prunes little, and the relaxation pays sooner
+    sweep.relax_from = cast(int, options.relax_from) // POINTS_RELAX_SHARE
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
     total = len(table) + len(laid)
