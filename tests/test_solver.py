@@ -462,6 +462,29 @@ def test_lp_certificate_is_an_upper_bound(pos, rules):
         assert res.value == best
 
 
+@settings(max_examples=40, deadline=None)
+@given(positions(), rules_strategy, st.sampled_from([(1, 0), (101, 25), (7, 3)]))
+def test_the_certificate_sums_alike_in_int64_and_in_python_integers(pos, rules, weights):
+    """The dual bound is summed in int64 where its terms are known to fit,
+    else in Python integers: both give the same bound, for the same duals."""
+    table, hand = pos
+    if not table or read_meld(table, rules) is None:
+        return
+    big, per_rank = weights
+    weight = lambda c: big + per_rank * c.rank  # noqa: E731
+    m = _Model(table, hand, rules, weight)
+    fast = solver_lp.lp_solve(m.t, m.a, m.JT, m.J, m.w, m.wj, rules, integer=False)
+    saved = solver_lp._Z_MAX
+    solver_lp._Z_MAX = 0
+    try:
+        slow = solver_lp.lp_solve(m.t, m.a, m.JT, m.J, m.w, m.wj, rules, integer=False)
+    finally:
+        solver_lp._Z_MAX = saved
+    assert (fast is None) == (slow is None)
+    if fast is not None:
+        assert fast.bound == slow.bound
+
+
 # --------------------------------------------------------------------------- openings: long runs
 
 
@@ -599,6 +622,19 @@ def test_two_phases_equal_one_search(pos, rules):
     two_phases = checked(table, hand, rules)
     one = checked(table, hand, rules, options=SolverOptions(two_phase=False))
     assert (two_phases.max_cards_laid, two_phases.points_laid) == (one.max_cards_laid, one.points_laid)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), rules_strategy, st.sampled_from([0, 1, 4, 25]))
+def test_the_relaxation_built_mid_search_keeps_the_optimum(pos, rules, relax_from):
+    """The search may run on the hand's potential and build the relaxation
+    after ``relax_from`` states (at once with 0): the memo it found so far
+    stays valid, and the optimum, points included, is the same."""
+    table, hand = small_case(pos, rules)
+    sol = checked(table, hand, rules, options=SolverOptions(relax_from=relax_from, use_lp=False))
+    plain = checked(table, hand, rules, options=SolverOptions(relaxation=False, use_lp=False))
+    assert sol.max_cards_laid == brute_force(table, hand, rules)
+    assert (sol.max_cards_laid, sol.points_laid) == (plain.max_cards_laid, plain.points_laid)
 
 
 @settings(max_examples=40, deadline=None)

@@ -67,14 +67,18 @@ def same(c, p) -> None:
     rules_strategy,
     st.sampled_from(["cards", "points"]),
     st.sampled_from([30, 300, 10**6]),
-    st.sampled_from([(3, 5, 40), (20, 2_500, 20_000), (10**6, 10**6, 10**6)]),
+    st.sampled_from(
+        [(0, 3, 5, 40), (2, 20, 2_500, 20_000), (0, 10**6, 10**6, 10**6), (50, 10**6, 10**6, 10**6)]
+    ),
 )
 def test_compiled_and_pure_give_the_same_answer(pos, rules, objective, max_states, budgets):
     table, hand = pos
     if read_meld(table, rules) is None and table:
         table = []
-    relax_after, lp_after, points_states = budgets
-    options = SolverOptions(relax_after=relax_after, lp_after=lp_after, points_states=points_states)
+    relax_from, relax_after, lp_after, points_states = budgets
+    options = SolverOptions(
+        relax_from=relax_from, relax_after=relax_after, lp_after=lp_after, points_states=points_states
+    )
     c, p = both(table, hand, rules, objective=objective, max_states=max_states, options=options)
     same(c, p)
     assert check_solution(table, hand, c, rules) is None
@@ -112,7 +116,9 @@ def test_twins_agree_on_two_deck_positions(seed):
     rng = random.Random(seed)
     table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
     voleur = MeldRules()
-    options = SolverOptions(relax_after=500, lp_after=3_000, points_states=3_000)
+    options = SolverOptions(
+        relax_from=(0, 200)[seed % 2], relax_after=500, lp_after=3_000, points_states=3_000
+    )
     c, p = both(table, hand, voleur, max_states=6_000, options=options)
     same(c, p)
     assert Counter(c for m in c.melds for c in m) >= Counter(table)
@@ -120,8 +126,8 @@ def test_twins_agree_on_two_deck_positions(seed):
 
 @needs_compiled
 @settings(max_examples=30, deadline=None)
-@given(positions(), rules_strategy)
-def test_twins_count_the_same_states_and_bounds(pos, rules):
+@given(positions(), rules_strategy, st.sampled_from([0, 1, 7, 60]))
+def test_twins_count_the_same_states_and_bounds(pos, rules, relax_from):
     table, hand = pos
     if read_meld(table, rules) is None and table:
         table = []
@@ -130,6 +136,7 @@ def test_twins_count_the_same_states_and_bounds(pos, rules):
     for compiled in (True, False):
         sweep = _Sweep(_Model(table, hand, rules, weight), None, compiled=compiled)
         sweep.gran = 100
+        sweep.relax_from = relax_from
         value = sweep.solve()
         bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
         calls = sweep._c.counts()[0] if compiled else sweep.calls
@@ -163,7 +170,19 @@ def test_twins_agree_under_house_meld_rules(pos, rules, objective):
     table, hand = pos
     if read_meld(table, rules) is None and table:
         table = []
-    options = SolverOptions(relax_after=20, lp_after=200, points_states=2_000)
+    options = SolverOptions(relax_from=10, relax_after=20, lp_after=200, points_states=2_000)
     c, p = both(table, hand, rules, objective=objective, max_states=5_000, options=options)
     same(c, p)
     assert check_solution(table, hand, c, rules) is None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_small_state_limit_builds_the_relaxation_at_once(seed):
+    """Under a small limit (the bots' rebuilds) the search does not wait
+    for the relaxation: the same answer, cut or not, as with none to wait."""
+    rng = random.Random(100 + seed)
+    table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
+    voleur = MeldRules()
+    waits = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=5_000))
+    at_once = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=0))
+    same(waits, at_once)

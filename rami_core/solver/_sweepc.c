@@ -912,6 +912,16 @@ static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
     return out;
 }
 
+/* Turns the relaxation on (where the sweep was built to use it) or off: the
+ * search may begin on the hand's potential alone and build the relaxation
+ * only when that does not settle the position quickly. */
+static PyObject *Sweep_set_bound(Sweep *S, PyObject *arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    S->bound_on = on && S->use_h;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Sweep_counts(Sweep *S, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("LL", (long long)S->calls, (long long)S->hcalls);
 }
@@ -1047,6 +1057,7 @@ static PyMethodDef Sweep_methods[] = {
     {"relaxed_bound", (PyCFunction)Sweep_relaxed_bound, METH_VARARGS,
      "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
+    {"set_bound", (PyCFunction)Sweep_set_bound, METH_O, "set_bound(on): the relaxation in use or not"},
     {"walk", (PyCFunction)Sweep_walk, METH_VARARGS,
      "walk((pi, si, runs, msum, jl, res, value), limits) -> option indices along an optimal path, or None"},
     {NULL, NULL, 0, NULL},

@@ -39,6 +39,7 @@ proposes; integers decide.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations, product
 
 from ..melds import MeldRules
@@ -130,6 +131,85 @@ class LPResult:
         self.bound = bound  # exact integer upper bound from the certificate
 
 
+class _Program:
+    """The parts of the program that depend on the cards and the meld rules
+    only, not on the weights: built once and shared by every LP a solve asks
+    (the relaxation, the integer search, the points with the card count
+    fixed), since building them in Python cost more than HiGHS's solve."""
+
+    def __init__(self, a: Counter, J: int, rules: MeldRules):
+        import numpy as np
+        from scipy.sparse import csc_matrix, vstack
+
+        self.cols = cols = columns(a, J, rules)
+        self.faces = faces = sorted(f for f in a if a[f] > 0)
+        fidx = {f: i for i, f in enumerate(faces)}
+        self.covered = {f for fs, _j, _l in cols for f in fs}
+        self.joker_column = any(j for _f, j, _l in cols)
+        self.J = J
+        rows, colj, vals, ub = [], [], [], []
+        jrow = len(faces)
+        for m, (fs, j, _l) in enumerate(cols):
+            cnt = Counter(fs)
+            u = min(a[f] // k for f, k in cnt.items())
+            if j:
+                u = min(u, J // j)
+            ub.append(u)
+            for f, k in cnt.items():
+                rows.append(fidx[f])
+                colj.append(m)
+                vals.append(k)
+            if j:
+                rows.append(jrow)
+                colj.append(m)
+                vals.append(j)
+        self.ncol = ncol = len(cols)
+        self.ub = np.array(ub, dtype=np.int64)
+        self.jokers = np.array([j for _f, j, _l in cols], dtype=np.int64)
+        self.sizes = np.array([len(fs) + j for fs, j, _l in cols], dtype=np.int64)
+        # the face rows alone, for the objective: c_m = sum_f w_f n_mf + wj j_m
+        face_entries = [i for i, r in enumerate(rows) if r < jrow]
+        self.face_rows = np.array([rows[i] for i in face_entries], dtype=np.int64)
+        self.face_cols = np.array([colj[i] for i in face_entries], dtype=np.int64)
+        self.face_vals = np.array([vals[i] for i in face_entries], dtype=np.int64)
+        self._matrices: dict[bool, tuple] = {}
+        base = (rows, colj, vals)
+
+        def build(with_total: bool):
+            r, c, v = list(base[0]), list(base[1]), list(base[2])
+            nrow = len(faces) + (1 if J else 0) + (1 if with_total else 0)
+            if with_total:
+                r += [nrow - 1] * ncol
+                c += list(range(ncol))
+                v += [int(x) for x in self.sizes]
+            A = csc_matrix(
+                (np.array(v, dtype=np.int64), (np.array(r, dtype=np.int64), np.array(c, dtype=np.int64))),
+                shape=(nrow, ncol),
+            )
+            Af = A.astype(float)
+            return nrow, A, Af, vstack([Af, -Af]).tocsc()
+
+        self._build = build
+
+    def matrices(self, with_total: bool):
+        """(rows, A in integers, A in floats, [A; -A]) with or without the card-count row."""
+        got = self._matrices.get(with_total)
+        if got is None:
+            got = self._matrices[with_total] = self._build(with_total)
+        return got
+
+
+@lru_cache(maxsize=32)
+def _program(a_items: tuple, J: int, rules: MeldRules) -> _Program:
+    return _Program(Counter(dict(a_items)), J, rules)
+
+
+# Past these sizes the certificate is summed in Python integers (never met
+# with real weights: int64 holds the sums with a wide margin below them).
+_Z_MAX = 1 << 36
+_C_MAX = 1 << 16
+
+
 def lp_solve(
     t: Counter,
     a: Counter,
@@ -151,54 +231,32 @@ def lp_solve(
     its exact bound (HiGHS's integer search is the costly part)."""
     import numpy as np
     from scipy.optimize import linprog
-    from scipy.sparse import csc_matrix, vstack
 
-    cols = columns(a, J, rules)
-    faces = sorted(f for f in a if a[f] > 0)
-    fidx = {f: i for i, f in enumerate(faces)}
-    nrow = len(faces) + (1 if J else 0) + (1 if total is not None else 0)
+    prog = _program(tuple(sorted((f, n) for f, n in a.items() if n > 0)), J, rules)
+    cols, faces = prog.cols, prog.faces
     # table faces no column covers: infeasible, let the exact search say so
-    covered = set()
-    for fs, _j, _l in cols:
-        covered.update(fs)
-    if any(t[f] > 0 and f not in covered for f in t) or (JT and not any(j for _f, j, _l in cols)):
+    if any(t[f] > 0 and f not in prog.covered for f in t) or (JT and not prog.joker_column):
         return None
     if not cols:
         return None
-    rows, colj, vals = [], [], []
-    c = []
-    ub = []
-    for m, (fs, j, _l) in enumerate(cols):
-        cnt = Counter(fs)
-        u = min(a[f] // k for f, k in cnt.items())
-        if j:
-            u = min(u, J // j)
-        ub.append(u)
-        for f, k in cnt.items():
-            rows.append(fidx[f])
-            colj.append(m)
-            vals.append(k)
-        if j:
-            rows.append(len(faces))
-            colj.append(m)
-            vals.append(j)
-        if total is not None:
-            rows.append(nrow - 1)
-            colj.append(m)
-            vals.append(len(fs) + j)
-        c.append(sum(w.get(f, 0) * k for f, k in cnt.items()) + wj * j)
-    ncol = len(cols)
-    A = csc_matrix((np.array(vals, float), (np.array(rows), np.array(colj))), shape=(nrow, ncol))
+    nrow, A, Af, A_ub = prog.matrices(total is not None)
+    ncol = prog.ncol
+    wf = np.array([w.get(f, 0) for f in faces], dtype=np.int64)
+    c = np.zeros(ncol, dtype=np.int64)
+    np.add.at(c, prog.face_cols, wf[prog.face_rows] * prog.face_vals)
+    c += wj * prog.jokers
     lo = [t.get(f, 0) for f in faces] + ([JT] if J else []) + ([total] if total is not None else [])
     hi = [a[f] for f in faces] + ([J] if J else []) + ([total] if total is not None else [])
+    lo_a, hi_a = np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
     offset = sum(w.get(f, 0) * t.get(f, 0) for f in faces) + wj * JT
-    cf = np.array(c, float)
+    cf = c.astype(float)
+    ub = prog.ub
     # the relaxation, as two one-sided blocks for linprog: A x <= hi, -A x <= -lo
     res = linprog(
         -cf,
-        A_ub=vstack([A, -A]).tocsc(),
-        b_ub=np.array(hi + [-x for x in lo], float),
-        bounds=list(zip([0] * ncol, ub, strict=False)),
+        A_ub=A_ub,
+        b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
+        bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
         method="highs",
         options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
     )
@@ -207,21 +265,10 @@ def lp_solve(
     # certificate from the duals: z = -(marginals of the upper block) + (marginals of the lower block)
     marg = res.ineqlin.marginals
     zf = -marg[:nrow] + marg[nrow:]
-    z = [round(x * SCALE) for x in zf]
-    bound_s = 0
-    for i in range(nrow):
-        bound_s += z[i] * (hi[i] if z[i] > 0 else lo[i])
-    colrows: list[list[tuple[int, int]]] = [[] for _ in range(ncol)]
-    for r_, m, v in zip(rows, colj, vals, strict=False):
-        colrows[m].append((r_, v))
-    for m in range(ncol):
-        rc = c[m] * SCALE - sum(z[r_] * v for r_, v in colrows[m])
-        if rc > 0:
-            bound_s += rc * ub[m]
-    bound = bound_s // SCALE - offset  # floor of an exact upper bound on the hand weight
+    bound = _bound(zf, c, A, ub, lo, hi) - offset  # floor of an exact upper bound on the hand weight
     x = res.x
-    xi = [round(v) for v in x]
-    if max(abs(v - xv) for v, xv in zip(x, xi, strict=False)) > 1e-6 or not _feasible(xi, colrows, lo, hi):
+    xi = np.round(x).astype(np.int64)
+    if float(np.max(np.abs(x - xi))) > 1e-6 or not _feasible(xi, A, lo_a, hi_a):
         if not integer:
             return LPResult(None, None, False, bound)
         # fractional: HiGHS's integer search, briefly, for an arrangement
@@ -229,9 +276,9 @@ def lp_solve(
 
         r2 = milp(
             -cf,
-            constraints=LinearConstraint(A, np.array(lo, float), np.array(hi, float)),
+            constraints=LinearConstraint(Af, lo_a.astype(float), hi_a.astype(float)),
             integrality=np.ones(ncol),
-            bounds=Bounds(np.zeros(ncol), np.array(ub, float)),
+            bounds=Bounds(np.zeros(ncol), ub.astype(float)),
             options={
                 "mip_rel_gap": 0.0,
                 "node_limit": MILP_NODES,
@@ -240,22 +287,49 @@ def lp_solve(
         )
         if r2.x is None:
             return LPResult(None, None, False, bound)
-        xi = [round(v) for v in r2.x]
-        if not _feasible(xi, colrows, lo, hi):
+        xi = np.round(r2.x).astype(np.int64)
+        if not _feasible(xi, A, lo_a, hi_a):
             return LPResult(None, None, False, bound)
-    value = sum(cm * k for cm, k in zip(c, xi, strict=False)) - offset
+    value = int(c @ xi) - offset
     layouts = []
-    for m, k in enumerate(xi):
-        layouts += [cols[m][2]] * k
+    for m in np.flatnonzero(xi):
+        layouts += [cols[m][2]] * int(xi[m])
     return LPResult(layouts, value, value >= bound, bound)
 
 
-def _feasible(xi, colrows, lo, hi) -> bool:
-    if any(v < 0 for v in xi):
+def _bound(zf, c, A, ub, lo: list[int], hi: list[int]) -> int:
+    """The floor of sum_m max(0, c_m - z.A_m) u_m + sum_f (z_f hi_f if z_f > 0 else z_f lo_f),
+    scaled by SCALE, for the duals rounded to dyadic rationals: an exact
+    upper bound on c.x over the integer and the fractional arrangements."""
+    import numpy as np
+
+    z = np.round(zf * SCALE).astype(np.int64)
+    if int(np.max(np.abs(z), initial=0)) < _Z_MAX and int(np.max(np.abs(c), initial=0)) < _C_MAX:
+        side = np.where(z > 0, np.array(hi, dtype=np.int64), np.array(lo, dtype=np.int64))
+        bound_s = int(z @ side)
+        rc = c * SCALE - A.T @ z
+        pos = rc > 0
+        bound_s += sum((rc[pos] * ub[pos]).tolist())
+        return bound_s // SCALE
+    # the same sums in Python integers
+    zi = [int(v) for v in z]
+    bound_s = sum(zv * (hi[i] if zv > 0 else lo[i]) for i, zv in enumerate(zi))
+    At = A.T.tocsr()
+    for m in range(At.shape[0]):
+        lo_p, hi_p = At.indptr[m], At.indptr[m + 1]
+        rc = int(c[m]) * SCALE - sum(
+            zi[int(r)] * int(v) for r, v in zip(At.indices[lo_p:hi_p], At.data[lo_p:hi_p], strict=True)
+        )
+        if rc > 0:
+            bound_s += rc * int(ub[m])
+    return bound_s // SCALE
+
+
+def _feasible(xi, A, lo, hi) -> bool:
+    """Every row of the integer arrangement within its bounds."""
+    import numpy as np
+
+    if bool(np.any(xi < 0)):
         return False
-    tot = [0] * len(lo)
-    for m, k in enumerate(xi):
-        if k:
-            for r_, v in colrows[m]:
-                tot[r_] += v * k
-    return all(lo[i] <= tot[i] <= hi[i] for i in range(len(lo)))
+    tot = A @ xi
+    return bool(np.all(lo <= tot) and np.all(tot <= hi))

@@ -32,7 +32,13 @@ class SolverOptions:
     """How the search runs; every choice keeps the answer exact.
 
     ``relaxation``: the per-suit relaxation bound (False: the plain hand
-    potential, the reference the tests compare with); ``use_lp``: the
+    potential, the reference the tests compare with); ``relax_from``: search
+    states on the hand's potential alone before the relaxation is built (it
+    solves every suit's program for every joker count, which costs more
+    than the whole search on most positions; the points search after the
+    card count waits a sixteenth of it), 0: at once; a solve whose
+    state limit is under ``RELAX_FROM_SHARE`` times that builds it at once,
+    since a small limit needs its pruning from the first state; ``use_lp``: the
     certified linear program on hard positions (needs scipy); ``relax_after``:
     search states before the LP's relaxation alone is asked, for its exact
     bound (a cap that spares the search its rounds of proving that more
@@ -46,7 +52,7 @@ class SolverOptions:
     equal counts is at stake); ``compiled``: run the search in its C twin
     where it was built (False: the Python search).
 
-    ``relax_after``, ``lp_after`` and ``points_states`` left at None take the defaults of the
+    ``relax_from``, ``relax_after``, ``lp_after`` and ``points_states`` left at None take the defaults of the
     search that runs: a compiled state costs about a thirtieth of a Python
     one, so the compiled search goes much further before it pays for the LP
     (:data:`COMPILED_DEFAULTS`, :data:`PURE_DEFAULTS`). Given the same
@@ -54,6 +60,7 @@ class SolverOptions:
     answer, arrangement included."""
 
     relaxation: bool = True
+    relax_from: int | None = None
     use_lp: bool = True
     relax_after: int | None = None
     lp_after: int | None = None
@@ -65,23 +72,27 @@ class SolverOptions:
     def settled(self, compiled: bool) -> SolverOptions:
         """These options with every default filled in for the search that runs
         (``compiled``: the C search is available and asked for)."""
-        relax_after, lp_after, points_states = COMPILED_DEFAULTS if compiled else PURE_DEFAULTS
+        relax_from, relax_after, lp_after, points_states = COMPILED_DEFAULTS if compiled else PURE_DEFAULTS
         return replace(
             self,
             compiled=compiled,
+            relax_from=relax_from if self.relax_from is None else self.relax_from,
             relax_after=relax_after if self.relax_after is None else self.relax_after,
             lp_after=lp_after if self.lp_after is None else self.lp_after,
             points_states=points_states if self.points_states is None else self.points_states,
         )
 
 
-# (relax_after, lp_after, points_states) by search: measured on
+# (relax_from, relax_after, lp_after, points_states) by search: measured on
 # benchmarks/bench_solver.py's positions, where the compiled search proves in
 # 200,000 states most of what HiGHS's integer search would certify, at a
-# fraction of its time; the relaxation alone costs a few milliseconds. A
-# relax_after at or past lp_after never asks the relaxation alone.
-COMPILED_DEFAULTS = (20_000, 200_000, 300_000)
-PURE_DEFAULTS = (2_500, 2_500, 20_000)
+# fraction of its time; the LP's relaxation alone costs a few milliseconds. A
+# relax_after at or past lp_after never asks the LP's relaxation alone. Most
+# positions settle in fewer than relax_from states on the hand's potential,
+# where building the relaxation first would cost more than the search (with
+# four jokers, several times more).
+COMPILED_DEFAULTS = (5_000, 20_000, 200_000, 300_000)
+PURE_DEFAULTS = (1_000, 2_500, 2_500, 20_000)
 
 
 DEFAULT_OPTIONS = SolverOptions()

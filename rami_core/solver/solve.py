@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import cast
 
 from ..cards import Card
@@ -56,6 +57,10 @@ def solve(
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
     options = options.settled(options.compiled and compiled_sweep() is not None)
+    if max_states < RELAX_FROM_SHARE * cast(int, options.relax_from):
+        # a small limit (the bots' quick rebuilds) needs the relaxation's
+        # pruning from the first state to prove anything within it
+        options = replace(options, relax_from=0)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -132,16 +137,23 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     of the table and the hand free: such a card is never laid, and dropping it
     sharpens the search bound. Repeated until nothing more drops."""
     hand = list(hand)
-    jokers = sum(1 for c in list(table) + hand if c.is_joker)
-    jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    tfaces = Counter(c.face for c in table if not c.is_joker)
     if rules.wrap:
         return hand
-    lo_b, hi_b = rules.low_bound, rules.high_bound
+    jokers = sum(1 for c in table if c.is_joker) + sum(1 for c in hand if c.is_joker)
+    jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
+    tfaces = Counter(c.face for c in table if not c.is_joker)
+    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
     while True:
         avail = tfaces + Counter(c.face for c in hand if not c.is_joker)
+        # per suit, how many of places 1..p hold a card: a window's naturals in one subtraction
+        present = [[0] * 15 for _ in range(4)]
+        for s in range(4):
+            row = present[s]
+            for q in range(1, 15):
+                row[q] = row[q - 1] + (1 if avail.get((1 if q == 14 else q, s)) else 0)
+        verdicts: dict[tuple[int, int], bool] = {}
 
-        def fits(face: tuple[int, int], avail: Counter = avail) -> bool:
+        def fits(face: tuple[int, int], avail: Counter = avail, present: list = present) -> bool:
             r, s = face
             # a set at this rank
             if rules.set_distinct_suits:
@@ -159,17 +171,27 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
                 if n + jmax >= rules.set_min and n >= rules.min_naturals:
                     return True
             # a run of run_min places holding this face
-            L = rules.run_min
+            row = present[s]
             for p in rules.places_of(r):
                 for lo in range(p - L + 1, p + 1):
                     if lo < lo_b or lo + L - 1 > hi_b:
                         continue
-                    nat = sum(1 for q in range(lo, lo + L) if avail.get((1 if q == 14 else q, s)))
+                    nat = row[lo + L - 1] - row[lo - 1]
                     if L - nat <= jmax and nat >= rules.min_naturals:
                         return True
             return False
 
-        keep = [c for c in hand if c.is_joker or fits(c.face)]
+        keep = []
+        for c in hand:
+            if c.is_joker:
+                keep.append(c)
+                continue
+            f = c.face
+            ok = verdicts.get(f)
+            if ok is None:
+                ok = verdicts[f] = fits(f)
+            if ok:
+                keep.append(c)
         if len(keep) == len(hand):
             return keep
         hand = keep
@@ -206,6 +228,13 @@ def check_solution(
     if sol.max_cards_laid != len(sol.laid):
         return "max_cards_laid does not match laid"
     return None
+
+
+# The search runs on the hand's potential alone for relax_from states only
+# where its state limit is at least this many times larger.
+RELAX_FROM_SHARE = 20
+# The points search (after the card count) waits this many times less.
+POINTS_RELAX_SHARE = 16
 
 
 # Jokers past which the LP is not asked: its columns (every run with every
@@ -334,6 +363,7 @@ def _sweep_solve(
     # the relaxation and the asks from the top pay off when a table must be
     # rearranged; a hand alone is small and searched from below
     sweep.use_h = options.relaxation and bool(table)
+    sweep.relax_from = cast(int, options.relax_from)
     found, proven = _run(sweep, model, deadline, options)
     if found is None:
         return None, proven
@@ -358,6 +388,7 @@ def _two_phase(
     ones = _Model(table, hand, rules, lambda c: 1)
     first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
+    first.relax_from = cast(int, options.relax_from)
     found, proven = _run(first, ones, deadline, options)
     if found is None:
         return None, proven
@@ -375,6 +406,9 @@ def _two_phase(
     sweep = _Sweep(model, deadline, points_states, options.compiled)
     sweep.gran = gran
     sweep.use_h = options.relaxation
+    # the points search's potential counts every hand card left though the
+    # card count is fixed: it prunes little, and the relaxation pays sooner
+    sweep.relax_from = cast(int, options.relax_from) // POINTS_RELAX_SHARE
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
     total = len(table) + len(laid)

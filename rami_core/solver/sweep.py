@@ -47,6 +47,14 @@ def _row_caps(row: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[int,
 
 
 @cache
+def _caps_table(
+    rows: tuple[tuple[int, ...], ...], jokers: int, rules: MeldRules
+) -> tuple[tuple[int, ...], ...]:
+    """:func:`_row_caps` for every place of a model (the rules hashed once)."""
+    return tuple(_row_caps(row, jokers, rules) for row in rows)
+
+
+@cache
 def _set_masks(B: int, J: int, rules: MeldRules) -> tuple[int, ...]:
     """Per count vector (four digits in base B, largest first where it
     matters): bit j set when the counts close into sets with j jokers."""
@@ -185,6 +193,12 @@ class _Budget(Exception):
     """The search used its state budget (the memo stays valid)."""
 
 
+class _RelaxNow(Exception):
+    """The search has spent ``relax_from`` states on the hand's potential
+    alone: time to build the relaxation (the memo stays valid: its values
+    are exact or upper bounds, whichever bound found them)."""
+
+
 class _BoundSpent(Exception):
     """The relaxation's work reached the state limit: the search goes on with
     the hand's potential as its bound (weaker, still admissible)."""
@@ -209,18 +223,25 @@ class _Sweep:
         self.suit_cache: dict = {}
         self.gran = 1
         self.use_h = True  # the per-suit relaxation bound; False: the plain hand potential
+        # states searched on the hand's potential alone before the relaxation
+        # is built: most positions settle in a few hundred states, where the
+        # relaxation (every suit's program for every joker count) would cost
+        # more than the whole search; 0 builds it at once
+        self.relax_from = 0
+        self.relax_pending = False
         self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
         self.cap: int | None = None  # an upper bound known from outside
         self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
+        t_of, a_of, w_of = m.t.get, m.a.get, m.w.get
         self.face: list[list[tuple[int, int, int, int]]] = []
         for p in m.places:
+            r = 1 if p == 14 else p
             row = []
-            r = m.rank(p)
             for s in range(4):
-                t = m.t.get((r, s), 0)
-                a = m.a.get((r, s), 0)
-                row.append((t, a, t, m.w.get((r, s), 0)))
+                f = (r, s)
+                t = t_of(f, 0)
+                row.append((t, a_of(f, 0), t, w_of(f, 0)))
             self.face.append(row)
         self.n = len(m.places)
         # with the ace at both ends, aces are shared between the first and the last place
@@ -480,6 +501,23 @@ class _Sweep:
             ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
             yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
 
+    def _option_at(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, index: int):
+        """The option of that index (the compiled walk names it) and the state
+        after it: :meth:`_options` for one option, without its generator."""
+        m = self.m
+        p = m.places[pi]
+        t, a, tmin, w = self.face[pi][si]
+        res2 = res
+        if m.both and (p == 1 or p == 14):
+            return next(self._options(pi, si, runs, msum, jl, res, only=index), None)
+        options = self.suit_options(runs[si], t, tmin, a, w, jl, m.hi - p + 1)
+        if not 0 <= index < len(options):  # pragma: no cover - the walk names an option
+            return None
+        opt = options[index]
+        mm = opt[1]
+        ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
+        return opt, ((*runs[:si], opt[0], *runs[si + 1 :]), ms, jl - opt[3], res2)
+
     def _prepare(self) -> None:
         """The tables every solve of this sweep shares, built once: a resumed
         solve (after a budget pause) keeps its memos, in Python as in C."""
@@ -502,12 +540,55 @@ class _Sweep:
             pot[n][si] = m.JH * m.wj
         self.pot = pot
         self.hmemo: dict = {}
-        self.caps = [list(_row_caps(tuple(x[1] for x in self.face[pi]), m.J, m.rules)) for pi in range(n)]
+        self.caps = [
+            list(c) for c in _caps_table(tuple(tuple(x[1] for x in row) for row in self.face), m.J, m.rules)
+        ]
         # the bound in use: the relaxation while its work is within the limit
-        self.bound_on = self.use_h
+        # (and once the search has spent relax_from states without it)
+        self.relax_pending = self.use_h and self.relax_from > 0
+        self.bound_on = self.use_h and not self.relax_pending
         if self.compiled:
             self._c = self._build_compiled()
+            if self._c is not None:
+                self._c.set_bound(self.bound_on)
         self.prepared = True
+
+    def states(self) -> int:
+        """Search states visited so far (by whichever search runs)."""
+        return self._c.counts()[0] if self._c is not None else self.calls
+
+    def _root_bound(self, ub: int) -> int:
+        """``ub`` capped by the relaxation at the root, where it is in use."""
+        if self.bound_on:
+            try:
+                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], self.m.J, self.root[3]))
+            except _BoundSpent:
+                self.bound_on = False
+        return ub
+
+    def _ask(self, need: int) -> int:
+        """The root's value if at least ``need``, else an upper bound below it;
+        raises _RelaxNow where the search reaches ``relax_from`` states while
+        the relaxation waits (an outer budget set lower still raises _Budget)."""
+        outer = self.budget
+        pause = self.relax_from
+        if not self.relax_pending or (outer is not None and outer <= pause):
+            return self.best(0, 0, *self.root, need)
+        if self.states() >= pause:
+            raise _RelaxNow
+        self.budget = pause
+        try:
+            return self.best(0, 0, *self.root, need)
+        except _Budget:
+            raise _RelaxNow from None
+        finally:
+            self.budget = outer
+
+    def _relax_now(self) -> None:
+        self.relax_pending = False
+        self.bound_on = True
+        if self._c is not None:
+            self._c.set_bound(True)
 
     def solve(self) -> int:
         m = self.m
@@ -523,12 +604,7 @@ class _Sweep:
             self.value = self.best(0, 0, *self.root, NEG + 1)
             return self.value
         gran = max(1, self.gran)
-        ub = self.potential(0, 0, self.root[3])
-        if self.bound_on:
-            try:
-                ub = min(ub, self.relaxed_bound(0, 0, self.root[0], m.J, self.root[3]))
-            except _BoundSpent:
-                self.bound_on = False
+        ub = self._root_bound(self.potential(0, 0, self.root[3]))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
         while True:
@@ -542,7 +618,12 @@ class _Sweep:
             need = ub - ub % gran if ub >= 0 else ub
             if self.incumbent is not None and need <= self.incumbent:
                 need = self.incumbent + 1
-            v = self.best(0, 0, *self.root, need)
+            try:
+                v = self._ask(need)
+            except _RelaxNow:
+                self._relax_now()
+                ub = self._root_bound(ub)
+                continue
             if v >= need or v == NEG:
                 self.value = v
                 return v
@@ -640,7 +721,19 @@ class _Sweep:
                 continue
             chosen = None
             if path is not None:
-                chosen = next(self._options(pi, si, runs_state, msum, jl, res, only=path[step]), None)
+                if (
+                    path[step] == 0
+                    and not runs_state[si]
+                    and not self.face[pi][si][1]
+                    and not (m.both and m.places[pi] in (1, 14))
+                ):
+                    # no card of this face and no run in progress: the first
+                    # option (start nothing) changes nothing
+                    step += 1
+                    mvec[si] = 0
+                    si += 1
+                    continue
+                chosen = self._option_at(pi, si, runs_state, msum, jl, res, path[step])
                 step += 1
             else:
                 for opt, nxt in self._options(pi, si, runs_state, msum, jl, res):
