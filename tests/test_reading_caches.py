@@ -106,3 +106,21 @@ def test_a_remembered_lay_off_belongs_to_its_meld_cards_and_rules() -> None:
     # an entry that cannot be a key is read afresh, not refused
     unhashable = melds.lay_off_positional(run, [], [[joker, None]], NO_WRAP)  # type: ignore[list-item]
     assert unhashable == plain
+
+
+def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
+    """planning._takes remembers whether a meld takes a card, the cheap refusals
+    (a card of another suit and rank) included, per meld, card and rules."""
+    from rami_core.bots.planning import _TAKES, _takes
+    from rami_core.cards import parse_card
+
+    run = tuple(parse_cards("JS QS KS"))
+    sevens = tuple(parse_cards("7S 7H 7D"))
+    _TAKES.clear()
+    for _ in range(2):  # the second round is answered from the memo
+        assert _takes(run, parse_card("AS"), NO_WRAP)
+        assert not _takes(run, parse_card("AS"), NO_HIGH_ACE)
+        assert not _takes(run, parse_card("AH"), NO_WRAP)  # another suit and rank: refused unread
+        assert _takes(sevens, parse_card("7C"), NO_WRAP)
+        assert not _takes(sevens, parse_card("7S"), NO_WRAP)  # the suit is there already
+        assert not _takes(sevens, parse_card("8C"), NO_WRAP)

@@ -221,15 +221,16 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
 _TAKES: dict[tuple, bool] = {}
 
 
-def _takes(meld: list[Card], c: Card, meld_rules) -> bool:
-    """`meld` plus `c` reads as a meld. Remembered: the same table melds and
-    hand cards are asked about turn after turn."""
-    key = (meld_rules, tuple(meld), c)
+def _takes(meld: tuple[Card, ...], c: Card, meld_rules) -> bool:
+    """`meld` plus `c` reads as a meld (`could_take`, the cheap filter, first).
+    Remembered, the refusals too: the same table melds and hand cards are
+    asked about turn after turn."""
+    key = (meld_rules, meld, c)
     hit = _TAKES.get(key)
     if hit is None:
-        if len(_TAKES) >= 1 << 15:
+        if len(_TAKES) >= 1 << 16:
             _TAKES.clear()
-        hit = _TAKES[key] = read_meld(meld + [c], meld_rules) is not None
+        hit = _TAKES[key] = could_take(meld, c) and read_meld([*meld, c], meld_rules) is not None
     return hit
 
 
@@ -237,15 +238,15 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
     meld_rules = rules.melds
-    table = [list(m.cards) for m in s.table]
     items = []
     left = list(hand)
     order = sorted(left, key=_high_first)  # sorted again only when a card goes
-    for i, m in enumerate(table):
+    for i, tm in enumerate(s.table):
+        m = tm.cards
         laid = False
         for c in order:
-            if could_take(m, c) and _takes(m, c, meld_rules):
-                m.append(c)
+            if _takes(m, c, meld_rules):
+                m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
                 laid = True
@@ -626,7 +627,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if could_take(m.cards, top) and _takes(list(m.cards), top, rules.melds):
+                if _takes(m.cards, top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False
