@@ -124,3 +124,20 @@ def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
         assert _takes(sevens, parse_card("7C"), NO_WRAP)
         assert not _takes(sevens, parse_card("7S"), NO_WRAP)  # the suit is there already
         assert not _takes(sevens, parse_card("8C"), NO_WRAP)
+
+
+def test_the_faces_of_run_places_follow_suit_and_places(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bots.hand._run_faces remembers the faces at a mask of places per suit
+    (place 14 is the high ace); the memo stays bounded."""
+    from rami_core.bots import hand
+
+    places = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 14
+    for _ in range(2):  # the second round from the memo
+        assert set(hand._run_faces(0, places)) == set(parse_cards("AS 2S 3S AS"))
+        assert set(hand._run_faces(2, places)) == set(parse_cards("AD 2D 3D"))
+        assert hand._run_faces(1, 1 << 13) == tuple(parse_cards("KH"))
+    monkeypatch.setattr(hand, "_RUN_FACES_MAX", 4)
+    for p in range(1, 15):
+        assert hand._run_faces(3, 1 << p) == (hand.Card((p - 1) % 13 + 1, 3, 0),)
+        assert len(hand._RUN_FACES) <= 4
+    assert hand.meldable(parse_cards("QC KC AC 5D"), NO_WRAP) == frozenset(parse_cards("QC KC AC"))
