@@ -141,3 +141,22 @@ def test_the_faces_of_run_places_follow_suit_and_places(monkeypatch: pytest.Monk
         assert hand._run_faces(3, 1 << p) == (hand.Card((p - 1) % 13 + 1, 3, 0),)
         assert len(hand._RUN_FACES) <= 4
     assert hand.meldable(parse_cards("QC KC AC 5D"), NO_WRAP) == frozenset(parse_cards("QC KC AC"))
+
+
+def test_the_new_melds_of_a_lay_off_plan_follow_cards_rules_and_budget() -> None:
+    """best_lay_offs remembers the solver's new melds of a rest of hand by the
+    cards, the meld rules and the state budget: an answer not proven within a
+    small budget stays unproven, and is not the answer for a larger one."""
+    from rami_core.solver import best_lay_offs, lay_offs
+
+    lay_offs._HAND_MELDS.clear()
+    hand = parse_cards("5S 6S 7S 8S 9S 5H 5D 5C 6H 7H 8H 9D 9C 10S JK")
+    for _ in range(2):  # the second round from the memo
+        small = best_lay_offs([], hand, NO_WRAP, max_states=5)
+        assert not small.optimal
+        full = best_lay_offs([], hand, NO_WRAP)
+        assert full.optimal and len(full.laid) == 15
+    three = parse_cards("5S 6S 7S 9H")
+    for _ in range(2):
+        assert len(best_lay_offs([], three, NO_WRAP).laid) == 3
+        assert best_lay_offs([], three, MeldRules(run_min=4)).laid == []
