@@ -186,3 +186,32 @@ def test_a_small_state_limit_builds_the_relaxation_at_once(seed):
     waits = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=5_000))
     at_once = solve(table, hand, voleur, max_states=2_000, options=SolverOptions(relax_from=0))
     same(waits, at_once)
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_the_compiled_run_book_lists_the_runs_as_python_does(seed):
+    """The compiled rebuild keeps the run book itself; along the same walk
+    the Python bookkeeping lists the same runs and sets in the same order."""
+    rng = random.Random(300 + seed)
+    table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
+    sweep = _Sweep(_Model(table, hand, MeldRules(), lambda c: 1), None)
+    sweep.solve()
+    runs_state, msum, jl, res = sweep.root
+    walked = sweep._c.rebuild((0, 0, runs_state, msum, jl, res, sweep.value), sweep._limits())
+    assert walked is not None
+    compiled = sweep._compiled_rebuild(*walked)
+    c = sweep._c
+
+    class WalkOnly:
+        """The compiled search with its run book withheld."""
+
+        def __getattr__(self, name):
+            return getattr(c, name)
+
+        def rebuild(self, *args):
+            return None
+
+    sweep._c = WalkOnly()
+    assert sweep.rebuild() == compiled
+    assert compiled[0] or compiled[1]

