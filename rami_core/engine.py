@@ -294,21 +294,45 @@ def _must_have_drawn(s: GameState, what: str) -> None:
         raise RuleError("wrong_phase", f"draw a card before {what}")
 
 
-def _take_from_hand(hand: list[Card], faces: Sequence[Card]) -> list[Card]:
-    """Remove the physical cards for these faces from `hand` (a working copy)."""
+def _owed_first(s: GameState) -> list[Card]:
+    """The hand's cards a face names before its other copies, in order: the
+    card taken from the discard pile if it is also a joker owed to the table,
+    the jokers owed to the table (freed by a swap this turn, the last freed
+    first), then the card taken from the discard pile. Identical cards differ
+    only in these public facts, so a seat that rebuilds the state from its
+    view picks the same cards and gets the same rulings."""
+    t = s.taken_discard
+    owed = [c for c in reversed(s.jokers_to_replay) if c != t]
+    if t is None:
+        return owed
+    if t in s.jokers_to_replay:
+        return [t, *owed]
+    return [*owed, t]
+
+
+def _take_from_hand(hand: list[Card], faces: Sequence[Card], first: Sequence[Card] = ()) -> list[Card]:
+    """Remove the physical cards for these faces from `hand` (a working copy):
+    the cards of ``first`` still in hand before any other copy of their face,
+    else the copy the hand received last."""
     taken: list[Card] = []
     for face in faces:
         target = face.face
-        for i in range(len(hand) - 1, -1, -1):
-            if hand[i].face == target:
-                taken.append(hand.pop(i))
+        for c in first:
+            if c.face == target and c in hand:
+                hand.remove(c)
+                taken.append(c)
                 break
         else:
-            need = sum(1 for f in faces if f.face == target)
-            raise RuleError(
-                "card_not_in_hand",
-                f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
-            )
+            for i in range(len(hand) - 1, -1, -1):
+                if hand[i].face == target:
+                    taken.append(hand.pop(i))
+                    break
+            else:
+                need = sum(1 for f in faces if f.face == target)
+                raise RuleError(
+                    "card_not_in_hand",
+                    f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
+                )
     return taken
 
 
@@ -437,7 +461,7 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
         raise RuleError("invalid_meld", "lay at least one meld of cards")
-    placed = _take_from_hand(hand, flat)
+    placed = _take_from_hand(hand, flat, _owed_first(s))
     # Physical cards, meld by meld, in the order written.
     groups: list[list[Card]] = []
     i = 0
@@ -484,7 +508,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     if not a.items:
         raise RuleError("invalid_meld", "lay off at least one card")
     hand = s.hands[seat]
-    placed = _take_from_hand(hand, [it.card for it in a.items])
+    placed = _take_from_hand(hand, [it.card for it in a.items], _owed_first(s))
     for it in a.items:
         if not 0 <= it.to < len(s.table):
             raise RuleError(
@@ -536,7 +560,7 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
         )
         raise RuleError("joker_swap_forbidden", f"no joker swap in this variant: {how}")
     hand = s.hands[seat]
-    given = _take_from_hand(hand, list(a.cards))
+    given = _take_from_hand(hand, list(a.cards), _owed_first(s))
     if not 0 <= a.meld < len(s.table):
         raise RuleError("no_such_meld", f"there is no meld {a.meld} on the table")
     if rules.swap_needs_opening:
@@ -572,7 +596,7 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     lost = old_faces - new_faces
     hand = s.hands[seat]
     from_hand = _take_from_hand(
-        hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)]
+        hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)], _owed_first(s)
     )
     _require_opened(rules, s, seat, "rearrange the table")
     if lost:
@@ -634,7 +658,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
     if not rules.ends_with_discard:
         raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
     hand = s.hands[a.seat]
-    (card,) = _take_from_hand(hand, [a.card])
+    (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError(
             "joker_not_reused",

@@ -79,6 +79,9 @@ class SeatView:
     # shows no deck marks, so without it a joker swapped back into the hand
     # could not be told from the one taken.
     taken_discard_at: tuple[int, int] | None = None
+    # The card taken from the discard pile is one of the jokers to replay:
+    # laid and freed again by a swap this turn, in sight of everyone.
+    taken_discard_to_replay: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -127,6 +130,7 @@ class SeatView:
             "rami_sec": self.rami_sec,
             "taken_discard_in_hand": self.taken_discard_in_hand,
             "taken_discard_at": list(self.taken_discard_at) if self.taken_discard_at else None,
+            "taken_discard_to_replay": self.taken_discard_to_replay,
         }
 
 
@@ -196,7 +200,7 @@ PUBLIC_FIELDS = frozenset(
 )
 # Facts of the view derived from public fields, past the GameState fields:
 # where the card taken from the discard pile is (every seat saw it).
-DERIVED_PUBLIC = frozenset({"taken_discard_in_hand", "taken_discard_at"})
+DERIVED_PUBLIC = frozenset({"taken_discard_in_hand", "taken_discard_at", "taken_discard_to_replay"})
 
 
 def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
@@ -237,6 +241,7 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         rami_sec=state.rami_sec,
         taken_discard_in_hand=taken is not None and not over and taken in state.hands[state.turn],
         taken_discard_at=_place_of(state, taken) if taken is not None and not over else None,
+        taken_discard_to_replay=taken is not None and not over and taken in state.jokers_to_replay,
     )
 
 

@@ -132,6 +132,10 @@ def game_for(seed: int) -> Game:
 # pile and laid, then another joker swapped back into the hand; the rebuilt
 # state could not tell which of the two jokers was the one taken
 @example(seed=89415)
+# found by the 10,000-example run: kaluki at three, a joker taken from the
+# discard pile laid, another joker freed by a swap and owed to the table;
+# laying "a joker" must pay the debt on the rebuilt state as on the true one
+@example(seed=13100695)
 def test_rebuilt_state_judges_as_the_true_state(seed: int) -> None:
     game = game_for(seed)
     bot = RandomBot(random.Random(seed))
@@ -171,3 +175,107 @@ def test_late_plugin_sees_the_turn_count_on_the_rebuilt_state() -> None:
         rebuilt = state_from_view(view(t, t.turn))
         assert verdict(game.rules, t, act)[0] == expect
         assert verdict(game.rules, rebuilt, act)[0] == expect
+
+
+# A kaluki turn at three seats: seat 0 took a joker from the discard pile and
+# laid it (in JS JK KS AS), then freed another joker (JK/2) by a swap.
+OWED_JOKER_STATE = {
+    "discard": ["9H", "2H/1"],
+    "drew_from": "discard",
+    "first_player": 0,
+    "game_over": False,
+    "game_winner": None,
+    "hands": [
+        ["8C/1", "3S", "9S", "8S", "4D/1", "5S/1", "JK/2"],
+        ["AC/1", "5C/1", "3D", "2H", "8H/1", "9D/1", "4H"],
+        ["2D/1", "9H/1", "10S", "AH/1", "9D", "QC", "8D/1", "JC/1", "KD/1", "2C", "6D", "6C/1", "KH"],
+    ],
+    "jokers_to_replay": ["JK/2"],
+    "laid_before": [False, True, False],
+    "laid_this_turn": True,
+    "opened": [True, True, False],
+    "opened_this_turn": True,
+    "penalties": [],
+    "phase": "lay",
+    "players": 3,
+    "rami_sec": False,
+    "reshuffles": 0,
+    "round_end": None,
+    "round_no": 1,
+    "scores": [0, 0, 0],
+    "seed": 1,
+    "stock": ["AD", "10H", "6S", "QS/1", "JH", "10D", "KD", "9S/1", "JK/3", "JK/1"],
+    "stock_exhausted": False,
+    "table": [
+        {
+            "cards": ["7C", "8C", "9C/1", "10C", "JC", "QC/1"],
+            "kind": "run",
+            "owner": 1,
+            "rank": 0,
+            "stands": [[7, 3], [8, 3], [9, 3], [10, 3], [11, 3], [12, 3]],
+            "start": 7,
+            "suit": 3,
+        },
+        {
+            "cards": ["JS", "JK", "KS", "AS/1"],
+            "kind": "run",
+            "owner": 0,
+            "rank": 0,
+            "stands": [[11, 0], [12, 0], [13, 0], [1, 0]],
+            "start": 11,
+            "suit": 0,
+        },
+        {
+            "cards": ["4S/1", "4H/1", "4C"],
+            "kind": "set",
+            "owner": 0,
+            "rank": 4,
+            "stands": [[4, 0], [4, 1], [4, 3]],
+            "start": 0,
+            "suit": -1,
+        },
+    ],
+    "taken_discard": "JK",
+    "turn": 0,
+    "turns_played": 3,
+    "winner": None,
+}
+
+
+def _both_ways(profile_overrides: tuple[str, ...], state: dict, action: A.Action):
+    """The views after the action on the true state and on the state rebuilt
+    from seat 0's view (None where it is refused, with the code)."""
+    import json
+
+    rules = Game.new(load_profile("kaluki", profile_overrides), 3, seed=1).rules
+    true = GameState.from_json(json.dumps(state))
+    rebuilt = state_from_view(view(true, 0))
+    out = []
+    for s in (true, rebuilt):
+        code, after = verdict(rules, s, action)
+        out.append(code if after is None else view(after, 0).to_dict())
+    return out
+
+
+def test_a_joker_laid_pays_the_joker_owed_on_both_states():
+    lay = A.Meld(0, ((parse_card("3S"), parse_card("JK"), parse_card("5S")),))
+    true_after, rebuilt_after = _both_ways((), OWED_JOKER_STATE, lay)
+    assert true_after == rebuilt_after
+    assert true_after["jokers_to_replay"] == []
+
+
+def test_a_joker_laid_is_the_one_taken_before_one_freed_and_not_owed():
+    """Where a freed joker is not owed to the table (jokers.replay any_time),
+    the joker laid is the one taken from the discard pile: the engine picks
+    among identical cards by public facts only."""
+    state = {**OWED_JOKER_STATE, "jokers_to_replay": []}
+    hands = [list(h) for h in state["hands"]]
+    hands[0][-1] = "JK"  # the joker taken, back in hand: the table's is the freed one
+    table = [dict(m) for m in state["table"]]
+    table[1]["cards"] = ["JS", "JK/2", "KS", "AS/1"]
+    state = {**state, "hands": hands, "table": table}
+    hands[0].append("JK/1")  # and another, freed from elsewhere
+    lay = A.Meld(0, ((parse_card("3S"), parse_card("JK"), parse_card("5S")),))
+    true_after, rebuilt_after = _both_ways(("jokers.replay=any_time",), state, lay)
+    assert true_after == rebuilt_after
+    assert true_after["taken_discard_in_hand"] is False

@@ -68,9 +68,10 @@ def state_from_view(view: SeatView) -> GameState:
     judges the rebuilt state as it judges the true one."""
     hands = []
     k = 0
+    own, owed = _own_hand(view)
     for i, n in enumerate(view.hand_sizes):
         if i == view.seat:
-            hands.append(_own_hand(view))
+            hands.append(own)
         else:
             hands.append(_placeholders(k, k + n))
             k += n
@@ -89,7 +90,7 @@ def state_from_view(view: SeatView) -> GameState:
         taken_discard=_taken_mark(view),
         laid_this_turn=view.laid_this_turn,
         opened_this_turn=view.opened_this_turn,
-        jokers_to_replay=list(view.jokers_to_replay),
+        jokers_to_replay=owed,
         stock_exhausted=view.stock_exhausted,
         round_no=view.round_no,
         first_player=view.first_player,
@@ -129,22 +130,47 @@ def _table(view: SeatView) -> list[TableMeld]:
     return table
 
 
-def _own_hand(view: SeatView) -> list[Card]:
-    """The seat's hand with the card taken from the discard pile told apart
-    from its twins. The engine lays or discards the taken card first among
-    cards of its face, and asks whether *that card* is still in hand; the
-    view's hand, without deck marks, shows faces only. So the twins get deck
-    marks 1, 2, ... and the taken card (copy 0, as in the view) is kept last,
-    and only while the view says it is still in hand."""
+# Deck marks the rebuilt state gives the jokers owed to the table (freed by a
+# swap this turn), one each, apart from every other card's.
+OWED_MARK = 20
+
+
+def _own_hand(view: SeatView) -> tuple[list[Card], list[Card]]:
+    """The seat's hand, and the jokers it owes to the table as cards of that
+    hand. The view shows the hand without deck marks, but the engine tells
+    identical cards apart by public facts: it lays the jokers owed and the
+    card taken from the discard pile before their other copies, and asks
+    whether *that card* is still in hand. So those cards get marks of their
+    own (the taken card :data:`TAKEN_MARK`, the owed jokers from
+    :data:`OWED_MARK`), and the other copies of their faces marks 1, 2, ...;
+    the engine then picks the same cards as on the true state."""
     hand = list(view.hand)
+    owed_faces = list(view.jokers_to_replay)
+    if view.turn != view.seat:
+        return hand, owed_faces  # the owed jokers are another seat's
     taken = view.taken_discard
-    if taken is None or view.turn != view.seat or taken not in hand:
-        return hand
-    twins = [c for c in hand if c == taken]
-    rest = [c for c in hand if c != taken]
-    keep = len(twins) - 1 if view.taken_discard_in_hand else len(twins)
-    marked = [Card(taken.rank, taken.suit, i + 1) for i in range(keep)]
-    return rest + marked + ([Card(taken.rank, taken.suit, TAKEN_MARK)] if view.taken_discard_in_hand else [])
+    taken_card = None
+    if taken is not None and view.taken_discard_in_hand and taken in hand:
+        taken_card = Card(taken.rank, taken.suit, TAKEN_MARK)
+    owed: list[Card] = []
+    if taken_card is not None and view.taken_discard_to_replay and taken in owed_faces:
+        owed.append(taken_card)
+        owed_faces.remove(taken)
+    owed += [Card(f.rank, f.suit, OWED_MARK + i) for i, f in enumerate(owed_faces)]
+    special = owed + ([taken_card] if taken_card is not None and taken_card not in owed else [])
+    # the other copies of the faces marked
+    left = list(hand)
+    for c in special:
+        left.remove(Card(c.rank, c.suit, 0))  # the view's hand holds every card owed
+    faces = {c.face for c in special}
+    rest = [c for c in left if c.face not in faces]
+    twins = [c for c in left if c.face in faces]
+    seen: dict[tuple[int, int], int] = {}
+    marked = []
+    for c in twins:
+        seen[c.face] = seen.get(c.face, 0) + 1
+        marked.append(Card(c.rank, c.suit, seen[c.face]))
+    return rest + marked + special, owed
 
 
 def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
