@@ -258,7 +258,7 @@ def read_meld(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
 
 
 _READINGS: dict[tuple[tuple[Card, ...], MeldRules], Reading | None] = {}
-_READINGS_MAX = 1 << 16
+_READINGS_MAX = 1 << 14  # entries of this memo and of lay_off_positional's (a few MB each at most)
 
 
 def is_valid(cards: Sequence[Card], meld_rules: MeldRules) -> bool:
