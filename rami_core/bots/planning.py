@@ -228,7 +228,7 @@ def _takes(meld: tuple[Card, ...], c: Card, meld_rules) -> bool:
     key = (meld_rules, meld, c)
     hit = _TAKES.get(key)
     if hit is None:
-        if len(_TAKES) >= 1 << 16:
+        if len(_TAKES) >= 1 << 15:
             _TAKES.clear()
         hit = _TAKES[key] = could_take(meld, c) and read_meld([*meld, c], meld_rules) is not None
     return hit
