@@ -44,10 +44,17 @@ offer at each rank; jokers shared among the suits by a small knapsack). It
 also proves a state dead when a suit's table cards cannot all be placed, or
 when the suits still to decide at a place cannot complete its sets. The root
 asks for the bound first and, on a fail-low, for the next lower card count
-(points objective: the next lower point total); the first success is the
-proven optimum, and fail-lows stay in the memo as upper bounds. The per-suit
-options (a pure function of the run summaries and the counts) and the set
-tables are cached across solves.
+(points objective: the next lower point total); after two fail-lows of the
+card count it asks from below (the count of an arrangement known, or none).
+An ask that succeeds returns the exact optimum whatever its floor, so the
+first success is the proven optimum; fail-lows stay in the memo as upper
+bounds. The relaxation costs more than the whole search on most positions
+(with four jokers, several times more), so under a large state limit the
+search first runs on the hand's potential alone and builds the relaxation
+only after ``SolverOptions.relax_from`` states (the points search that
+follows the card count, a sixteenth of that); the memo stays valid across
+the switch. The per-suit options (a pure function of the run summaries and
+the counts) and the set tables are cached across solves.
 
 Hard positions take exact shortcuts (``solve._run``), both from the
 certified linear program of :mod:`rami_core.solver.lp` (HiGHS through scipy),
@@ -81,11 +88,14 @@ with wrap never rearrange a table).
 The search runs in C where the extension :mod:`._sweepc` was built (see
 :func:`.sweep.compiled_sweep`), else in Python: the same recursion, state for
 state, so both count the same states and return the same answer under the
-same :class:`SolverOptions`. Python keeps the root loop, the rebuild of the
-melds and every table that depends on the rules (the sets of a rank, the set
-caps, the potentials), which it hands to C as arrays. Because a compiled
-state is cheap, the defaults differ by search (``lp_after``, ``points_states``:
-:data:`.results.COMPILED_DEFAULTS`, :data:`.results.PURE_DEFAULTS`).
+same :class:`SolverOptions`. Python keeps the root loop, the turning of
+per-place set counts into sets and every table that depends on the rules (the
+sets of a rank, the set caps, the potentials), which it hands to C as arrays;
+C walks its memo along an optimal path and keeps the book of runs (the
+Python bookkeeping stays as its twin). Because a compiled state is cheap, the
+defaults differ by search (``relax_from``, ``relax_after``, ``lp_after``,
+``points_states``: :data:`.results.COMPILED_DEFAULTS`,
+:data:`.results.PURE_DEFAULTS`).
 
 Every solve is bounded by a count of search states (``max_states``, default
 :data:`DEFAULT_MAX_STATES`): past it the answer is marked not proven
