@@ -8,6 +8,7 @@ preset, beside two gin rummy engines measured in the same run:
     pip install 'rami[bench]'         # rlcard, open_spiel
     python benchmarks/bench_engine.py --seconds 10
     python benchmarks/bench_engine.py --profile rami51   # cProfile of the turn loop
+    python benchmarks/bench_engine.py --breakdown rami51 # wall-clock shares, no profiler
 
     # before and after in one run: a second rami tree (e.g. main's) measured
     # beside this one, each line in a child process importing that tree
@@ -80,6 +81,59 @@ def decisions_hash(preset: str, bots: tuple[str, str], rounds: int) -> str:
             if game.state.turn != seat:
                 turns += 1
     return h.hexdigest()[:16]
+
+
+# The top-level calls a greedy round spends its time in, timed by wrappers
+# (module, attribute, label); a call made inside another timed call is counted
+# in the outer one only, so the shares add up to at most 100 %.
+BREAKDOWN = [
+    ("rami_core.bots.planning", "best_opening", "best_opening"),
+    ("rami_core.bots.planning", "best_lay_offs", "best_lay_offs"),
+    ("rami_core.bots.planning", "solve", "solver solve (rebuilds, hand melds)"),
+    ("rami_core.bots.base", "play_on", "engine: the bots' candidate actions"),
+    ("rami_core.bots.planning", "meldable", "meldable"),
+    ("rami_core.bots.planning", "usefulness_of_hand", "usefulness_of_hand"),
+    ("rami_core.bots.planning", "state_from_view", "state_from_view"),
+    ("rami_core.engine", "view", "view"),
+]
+
+
+def breakdown(preset: str, seconds: float) -> None:
+    """Print the wall-clock share of greedy rounds spent in each call of
+    `BREAKDOWN` and in Game.apply and Game.new (no profiler: its cost per call
+    would weigh on the small functions)."""
+    import importlib
+    from collections import defaultdict
+
+    spent: defaultdict[str, float] = defaultdict(float)
+    inside = [0]
+
+    def timed(f, label):
+        def g(*a, **k):
+            if inside[0]:
+                return f(*a, **k)
+            inside[0] += 1
+            t = time.perf_counter()
+            try:
+                return f(*a, **k)
+            finally:
+                spent[label] += time.perf_counter() - t
+                inside[0] -= 1
+
+        return g
+
+    for module, name, label in BREAKDOWN:
+        mod = importlib.import_module(module)
+        setattr(mod, name, timed(getattr(mod, name), label))
+    Game.apply = timed(Game.apply, "Game.apply")  # type: ignore[method-assign]
+    new = Game.new.__func__  # type: ignore[attr-defined]
+    Game.new = classmethod(timed(new, "Game.new"))  # type: ignore[method-assign, assignment]
+    t0 = time.perf_counter()
+    rate, n = rami_rounds(preset, seconds)
+    total = time.perf_counter() - t0
+    print(f"{preset}: {n} rounds, {rate:.1f} rounds/s under the wrappers")
+    for label, t in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {label:40s} {100 * t / total:5.1f} %")
 
 
 def _child(path: str, args: list[str]) -> dict:
@@ -179,6 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--profile", metavar="PRESET", help="cProfile greedy rounds of this preset instead")
     ap.add_argument(
+        "--breakdown",
+        metavar="PRESET",
+        help="instead: the wall-clock share of this preset's greedy rounds spent in the main calls",
+    )
+    ap.add_argument(
         "--rami-path",
         action="append",
         default=[],
@@ -210,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.decisions:
         return check_decisions(args.presets.split(","), args.rami_path, args.decisions)
+    if args.breakdown:
+        breakdown(args.breakdown, args.seconds)
+        return 0
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

@@ -11,8 +11,9 @@ an exception, a value of the wrong type or an impossible value (penalties of
 the wrong length, a verdict that is not a boolean, a hand cost that is not a
 non-negative whole number) becomes a :class:`PluginError` naming the plugin and
 the hook. Hooks that judge (the ``firstresult`` ones) must not change the state
-they are shown: the state is fingerprinted before the call and compared after,
-and a change is a PluginError too. Hooks that may adjust the state
+they are shown: a snapshot of the state is taken before the call (the turn
+machine's own working copy, cheap) and compared with the state after, and a
+change is a PluginError too. Hooks that may adjust the state
 (``rami_deal``, ``rami_timeout``) must conserve the cards: none created, none
 lost. The engine works on a copy and commits only after every hook has run, so
 a PluginError leaves the game as it was.
@@ -46,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from . import hookspecs
 from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
 from .hookspecs import PluginSettings, Refusal
+from .state import GameState
 
 ENTRY_POINT_GROUP = "rami"
 
@@ -209,23 +211,77 @@ RESULT_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
 ADJUSTING_HOOKS = frozenset({"rami_deal", "rami_timeout"})
 
 
-def _fingerprint(state: Any) -> Any:
-    """Everything a state holds, frozen, to compare before and after a judging hook.
+def _snapshot(state: Any) -> Any:
+    """What a state holds before a judging hook, to compare after it (`_unchanged`).
 
-    A state's fields are scalars, immutable values (cards, table melds) and
-    lists of them (hands: lists of lists): freezing two levels of lists captures
-    all of it, at a fraction of the cost of a copy."""
-    fields = getattr(state, "__dict__", None)
-    if fields is None:  # not a plain GameState: compare a full serialisation
-        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    return tuple(
-        tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
-        for v in fields.values()
-    )
+    A GameState's fields are scalars, immutable values (cards, table melds) and
+    lists of them (hands: lists of lists); its ``copy`` copies every list, so
+    the copy's fields keep the old contents whatever a plugin does to the
+    state's lists, and comparing the fields afterwards (list equality, at C
+    speed, identical items first) finds any change. Anything else shown as a
+    state is compared by a full serialisation."""
+    if type(state) is GameState:
+        return state.copy().__dict__
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unchanged(state: Any, snapshot: Any) -> bool:
+    if isinstance(snapshot, dict):
+        return type(state) is GameState and state.__dict__ == snapshot
+    return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL) == snapshot
 
 
 def _cards_of(state: Any) -> Counter:
     return Counter(state.all_cards())
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager, reading the hook marks of rami's own code once.
+
+    Registering a plugin makes pluggy look up every attribute of it, without
+    running descriptors (``inspect.getattr_static``): most of the cost of
+    building a game's host. The marks of rami's hook specs and of the bundled
+    plugins' classes are fixed when their modules are imported, so they are
+    read once per class and attribute name and copied from then on (pluggy
+    completes the options in place). Any other plugin, and any attribute held
+    by the plugin object itself, is read by pluggy as always."""
+
+    def parse_hookspec_opts(self, module_or_class: Any, name: str) -> Any:
+        if module_or_class is not hookspecs:
+            return super().parse_hookspec_opts(module_or_class, name)
+        try:
+            opts = _SPEC_MARKS[name]
+        except KeyError:
+            opts = _SPEC_MARKS[name] = super().parse_hookspec_opts(module_or_class, name)
+        return None if opts is None else dict(opts)
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        cls = type(plugin)
+        if name in getattr(plugin, "__dict__", ()) or cls not in _bundled_classes():
+            return super().parse_hookimpl_opts(plugin, name)
+        key = (cls, name)
+        try:
+            opts = _IMPL_MARKS[key]
+        except KeyError:
+            opts = _IMPL_MARKS[key] = super().parse_hookimpl_opts(plugin, name)
+        return None if opts is None else dict(opts)
+
+
+_SPEC_MARKS: dict[str, Any] = {}
+_IMPL_MARKS: dict[tuple[type, str], Any] = {}
+
+
+def _bundled_classes() -> frozenset[type]:
+    return _bundled_class_set(tuple(bundled_plugins().values()))
+
+
+@functools.lru_cache(maxsize=8)
+def _bundled_class_set(classes: tuple[type, ...]) -> frozenset[type]:
+    """The bundled classes whose attributes are the class's alone (no slot
+    holding a value per object)."""
+    return frozenset(
+        c for c in classes if not any(vars(k).get("__slots__") for k in c.__mro__ if "__slots__" in vars(k))
+    )
 
 
 @dataclass(frozen=True)
@@ -238,7 +294,7 @@ class PluginHost:
     """The plugin manager of one game."""
 
     def __init__(self, plugins: dict[str, dict[str, Any]] | None = None, extra: Iterable[Any] = ()):
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm = _Manager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for name, settings in (plugins or {}).items():
             self.pm.register(make_plugin(name, settings), name=name)
@@ -269,7 +325,7 @@ class PluginHost:
         adjusting = hook in ADJUSTING_HOOKS
         before: Any = None
         if state is not None:
-            before = _cards_of(state) if adjusting else _fingerprint(state)
+            before = _cards_of(state) if adjusting else _snapshot(state)
         try:
             result = impl.function(*[kwargs[a] for a in impl.argnames])
         except RuleError:
@@ -278,11 +334,10 @@ class PluginHost:
             raise PluginError(impl.plugin_name, hook, e) from e
         except Exception as e:
             raise PluginError(impl.plugin_name, hook, e) from e
-        if state is not None:
-            after = _cards_of(state) if adjusting else _fingerprint(state)
-            if after != before:
-                what = "created or lost cards" if adjusting else "changed the game state it was shown"
-                raise PluginError(impl.plugin_name, hook, f"{what}: a hook must not do that")
+        kept = state is None or (_cards_of(state) == before if adjusting else _unchanged(state, before))
+        if not kept:
+            what = "created or lost cards" if adjusting else "changed the game state it was shown"
+            raise PluginError(impl.plugin_name, hook, f"{what}: a hook must not do that")
         if result is not None:
             check = RESULT_CHECKS.get(hook)
             problem = check(result, kwargs) if check is not None else None

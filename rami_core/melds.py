@@ -189,20 +189,20 @@ def read_run_any(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None
     if parts is None:
         return None
     nat, jok, suit = parts
+    if len({c.rank for c in nat}) < len(nat):
+        return None  # a run holds each rank once
+    nat.sort(key=lambda c: c.rank)
     for lo in _windows(n, meld_rules):
         hi = lo + n - 1
-        want: dict[int, list[int]] = {}
-        for p in range(lo, hi + 1):
-            want.setdefault(rank_at(p), []).append(p)
+        # a window holds at most 13 places: each rank at one place at most
+        want = {rank_at(p): p for p in range(lo, hi + 1)}
         placed: dict[int, Card] = {}
-        ok = True
-        for c in sorted(nat, key=lambda c: c.rank):
-            spots = want.get(c.rank)
-            if not spots:
-                ok = False
+        for c in nat:
+            p = want.get(c.rank)
+            if p is None:
                 break
-            placed[spots.pop(0)] = c
-        if ok:
+            placed[p] = c
+        else:
             return _run_from_places(placed, jok, lo, hi, suit)
     return None
 
@@ -236,10 +236,29 @@ def read_set(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
 
 
 def read_meld(cards: Sequence[Card], meld_rules: MeldRules) -> Reading | None:
-    """A new meld's reading: a run in written order, else a set, else a run in any order."""
-    return (
-        read_run_in_order(cards, meld_rules) or read_set(cards, meld_rules) or read_run_any(cards, meld_rules)
+    """A new meld's reading: a run in written order, else a set, else a run in any order.
+
+    Remembered by the cards as written and the meld rules, the whole of what
+    it reads (both immutable, the reading too): the engine reads the same
+    melds again at every rebuild of the table, and the bots the same
+    candidate melds as a hand changes by a card or two."""
+    key = (tuple(cards), meld_rules)
+    try:
+        return _READINGS[key]
+    except KeyError:
+        pass
+    if len(_READINGS) >= _READINGS_MAX:
+        _READINGS.clear()
+    hit = _READINGS[key] = (
+        read_run_in_order(key[0], meld_rules)
+        or read_set(key[0], meld_rules)
+        or read_run_any(key[0], meld_rules)
     )
+    return hit
+
+
+_READINGS: dict[tuple[tuple[Card, ...], MeldRules], Reading | None] = {}
+_READINGS_MAX = 1 << 14  # entries of this memo and of lay_off_positional's (a few MB each at most)
 
 
 def is_valid(cards: Sequence[Card], meld_rules: MeldRules) -> bool:
@@ -306,7 +325,33 @@ def lay_off_positional(
     meld_rules: MeldRules,
 ) -> Reading | str:
     """Add cards to a table meld whose laid cards keep their places (reading 3
-    and 4). Returns the new reading, or a reason for `invalid_meld`."""
+    and 4). Returns the new reading, or a reason for `invalid_meld`.
+
+    Remembered, like `read_meld`, by everything it reads (the meld's reading,
+    the cards as given, the meld rules; all immutable): the table's melds are
+    asked about the same hand cards turn after turn."""
+    try:
+        key = (reading, tuple(naturals), tuple(jokers), meld_rules)
+        return _LAID_OFF[key]
+    except KeyError:
+        pass
+    except TypeError:  # a caller's unhashable joker entry: read it afresh
+        return _lay_off_any(reading, naturals, jokers, meld_rules)
+    if len(_LAID_OFF) >= _READINGS_MAX:
+        _LAID_OFF.clear()
+    got = _LAID_OFF[key] = _lay_off_any(reading, key[1], key[2], meld_rules)
+    return got
+
+
+_LAID_OFF: dict[tuple, Reading | str] = {}
+
+
+def _lay_off_any(
+    reading: Reading,
+    naturals: Sequence[Card],
+    jokers: Sequence[tuple[Card, tuple[int, int] | None]],
+    meld_rules: MeldRules,
+) -> Reading | str:
     if reading.kind == SET:
         return _lay_off_set(reading, naturals, [j for j, _ in jokers], meld_rules)
     return _lay_off_run(reading, naturals, jokers, meld_rules)

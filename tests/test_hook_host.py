@@ -53,3 +53,134 @@ def test_bundled_plugins_share_the_settings_base():
         assert isinstance(plugin.settings, cls.Settings), name
         with pytest.raises(Exception, match="misspelt_key"):
             make_plugin(name, {"misspelt_key": 1})  # an unknown setting is an error, never ignored
+
+
+def _swap_stock(s):
+    s.stock[0], s.stock[1] = s.stock[1], s.stock[0]
+
+
+def _replace_in_hand(s):
+    s.hands[1][0] = s.stock[0]
+
+
+def _phase(s):
+    s.phase = "over"
+
+
+def _table(s):
+    s.table.append(s.table[0] if s.table else None)
+
+
+def _new_attribute(s):
+    s.note = "seen"
+
+
+def _hand_replaced_by_equal_copy(s):
+    s.hands[0] = list(s.hands[0])  # equal contents: not a change
+
+
+@pytest.mark.parametrize(
+    "change, changed",
+    [
+        (_swap_stock, True),
+        (_replace_in_hand, True),
+        (_phase, True),
+        (_table, True),
+        (_new_attribute, True),
+        (_hand_replaced_by_equal_copy, False),
+    ],
+)
+def test_a_judging_hook_that_changes_any_part_of_the_state_is_caught(change, changed):
+    """The guard compares the state after the hook with a snapshot taken before
+    it: a change anywhere (a nested hand, a scalar, the order of the stock, a new
+    attribute) is a PluginError, and looking without changing is not."""
+    from rami_core.hooks import PluginError
+    from rami_core.hookspecs import hookimpl
+
+    class Meddler:
+        name = "meddler"
+
+        @hookimpl
+        def rami_draw_allowed(self, rules, state, seat, source):
+            change(state)
+
+    game = Game.new(load_profile("rami51"), 2, seed=3)
+    host = PluginHost(extra=[Meddler()])
+    state = game.state.copy()
+    if changed:
+        with pytest.raises(PluginError, match="changed the game state"):
+            host.decide("rami_draw_allowed", rules=game.rules, state=state, seat=0, source="stock")
+    else:
+        assert host.decide("rami_draw_allowed", rules=game.rules, state=state, seat=0, source="stock") is None
+
+
+def test_a_state_that_is_not_a_game_state_is_compared_whole():
+    """Anything else shown as the state (a caller's own object) is still guarded."""
+    from rami_core.hooks import PluginError
+    from rami_core.hookspecs import hookimpl
+
+    class Meddler:
+        name = "meddler"
+
+        @hookimpl
+        def rami_draw_allowed(self, rules, state, seat, source):
+            state["hands"][0].append("x")
+
+    host = PluginHost(extra=[Meddler()])
+    with pytest.raises(PluginError, match="changed the game state"):
+        host.decide("rami_draw_allowed", rules=None, state={"hands": [[]]}, seat=0, source="stock")
+
+
+def _registered(pm) -> dict[str, list[tuple[str, dict]]]:
+    return {
+        name: [(impl.plugin_name, dict(impl.opts)) for impl in getattr(pm.hook, name).get_hookimpls()]
+        for name in hookspecs_names()
+    }
+
+
+def test_the_host_reads_the_same_hooks_as_pluggy_for_every_bundled_plugin():
+    """The host's manager reads the marks of rami's own classes once; what it
+    registers is what pluggy's own manager registers, for every bundled plugin,
+    every time."""
+    import pluggy
+
+    from rami_core import hookspecs
+    from rami_core.hooks import bundled_plugins, make_plugin
+
+    for _ in range(2):  # the second time from the remembered marks
+        for name in bundled_plugins():
+            host = PluginHost({name: {}})
+            plain = pluggy.PluginManager(hookspecs.PROJECT)
+            plain.add_hookspecs(hookspecs)
+            plain.register(make_plugin(name, {}), name=name)
+            assert _registered(host.pm) == _registered(plain), name
+            specs = {n: getattr(host.pm.hook, n).spec.opts for n in hookspecs_names()}
+            assert specs == {n: getattr(plain.hook, n).spec.opts for n in hookspecs_names()}
+
+
+def test_hooks_an_object_holds_itself_or_a_class_gains_later_are_still_found():
+    """Only the marks of a bundled class's own attributes are remembered: a hook
+    set on the plugin object, and a hook added to a plugin class of the caller's
+    after a first game, are read afresh."""
+    from rami_core.hooks import make_plugin
+    from rami_core.hookspecs import hookimpl
+
+    plugin = make_plugin("no_playable_discard", {})
+    PluginHost({"no_playable_discard": {}})  # the class's marks remembered
+    plugin.rami_game_over = hookimpl(lambda rules, state: True)
+    plugin.rami_discard_allowed = hookimpl(tryfirst=True)(lambda rules, state, seat, card: None)
+    host = PluginHost(extra=[plugin])
+    assert host.has("rami_game_over")
+    (impl,) = host.pm.hook.rami_discard_allowed.get_hookimpls()
+    assert impl.opts["tryfirst"] and impl.function is plugin.rami_discard_allowed  # the object's own mark
+    assert not PluginHost({"no_playable_discard": {}}).has("rami_game_over")
+
+    class Later:
+        name = "later"
+
+        def rami_game_over(self, rules, state):  # not marked yet: not a hook
+            return True
+
+    assert not PluginHost(extra=[Later()]).has("rami_game_over")
+    hookimpl(Later.rami_game_over)  # marked after a first game
+    assert PluginHost(extra=[Later()]).has("rami_game_over")

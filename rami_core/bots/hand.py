@@ -134,18 +134,18 @@ def meldable(
 def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
     place_bits, windows, run_memo = _meldable_tables(meld_rules)
     jokers = 0
-    suit_places: dict[int, int] = {}
-    rank_suits: dict[int, int] = {}
-    rank_count: dict[int, int] = {}
+    suit_places = [0, 0, 0, 0]
+    rank_suits = [0] * 14
+    rank_count = [0] * 14
     for c in hand:
         s = c.suit
         if s == JOKER_SUIT:
             jokers += 1
             continue
         r = c.rank
-        rank_suits[r] = rank_suits.get(r, 0) | (1 << s)
-        rank_count[r] = rank_count.get(r, 0) + 1
-        suit_places[s] = suit_places.get(s, 0) | place_bits[r]
+        rank_suits[r] |= 1 << s
+        rank_count[r] += 1
+        suit_places[s] |= place_bits[r]
     if not jokers_ok:
         jokers = 0
     if meld_rules.max_jokers is not None:
@@ -155,14 +155,20 @@ def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_o
     if sets:
         need_set = max(meld_rules.set_min, meld_rules.min_naturals)
         distinct = meld_rules.set_distinct_suits
-        for r, suits in rank_suits.items():
+        for r in range(1, 14):
+            suits = rank_suits[r]
+            if not suits:
+                continue
             n = suits.bit_count() if distinct else rank_count[r]
             if n >= min_nat and n + jokers >= need_set:
-                out.update(Card(r, s, 0) for s in range(4) if suits >> s & 1)
+                out.update(_SET_FACES[r][suits])
     if runs:
         L = meld_rules.run_min
         wrap = meld_rules.wrap
-        for suit, places in suit_places.items():
+        for suit in range(4):
+            places = suit_places[suit]
+            if not places:
+                continue
             got = run_memo.get((places, jokers))
             if got is None:
                 have = (places | places << 13 | places >> 13) if wrap else places
@@ -175,14 +181,35 @@ def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_o
                 if len(run_memo) >= 1 << 16:
                     run_memo.clear()
                 run_memo[(places, jokers)] = got
-            while got:
-                low = got & -got
-                p = low.bit_length() - 1
-                out.add(Card((p - 1) % 13 + 1, suit, 0))
-                got ^= low
+            if got:
+                out.update(_run_faces(suit, got))
     if out and jokers:
         out.add(JOKER)
     return out
+
+
+# The faces of one rank whose suits are the bits of a mask, per rank and mask.
+_SET_FACES = [[tuple(Card(r, s, 0) for s in range(4) if m >> s & 1) for m in range(16)] for r in range(14)]
+_RUN_FACES: dict[tuple[int, int], tuple[Card, ...]] = {}
+_RUN_FACES_MAX = 1 << 16
+
+
+def _run_faces(suit: int, places: int) -> tuple[Card, ...]:
+    """The faces of one suit at these places (bits; place p holds rank (p - 1) % 13 + 1),
+    remembered: a function of the two numbers alone."""
+    key = (suit, places)
+    got = _RUN_FACES.get(key)
+    if got is None:
+        faces = []
+        while places:
+            low = places & -places
+            p = low.bit_length() - 1
+            faces.append(Card((p - 1) % 13 + 1, suit, 0))
+            places ^= low
+        if len(_RUN_FACES) >= _RUN_FACES_MAX:
+            _RUN_FACES.clear()
+        got = _RUN_FACES[key] = tuple(faces)
+    return got
 
 
 _JOINS: dict[tuple, bool] = {}

@@ -221,15 +221,16 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
 _TAKES: dict[tuple, bool] = {}
 
 
-def _takes(meld: list[Card], c: Card, meld_rules) -> bool:
-    """`meld` plus `c` reads as a meld. Remembered: the same table melds and
-    hand cards are asked about turn after turn."""
-    key = (meld_rules, tuple(meld), c)
+def _takes(meld: tuple[Card, ...], c: Card, meld_rules) -> bool:
+    """`meld` plus `c` reads as a meld (`could_take`, the cheap filter, first).
+    Remembered, the refusals too: the same table melds and hand cards are
+    asked about turn after turn."""
+    key = (meld_rules, meld, c)
     hit = _TAKES.get(key)
     if hit is None:
         if len(_TAKES) >= 1 << 15:
             _TAKES.clear()
-        hit = _TAKES[key] = read_meld(meld + [c], meld_rules) is not None
+        hit = _TAKES[key] = could_take(meld, c) and read_meld([*meld, c], meld_rules) is not None
     return hit
 
 
@@ -237,16 +238,26 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
     meld_rules = rules.melds
-    table = [list(m.cards) for m in s.table]
     items = []
     left = list(hand)
-    for i, m in enumerate(table):
-        for c in sorted(left, key=lambda c: (c.is_joker, -c.rank)):
-            if could_take(m, c) and _takes(m, c, meld_rules):
-                m.append(c)
+    order = sorted(left, key=_high_first)  # sorted again only when a card goes
+    for i, tm in enumerate(s.table):
+        m = tm.cards
+        laid = False
+        for c in order:
+            if _takes(m, c, meld_rules):
+                m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
+                laid = True
+        if laid:
+            order = sorted(left, key=_high_first)
     return [A.LayOff(seat, tuple(items))] if items else []
+
+
+def _high_first(c: Card) -> tuple[bool, int]:
+    """Naturals before jokers, high ranks first: the order single lay offs are tried in."""
+    return (c.is_joker, -c.rank)
 
 
 def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.Action]:
@@ -262,12 +273,14 @@ def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
     """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
     if not rules.swaps_to_hand:
         return []
-    held = Counter(c.face_card for c in s.hands[seat])
+    held: Counter | None = None  # counted at the first table meld holding a joker
     out: list[A.Swap] = []
     for i, m in enumerate(s.table):
         r = m.reading
         if not r.jokers:
             continue
+        if held is None:
+            held = Counter(c.face_card for c in s.hands[seat])
         for c, st in zip(r.cards, r.stands):
             if c.is_joker and st[1] not in (AMBIGUOUS,) and 0 <= st[1] < 4 and held[Card(st[0], st[1], 0)]:
                 out.append(A.Swap(seat, (Card(st[0], st[1], 0),), i))
@@ -528,12 +541,14 @@ class PlanningBot:
 
     @staticmethod
     def fingerprint(s: GameState, seat: int) -> tuple:
+        """The position a plan was made for (faces as (rank, suit): which deck a
+        card came from does not matter), compared only with another fingerprint."""
         return (
             s.round_no,
             s.turn,
             s.phase,
-            tuple(sorted(c.face_card for c in s.hands[seat])),
-            tuple(tuple(c.face_card for c in m.cards) for m in s.table),
+            tuple(sorted(c[:2] for c in s.hands[seat])),
+            tuple(tuple(c[:2] for c in m.cards) for m in s.table),
             len(s.discard),
             len(s.stock),
         )
@@ -612,7 +627,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if could_take(m.cards, top) and _takes(list(m.cards), top, rules.melds):
+                if _takes(m.cards, top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False

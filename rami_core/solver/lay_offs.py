@@ -46,9 +46,19 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
     lo, hi, suit = reading.start, reading.end, reading.suit
     lo_lim = rules.low_bound if not rules.wrap else lo - (13 - len(reading.cards))
     hi_lim = rules.high_bound if not rules.wrap else hi + (13 - len(reading.cards))
+    # places the hand has no natural for, d places down and u places up: an
+    # extension missing more than the jokers held is passed over unbuilt
+    gaps_down = [0]
+    for p in range(lo - 1, lo_lim - 1, -1):
+        gaps_down.append(gaps_down[-1] + (((p - 1) % 13 + 1, suit) not in by_face))
+    gaps_up = [0]
+    for p in range(hi + 1, hi_lim + 1):
+        gaps_up.append(gaps_up[-1] + (((p - 1) % 13 + 1, suit) not in by_face))
     for d in range(lo - lo_lim + 1):
         for u in range(hi_lim - hi + 1):
             if d + u == 0 or d + u + len(reading.cards) > (13 if rules.wrap else 14):
+                continue
+            if gaps_down[d] + gaps_up[u] > len(jok):
                 continue
             places = list(range(lo - d, lo)) + list(range(hi + 1, hi + u + 1))
             faces = [((p - 1) % 13 + 1, suit) for p in places]
@@ -70,6 +80,27 @@ def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldR
                     if isinstance(res, Reading):
                         out.append((naturals, jokers, res))
     return out
+
+
+_HAND_MELDS: dict[tuple, tuple[int, tuple[tuple[Card, ...], ...], bool]] = {}
+_HAND_MELDS_MAX = 4096
+
+
+def _hand_melds(
+    cards: list[Card], rules: MeldRules, limit: int
+) -> tuple[int, tuple[tuple[Card, ...], ...], bool]:
+    """The most cards of `cards` laid in new melds, the melds, and whether that
+    is proven: `solve` with an empty table, remembered by the cards as given,
+    the meld rules and the state budget (all it reads; the solve is
+    deterministic). Successive turns ask about the same rest of a hand."""
+    key = (rules, tuple(cards), limit)
+    got = _HAND_MELDS.get(key)
+    if got is None:
+        sol = solve([], cards, rules, max_states=limit)
+        if len(_HAND_MELDS) >= _HAND_MELDS_MAX:
+            _HAND_MELDS.clear()
+        got = _HAND_MELDS[key] = (sol.max_cards_laid, tuple(tuple(m) for m in sol.melds), sol.optimal)
+    return got
 
 
 def best_lay_offs(
@@ -111,9 +142,9 @@ def best_lay_offs(
     best: list[Any] = [-1, None]
     new_cache: dict = {}
 
-    def new_melds_for(left: Counter) -> tuple[int, list[list[Card]]]:
+    def new_melds_for(left: Counter) -> tuple[int, Sequence[Sequence[Card]]]:
         if not new_melds:
-            return 0, []
+            return 0, ()
         key = tuple(sorted(left.items(), key=str))
         if key not in new_cache:
             cards = []
@@ -123,10 +154,10 @@ def best_lay_offs(
                     c = next(x for x in spare if face(x) == f)
                     spare.remove(c)
                     cards.append(c)
-            sol = solve([], cards, rules, max_states=limit)
-            if not sol.optimal:
+            n, melds, optimal = _hand_melds(cards, rules, limit)
+            if not optimal:
                 proven[0] = False
-            new_cache[key] = (sol.max_cards_laid, sol.melds)
+            new_cache[key] = (n, melds)
         return new_cache[key]
 
     def rec(k: int, left: Counter, chosen: list, laid: int):

@@ -4,11 +4,43 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from ..cards import Card
 from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from .results import DEFAULT_OPTIONS, SolverOptions
+
+
+@lru_cache(maxsize=256)
+def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
+    """Per suit, the runs' windows as (places count, faces at the places, bit
+    mask of the ranks at the places or None where a rank comes twice: an ace at
+    both ends), in the order the candidates are built: a function of the rules
+    alone."""
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    if rules.wrap:
+        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
+    else:
+        # every piece of L places holds N naturals when jmax <= L - N: then every
+        # run of 2L places or more splits
+        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
+        windows = [
+            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+        ]
+    out = []
+    for s in range(4):
+        per_suit = []
+        for lo, n in windows:
+            faces = tuple(((lo + i - 1) % 13 + 1, s) for i in range(n))
+            mask = 0
+            for r, _s in faces:
+                mask |= 1 << r
+            per_suit.append((n, faces, mask if mask.bit_count() == n else None))
+        out.append(tuple(per_suit))
+    return tuple(out)
 
 
 def _meld_candidates_with_points(
@@ -43,25 +75,19 @@ def _meld_candidates_with_points(
     # half starting on the ace would count it low).
     L = rules.run_min
     N = max(1, rules.min_naturals)
-    lo_b, hi_b = rules.low_bound, rules.high_bound
-    if rules.wrap:
-        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
-    else:
-        # every piece of L places holds N naturals when jmax <= L - N: then every
-        # run of 2L places or more splits
-        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
-        windows = [
-            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
-        ]
-    for s in range(4):
-        for lo, n in windows:
-            places = [lo + i for i in range(n)]
-            faces = [((p - 1) % 13 + 1, s) for p in places]
+    k_min = max(1, rules.min_naturals)
+    held = [0, 0, 0, 0]  # per suit, a bit per rank held
+    for r, su in by_face:
+        held[su] |= 1 << r
+    for su, windows in enumerate(_run_windows(rules, jmax, split_long_runs)):
+        for n, faces, mask in windows:
+            if mask is not None and (mask & held[su]).bit_count() + jmax < n:
+                continue  # too few naturals (the test below, without the list)
             present = [i for i, f in enumerate(faces) if f in by_face]
             if len(present) + jmax < n:
                 continue
             # choose which present places take a natural (others take jokers)
-            for k in range(max(1, rules.min_naturals, n - jmax), len(present) + 1):
+            for k in range(max(k_min, n - jmax), len(present) + 1):
                 for chosen in combinations(present, k):
                     cs = set(chosen)
                     if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
@@ -96,6 +122,7 @@ def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
     return False
 
 
+_PURE, _A_RUN, _A_SET = 1, 2, 4  # what an opening holds, as bits (best_opening)
 OPENING_MAX_STATES = 1_000_000  # search steps of best_opening unless the caller names a limit
 
 
@@ -126,90 +153,80 @@ def best_opening(
     cands = _meld_candidates_with_points(hand, rules, allow_jokers, score, options.split_long_runs)
     if not cands:
         return None
-    # index candidates by their lowest card (exact cover style search)
-    ids = {c: i for i, c in enumerate(sorted(set(hand)))}
-    masks = []
-    for cards, reading, pts in cands:
-        # physical cards: each candidate names specific copies; treat equal faces as
-        # interchangeable by counting faces instead
-        masks.append((Counter(c for c in cards), reading, pts, cards))
-    pool0 = Counter(hand)
-    # Faces matter, copies not: rewrite cards as faces with counts
+    # Faces matter, copies not: the hand is a count per face (faces in sorted
+    # order, by index), each candidate the counts it needs; candidates are
+    # indexed by their lowest face (exact cover style search).
     face_of = lambda c: c.face  # noqa: E731
     pool = Counter(face_of(c) for c in hand)
+    faces_sorted = sorted(pool)
+    index = {f: i for i, f in enumerate(faces_sorted)}
     items = []
-    for _need, reading, pts, cards in masks:
+    for cards, reading, pts in cands:
         fneed = Counter(face_of(c) for c in cards)
         items.append((fneed, reading, pts, cards))
     items.sort(key=lambda it: (-sum(it[0].values()), -it[2]))
-    faces_sorted = sorted(pool)
-    by_first: dict = {}
-    for it in items:
-        first = min(it[0])
-        by_first.setdefault(first, []).append(it)
-    best: list = [(-1, -1), None]
+    by_first: list[list[tuple]] = [[] for _ in faces_sorted]
+    for fneed, reading, pts, cards in items:
+        by_first[index[min(fneed)]].append(
+            (
+                tuple((index[f], k) for f, k in fneed.items()),
+                sum(fneed.values()),
+                pts,
+                (_PURE if reading.pure else 0)
+                | (_A_RUN if reading.kind == RUN else 0)
+                | (_A_SET if reading.kind == SET else 0),
+                cards,
+            )
+        )
+    left = [pool[f] for f in faces_sorted]
+    nfaces = len(faces_sorted)
+    # what the melds chosen so far hold, as bits: a pure run, a run, a set
+    need_kinds = (_PURE if need_pure else 0) | (_A_RUN | _A_SET if need_run_set else 0)
+    best_value = (-1, -1)
+    best_melds: list | None = None
     # a count of search steps bounds the work: past it, the best opening found so far
-    calls, limit = [0], OPENING_MAX_STATES if max_states is None else max_states
+    calls, limit = 0, OPENING_MAX_STATES if max_states is None else max_states
     total_cards = sum(pool.values())
 
-    def rec(
-        left: Counter,
-        chosen: list,
-        ncards: int,
-        pts: int,
-        pure: bool,
-        has_run: bool,
-        has_set: bool,
-        remaining: int,
-    ):
-        if ncards + remaining < best[0][0] or calls[0] >= limit:
+    def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
+        """Faces before `start` are all used up (or left out)."""
+        nonlocal calls, best_value, best_melds
+        if ncards + remaining < best_value[0] or calls >= limit:
             return
-        calls[0] += 1
-        ok = (
-            pts >= need_points
-            and (pure or not need_pure)
-            and ((has_run and has_set) or not need_run_set)
-            and chosen
-        )
-        if ok and (ncards, pts) > best[0]:
-            best[0] = (ncards, pts)
-            best[1] = list(chosen)
-        first = next((f for f in faces_sorted if left[f]), None)
-        if first is None:
+        calls += 1
+        if pts >= need_points and kinds & need_kinds == need_kinds and chosen and (ncards, pts) > best_value:
+            best_value = (ncards, pts)
+            best_melds = list(chosen)
+        first = start
+        while first < nfaces and not left[first]:
+            first += 1
+        if first == nfaces:
             return
-        for fneed, reading, p, cards in by_first.get(first, []):
-            if all(left[f] >= k for f, k in fneed.items()):
-                for f, k in fneed.items():
+        for need, n, p, rkinds, cards in by_first[first]:
+            for f, k in need:
+                if left[f] < k:
+                    break
+            else:
+                for f, k in need:
                     left[f] -= k
-                n = sum(fneed.values())
                 chosen.append(cards)
-                rec(
-                    left,
-                    chosen,
-                    ncards + n,
-                    pts + p,
-                    pure or reading.pure,
-                    has_run or reading.kind == RUN,
-                    has_set or reading.kind == SET,
-                    remaining - n,
-                )
+                rec(first, chosen, ncards + n, pts + p, kinds | rkinds, remaining - n)
                 chosen.pop()
-                for f, k in fneed.items():
+                for f, k in need:
                     left[f] += k
         # or leave one copy of `first` out of every meld
         left[first] -= 1
-        rec(left, chosen, ncards, pts, pure, has_run, has_set, remaining - 1)
+        rec(first, chosen, ncards, pts, kinds, remaining - 1)
         left[first] += 1
 
-    rec(Counter(pool), [], 0, 0, False, False, False, total_cards)
-    if best[1] is None:
+    rec(0, [], 0, 0, 0, total_cards)
+    if best_melds is None:
         return None
     # the candidates name the first copy of each face; give distinct physical cards
     spare: dict[tuple[int, int], list[Card]] = {}
     for c in hand:
         spare.setdefault(face_of(c), []).append(c)
     melds = []
-    for cards in best[1]:
+    for cards in best_melds:
         melds.append([spare[face_of(c)].pop(0) for c in cards])
-    del pool0, ids
     return melds
