@@ -282,6 +282,10 @@ def lp_solve(
             options={
                 "mip_rel_gap": 0.0,
                 "node_limit": MILP_NODES,
+                # HiGHS's presolve of these programs (many run columns that
+                # share rows) cost 3-5 times the search itself on the hard
+                # tables; without it the same arrangements come back sooner
+                "presolve": False,
                 **({} if time_limit is None else {"time_limit": max(0.005, time_limit)}),
             },
         )
