@@ -226,6 +226,50 @@ typedef struct {
     int count, err;
 } OptGen;
 
+/* The groups of equal runs in R (sorted codes) and, per group, its splits
+ * into (ends, continued by a natural, continued by a joker), in the order
+ * sweep._suit_options_base lists them. Returns 1 when some group has no
+ * split at all (no option exists), -1 past MAXOPTS splits, else 0. */
+static int make_groups(Sweep *S, Group *g, int *ng, const uint16_t *R, int nr, int room) {
+    int L = S->L, N = S->N, K = S->K;
+    int empty = 0;
+    *ng = 0;
+    for (int i = 0; i < nr;) {
+        int j = i;
+        while (j < nr && R[j] == R[i]) j++;
+        int code = R[i], k = j - i;
+        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
+        int comp = ln >= L && nt >= N;
+        int ln1 = ln + 1 < L ? ln + 1 : L;
+        Group *gr = &g[(*ng)++];
+        gr->code = code;
+        gr->k = k;
+        gr->nat_code = enc(S, ln1, nt + 1 < N ? nt + 1 : N, jk, ld);
+        int jok_ok = K < 0 || jk + 1 <= K;
+        gr->jok_code = enc(S, ln1, nt, K >= 0 ? jk + 1 : 0, ld);
+        int nat_viable = ln1 + room - 1 >= L;
+        int jok_viable = jok_ok && ln1 + room - 1 >= L;
+        if (ld == 2 && room == 1) nat_viable = jok_viable = 0;
+        gr->nopts = 0;
+        for (int e = 0; e <= k; e++) {
+            if (e && (!comp || ld == 1)) break;
+            for (int cn = 0; cn <= k - e; cn++) {
+                int cj = k - e - cn;
+                if (cn && !nat_viable) continue;
+                if (cj && !jok_viable) continue;
+                if (gr->nopts == MAXOPTS) return -1;
+                gr->e[gr->nopts][0] = e;
+                gr->e[gr->nopts][1] = cn;
+                gr->e[gr->nopts][2] = cj;
+                gr->nopts++;
+            }
+        }
+        if (!gr->nopts) empty = 1;
+        i = j;
+    }
+    return empty;
+}
+
 static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
 
 static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
@@ -312,44 +356,11 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
     G.jl = jl;
     G.room = room;
     G.first = room == 14;
-    int L = S->L, N = S->N, K = S->K;
-    int empty = 0;
-    for (int i = 0; i < nr;) {
-        int j = i;
-        while (j < nr && R[j] == R[i]) j++;
-        int code = R[i], k = j - i;
-        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
-        int comp = ln >= L && nt >= N;
-        int ln1 = ln + 1 < L ? ln + 1 : L;
-        Group *gr = &G.g[G.ng++];
-        gr->code = code;
-        gr->k = k;
-        gr->nat_code = enc(S, ln1, nt + 1 < N ? nt + 1 : N, jk, ld);
-        int jok_ok = K < 0 || jk + 1 <= K;
-        gr->jok_code = enc(S, ln1, nt, K >= 0 ? jk + 1 : 0, ld);
-        int nat_viable = ln1 + room - 1 >= L;
-        int jok_viable = jok_ok && ln1 + room - 1 >= L;
-        if (ld == 2 && room == 1) nat_viable = jok_viable = 0;
-        gr->nopts = 0;
-        for (int e = 0; e <= k; e++) {
-            if (e && (!comp || ld == 1)) break;
-            for (int cn = 0; cn <= k - e; cn++) {
-                int cj = k - e - cn;
-                if (cn && !nat_viable) continue;
-                if (cj && !jok_viable) continue;
-                if (gr->nopts == MAXOPTS) {
-                    PyErr_SetString(PyExc_OverflowError, "too many equal runs for the compiled sweep");
-                    S->status = ST_ERROR;
-                    return -1;
-                }
-                gr->e[gr->nopts][0] = e;
-                gr->e[gr->nopts][1] = cn;
-                gr->e[gr->nopts][2] = cj;
-                gr->nopts++;
-            }
-        }
-        if (!gr->nopts) empty = 1;
-        i = j;
+    int empty = make_groups(S, G.g, &G.ng, R, nr, room);
+    if (empty < 0) {
+        PyErr_SetString(PyExc_OverflowError, "too many equal runs for the compiled sweep");
+        S->status = ST_ERROR;
+        return -1;
     }
     size_t start = S->olen;
     if (!empty) gen_rec(&G, 0, 0, 0, 0);
@@ -813,13 +824,19 @@ static int set_limits(Sweep *S, PyObject *lim) {
     return 0;
 }
 
-static PyObject *Sweep_best(Sweep *S, PyObject *args) {
+/* The arguments of best, walk and rebuild: ((pi, si, runs, msum, jl, res,
+ * value), limits); the limits are set, the state and the value read. */
+static int read_call(Sweep *S, PyObject *args, State *st, int64_t *value) {
     PyObject *state, *lim;
-    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
-    if (set_limits(S, lim) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return -1;
+    if (set_limits(S, lim) < 0) return -1;
+    return read_state(S, state, st, value);
+}
+
+static PyObject *Sweep_best(Sweep *S, PyObject *args) {
     State st;
     int64_t need;
-    if (read_state(S, state, &st, &need) < 0) return NULL;
+    if (read_call(S, args, &st, &need) < 0) return NULL;
     S->status = ST_OK;
     int64_t v = best(S, &st, need);
     return finish(S, v);
@@ -840,56 +857,62 @@ static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     return finish(S, v);
 }
 
+/* One step of the walk along an optimal path from st, whose value is
+ * *target: the choice taken there (at the sets, the jokers given them; for a
+ * suit, the index of its option in suit_options's order), with the state
+ * after it in *next and *target lowered by what the step adds; -1 where the
+ * memo holds no witness (a bug) or a status is set. */
+static int walk_step(Sweep *S, const State *st, int64_t *target, State *next) {
+    int pi = st->pi, si = st->si, jl = st->jl;
+    if (si == 4) {
+        uint64_t f = set_options(S, st->msum, jl);
+        for (int j = 0; j <= jl && j < 64; j++) {
+            if (!(f >> j & 1)) continue;
+            *next = *st;
+            next->pi = (uint8_t)(pi + 1);
+            next->si = 0;
+            next->jl = (uint8_t)(jl - j);
+            memset(next->msum, 0, 4);
+            int64_t v = best(S, next, *target);
+            if (S->status) return -1;
+            if (v == *target) return j;
+        }
+        return -1;
+    }
+    Face f = face_at(S, st, pi, si);
+    int cnt;
+    long off = suit_options(S, st->codes[si], st->nr[si], f.tmin, f.a, jl, S->hi - S->places[pi] + 1, &cnt);
+    if (off < 0) return -1;
+    for (int i = 0; i < cnt; i++) {
+        const int32_t *o = S->oa + off;
+        off += 4 + o[0];
+        int64_t w = apply_option(st, si, o, &f, next);
+        int64_t v = best(S, next, *target - w);
+        if (S->status) return -1;
+        if (v != NEG && v + w == *target) {
+            *target -= w;
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* The choices along an optimal path from a state whose value is known: per
  * suit step the index of the option taken (in the order of suit_options,
  * which is sweep._suit_options_base's), per place the jokers given to its
  * sets. The same walk as _Sweep.rebuild's, without a call from Python per
  * option. None if the memo holds no witness (a bug). */
 static PyObject *Sweep_walk(Sweep *S, PyObject *args) {
-    PyObject *state, *lim;
-    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
-    if (set_limits(S, lim) < 0) return NULL;
     State st;
     int64_t target;
-    if (read_state(S, state, &st, &target) < 0) return NULL;
+    if (read_call(S, args, &st, &target) < 0) return NULL;
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
     S->status = ST_OK;
     while (st.pi < S->n) {
-        int pi = st.pi, si = st.si, jl = st.jl, found = -1;
         State next;
-        if (si == 4) {
-            uint64_t f = set_options(S, st.msum, jl);
-            for (int j = 0; j <= jl && j < 64 && found < 0; j++) {
-                if (!(f >> j & 1)) continue;
-                next = st;
-                next.pi = (uint8_t)(pi + 1);
-                next.si = 0;
-                next.jl = (uint8_t)(jl - j);
-                memset(next.msum, 0, 4);
-                int64_t v = best(S, &next, target);
-                if (S->status) break;
-                if (v == target) found = j;
-            }
-        } else {
-            Face f = face_at(S, &st, pi, si);
-            int cnt;
-            long off = suit_options(S, st.codes[si], st.nr[si], f.tmin, f.a, jl, S->hi - S->places[pi] + 1, &cnt);
-            if (off < 0) break;
-            for (int i = 0; i < cnt; i++) {
-                const int32_t *o = S->oa + off;
-                off += 4 + o[0];
-                int64_t w = apply_option(&st, si, o, &f, &next);
-                int64_t v = best(S, &next, target - w);
-                if (S->status) break;
-                if (v != NEG && v + w == target) {
-                    found = i;
-                    target -= w;
-                    break;
-                }
-            }
-        }
-        if (S->status || found < 0) break;
+        int found = walk_step(S, &st, &target, &next);
+        if (found < 0) break;
         PyObject *x = PyLong_FromLong(found);
         if (!x || PyList_Append(out, x) < 0) {
             Py_XDECREF(x);
@@ -993,40 +1016,8 @@ static int option_detail(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
     G->jl = jl;
     G->room = room;
     G->first = room == 14;
-    int L = S->L, N = S->N, K = S->K;
-    for (int i = 0; i < nr;) {
-        int j = i;
-        while (j < nr && R[j] == R[i]) j++;
-        int code = R[i], k = j - i;
-        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
-        int comp = ln >= L && nt >= N;
-        int ln1 = ln + 1 < L ? ln + 1 : L;
-        Group *gr = &G->g[G->ng++];
-        gr->code = code;
-        gr->k = k;
-        gr->nat_code = enc(S, ln1, nt + 1 < N ? nt + 1 : N, jk, ld);
-        int jok_ok = K < 0 || jk + 1 <= K;
-        gr->jok_code = enc(S, ln1, nt, K >= 0 ? jk + 1 : 0, ld);
-        int nat_viable = ln1 + room - 1 >= L;
-        int jok_viable = jok_ok && ln1 + room - 1 >= L;
-        if (ld == 2 && room == 1) nat_viable = jok_viable = 0;
-        gr->nopts = 0;
-        for (int e = 0; e <= k; e++) {
-            if (e && (!comp || ld == 1)) break;
-            for (int cn = 0; cn <= k - e; cn++) {
-                int cj = k - e - cn;
-                if (cn && !nat_viable) continue;
-                if (cj && !jok_viable) continue;
-                if (gr->nopts == MAXOPTS) return -1;
-                gr->e[gr->nopts][0] = e;
-                gr->e[gr->nopts][1] = cn;
-                gr->e[gr->nopts][2] = cj;
-                gr->nopts++;
-            }
-        }
-        if (!gr->nopts) return -1; /* no option at all: the walk never names one here */
-        i = j;
-    }
+    /* a group without any option, or too many: the walk never names an option here */
+    if (make_groups(S, G->g, &G->ng, R, nr, room) != 0) return -1;
     det_rec(&D, 0, 0, 0);
     int found = -1;
     if (!D.err) {
@@ -1081,12 +1072,9 @@ static BookEntry *book_slot(Book *b, int code, int create) {
  * sets per suit, jokers given to its sets). None where the bookkeeping
  * cannot be done here (the Python one then follows the walk). */
 static PyObject *Sweep_rebuild(Sweep *S, PyObject *args) {
-    PyObject *state, *lim;
-    if (!PyArg_ParseTuple(args, "OO", &state, &lim)) return NULL;
-    if (set_limits(S, lim) < 0) return NULL;
     State st;
     int64_t target;
-    if (read_state(S, state, &st, &target) < 0) return NULL;
+    if (read_call(S, args, &st, &target) < 0) return NULL;
     RunRec *runs = malloc(RB_RUNS * sizeof(RunRec));
     int *done = malloc(RB_RUNS * sizeof(int));
     BookEntry *pool = malloc(2 * 4 * (2 * MAXR + 2) * sizeof(BookEntry));
@@ -1111,44 +1099,18 @@ static PyObject *Sweep_rebuild(Sweep *S, PyObject *args) {
     }
     S->status = ST_OK;
     while (ok && st.pi < S->n) {
-        int pi = st.pi, si = st.si, jl = st.jl, found = -1;
+        int pi = st.pi, si = st.si, jl = st.jl;
         State next;
+        int found = walk_step(S, &st, &target, &next);
+        if (found < 0) break;
         if (si == 4) {
-            uint64_t f = set_options(S, st.msum, jl);
-            for (int j = 0; j <= jl && j < 64 && found < 0; j++) {
-                if (!(f >> j & 1)) continue;
-                next = st;
-                next.pi = (uint8_t)(pi + 1);
-                next.si = 0;
-                next.jl = (uint8_t)(jl - j);
-                memset(next.msum, 0, 4);
-                int64_t v = best(S, &next, target);
-                if (S->status) break;
-                if (v == target) found = j;
-            }
-            if (found < 0) break;
             place_j[pi] = found;
             st = next;
             continue;
         }
-        Face fc = face_at(S, &st, pi, si);
-        int cnt, room = S->hi - S->places[pi] + 1;
-        long off = suit_options(S, st.codes[si], st.nr[si], fc.tmin, fc.a, jl, room, &cnt);
-        if (off < 0) break;
-        for (int i = 0; i < cnt; i++) {
-            const int32_t *o = S->oa + off;
-            off += 4 + o[0];
-            int64_t w = apply_option(&st, si, o, &fc, &next);
-            int64_t v = best(S, &next, target - w);
-            if (S->status) break;
-            if (v != NEG && v + w == target) {
-                found = i;
-                target -= w;
-                break;
-            }
-        }
-        if (S->status || found < 0) break;
         /* the bookkeeping of this step */
+        Face fc = face_at(S, &st, pi, si);
+        int room = S->hi - S->places[pi] + 1;
         Detail d;
         int ng = 0;
         if (option_detail(S, st.codes[si], st.nr[si], fc.tmin, fc.a, jl, room, found, groups, &ng, &d) < 0) {

@@ -504,25 +504,30 @@ class _Sweep:
     def _compiled_rebuild(self, runs: list, places: list) -> tuple[list, list]:
         """(runs, sets) as :meth:`rebuild` returns them, from the compiled
         rebuild's runs and its per-place counts to sets."""
-        m = self.m
-        distinct = m.rules.set_distinct_suits
         sets_out: list[tuple[int, list[int], int]] = []
         for pi, (mvec, j) in enumerate(places):
-            if not j and not any(mvec):
-                continue
-            groups = _set_groups(mvec if distinct else (sum(mvec),), j, m.rules)
-            if groups is None:  # pragma: no cover - the memo guarantees sets
-                raise InternalError("solver rebuild found no sets where the search did")
-            rank = m.rank(m.places[pi])
-            if distinct:
-                for sub, nj in groups:
-                    sets_out.append((rank, list(sub), nj))
-            else:
-                suits_pool = [s for s in range(4) for _ in range(mvec[s])]
-                for sub, nj in groups:
-                    take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
-                    sets_out.append((rank, take, nj))
+            if j or any(mvec):
+                self._place_sets(pi, list(mvec), j, sets_out)
         return [(s, start, list(items)) for s, start, items in runs], sets_out
+
+    def _place_sets(self, pi: int, mvec: list[int], j: int, sets_out: list) -> None:
+        """The sets of place index pi from its per-suit counts and ``j``
+        jokers, appended to ``sets_out`` as (rank, [suits], jokers)."""
+        m = self.m
+        distinct = m.rules.set_distinct_suits
+        groups = _set_groups(tuple(mvec) if distinct else (sum(mvec),), j, m.rules)
+        if groups is None:  # pragma: no cover - the memo guarantees sets
+            raise InternalError("solver rebuild found no sets where the search did")
+        rank = m.rank(m.places[pi])
+        if distinct:
+            for sub, nj in groups:
+                sets_out.append((rank, list(sub), nj))
+        else:
+            # suits need not differ: hand out this rank's naturals in order
+            suits_pool = [s for s in range(4) for _ in range(mvec[s])]
+            for sub, nj in groups:
+                take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
+                sets_out.append((rank, take, nj))
 
     def _option_at(self, pi: int, si: int, runs: tuple, msum: tuple, jl: int, res: tuple, index: int):
         """The option of that index (the compiled walk names it) and the state
@@ -737,20 +742,7 @@ class _Sweep:
                             break
                     else:  # pragma: no cover - the memo guarantees a witness
                         raise InternalError("solver rebuild lost its way at the sets")
-                vec = tuple(mvec) if m.rules.set_distinct_suits else (sum(mvec),)
-                groups = _set_groups(vec, j, m.rules)
-                if groups is None:  # pragma: no cover - the memo guarantees sets
-                    raise InternalError("solver rebuild found no sets where the search did")
-                rank = m.rank(m.places[pi])
-                if m.rules.set_distinct_suits:
-                    for sub, nj in groups:
-                        sets_out.append((rank, list(sub), nj))
-                else:
-                    # suits need not differ: hand out this rank's naturals in order
-                    suits_pool = [s for s in range(4) for _ in range(mvec[s])]
-                    for sub, nj in groups:
-                        take, suits_pool = suits_pool[: len(sub)], suits_pool[len(sub) :]
-                        sets_out.append((rank, take, nj))
+                self._place_sets(pi, mvec, j, sets_out)
                 jl -= j
                 msum = ()
                 mvec = [0, 0, 0, 0]
