@@ -9,8 +9,9 @@ derandomized so that CI is reproducible. By hand, for as long as you like:
 
     RAMI_FUZZ_SECONDS=3600 pytest tests/hostile/test_fuzz.py -q
 
-runs each target repeatedly with fresh random examples until the time is up
-(``RAMI_FUZZ_EXAMPLES`` sets the examples per round, default 100).
+runs the targets repeatedly with fresh random examples until the time is up,
+the time shared equally among them (``RAMI_FUZZ_EXAMPLES`` sets the examples
+per round, default 100).
 """
 
 from __future__ import annotations
@@ -113,9 +114,13 @@ def _mutations() -> st.SearchStrategy[bytes]:
     )
 
 
+# The targets that share RAMI_FUZZ_SECONDS (the run_long calls below).
+TARGETS = 7
+
+
 def run_long(test: Any) -> None:
-    """The test once (CI), or again and again until RAMI_FUZZ_SECONDS have passed."""
-    end = time.monotonic() + SECONDS
+    """The test once (CI), or again and again for its share of RAMI_FUZZ_SECONDS."""
+    end = time.monotonic() + SECONDS / TARGETS
     test()
     while time.monotonic() < end:
         test()
@@ -266,3 +271,9 @@ def test_play_command_parser_fuzz() -> None:
             parse(text)
 
     run_long(typed)
+
+
+def test_the_fuzz_time_is_shared_by_every_target() -> None:
+    """RAMI_FUZZ_SECONDS is the whole run's: each run_long call takes its share."""
+    source = Path(__file__).read_text(encoding="utf-8")
+    assert source.count("    run_long(") == TARGETS
