@@ -133,19 +133,10 @@ def meldable(
 
 def _meldable(hand: Sequence[Card], meld_rules, runs: bool, sets: bool, jokers_ok: bool) -> set[Card]:
     place_bits, windows, run_memo = _meldable_tables(meld_rules)
-    jokers = 0
     suit_places = [0, 0, 0, 0]
     rank_suits = [0] * 14
     rank_count = [0] * 14
-    for c in hand:
-        s = c.suit
-        if s == JOKER_SUIT:
-            jokers += 1
-            continue
-        r = c.rank
-        rank_suits[r] |= 1 << s
-        rank_count[r] += 1
-        suit_places[s] |= place_bits[r]
+    jokers = _add_cards(hand, place_bits, suit_places, rank_suits, rank_count)
     if not jokers_ok:
         jokers = 0
     if meld_rules.max_jokers is not None:
