@@ -18,9 +18,9 @@ from rami_core.bots import make_bot
 from rami_core.cli import main
 from rami_core.savegame import from_save
 from rami_core.server.app import create_app
+from rami_core.server.hub import Hub
 from rami_core.server.protocol import schemas
 from rami_core.server.store import Store
-from rami_core.server.tables import Hub
 from tests.server_support import action_body, check_message, check_view_against
 
 SHORT = "extends: rami51\ngame:\n  end: rounds\n  rounds: 1\n"

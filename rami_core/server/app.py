@@ -27,9 +27,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BOTS
 from ..errors import ProfileError, RuleError
 from ..resources import preset_names
-from .protocol import CLIENT_ADAPTER, CreateTable, schemas
+from .hub import Hub
+from .lobby import house_names
+from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
 from .store import Store
-from .tables import Conn, Hub, ServerError, house_names, summary, validation_message
+from .table import Conn
+from .views import summary
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024

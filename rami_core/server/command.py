@@ -63,8 +63,8 @@ def serve(
 def _export(db: str, table_id: str) -> None:
     from pathlib import Path
 
+    from .hub import Hub
     from .store import Store
-    from .tables import Hub
 
     if not Path(db).is_file():
         click.echo(f"{db}: no such file", err=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 Card = Annotated[
     str,
@@ -323,3 +323,24 @@ def schemas() -> dict[str, Any]:
         "title": "rami table server protocol",
         "messages": out,
     }
+
+
+# ---------------------------------------------------------------- refusals (server -> client)
+
+
+class ServerError(Exception):
+    """A request the server refuses before (or instead of) the engine: HTTP status, code, message."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def validation_message(e: ValidationError) -> str:
+    parts = []
+    for err in e.errors(include_url=False)[:5]:
+        where = ".".join(str(x) for x in err["loc"])
+        parts.append(f"{where}: {err['msg']}" if where else err["msg"])
+    return "; ".join(parts)

@@ -1,0 +1,101 @@
+"""What moves a table when no client does: the turn clock, the pause between
+rounds, and the bots.
+
+The turn clock is an asyncio timer that plays the profile's timeout whoever
+is connected; each timer stands down when the turn it was started for has
+passed. Bots think in worker threads on a copy of their view, within a think
+budget, so one slow bot never holds up another table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING
+
+from .. import actions as A
+from ..errors import RuleError
+from ..state import OVER
+from .table import Table
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+
+def loop_time() -> float:
+    return asyncio.get_running_loop().time()
+
+
+def schedule(hub: Hub, t: Table) -> None:
+    """Start what the table's new turn needs: its clock, its round timer, its bot."""
+    g = t.game
+    s = g.state
+    key = t.key()
+    if key != t.turn_key:
+        t.turn_key = key
+        for name in ("clock_task", "round_task"):
+            task = getattr(t, name)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+            setattr(t, name, None)
+        t.deadline = None
+        t.next_round_at = None
+        if s.phase == OVER:
+            if not s.game_over:
+                t.next_round_at = loop_time() + hub.round_pause
+                t.round_task = asyncio.create_task(round_timer(hub, t, key))
+        else:
+            limit = g.rules.turn_time_limit
+            if limit:
+                t.deadline = loop_time() + limit * hub.clock_scale
+                t.clock_task = asyncio.create_task(clock(hub, t, key, limit * hub.clock_scale))
+    if s.phase != OVER and t.seats[s.turn].bot is not None and t.bot_task is None:
+        t.bot_task = asyncio.create_task(bot_turn(hub, t, len(g.log)))
+
+
+async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    if t.key() == key:
+        t.clock_task = None
+        with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
+            hub.accept(t, A.Timeout(t.game.state.turn))
+
+
+async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
+    await asyncio.sleep(hub.round_pause)
+    if t.key() == key:
+        t.round_task = None
+        with contextlib.suppress(RuleError):
+            hub.next_round(t)
+
+
+async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
+    try:
+        if hub.bot_delay:
+            await asyncio.sleep(hub.bot_delay)
+        g = t.game
+        seat = g.state.turn
+        bot = t.seats[seat].bot
+        if bot is None or g.state.phase == OVER:
+            return
+        view = g.view(seat)
+        try:
+            action: A.Action = await asyncio.wait_for(
+                asyncio.to_thread(bot.choose, view, g.rules), hub.think_budget
+            )
+        except TimeoutError:
+            action = A.Timeout(seat)  # over its think budget: the clock's default for the seat
+        except Exception:  # a bot's bug must not stall the table: it plays the clock's default
+            action = A.Timeout(seat)
+        if len(g.log) != log_len:
+            return  # the game moved on while it thought (a timeout): think again from the new state
+        t.bot_task = None
+        try:
+            hub.accept(t, action)
+        except RuleError:
+            hub.accept(t, A.Timeout(seat))
+    finally:
+        if t.bot_task is asyncio.current_task():
+            t.bot_task = None
+            if hub.started and len(t.game.log) != log_len:
+                schedule(hub, t)

@@ -1,0 +1,304 @@
+"""The table hub: all the tables of one server, and the store they are written to.
+
+Every change to a game happens on the event loop's thread, one at a time, in
+the same order: the engine judges the action, the store commits it, and only
+then does any client hear of it (a store that fails takes the action back).
+What moves a table on its own (clock, round pause, bots) is in `clocks`; what
+a client sees is in `views`; a pasted profile is read in `lobby`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from .. import actions as A
+from ..bots import BOTS, make_bot
+from ..cards import CardError
+from ..engine import Game
+from ..errors import RuleError
+from ..events import Event, EventKind
+from ..profile import Profile
+from ..savegame import to_save
+from ..state import LAY, OVER
+from .clocks import schedule
+from .lobby import profile_from_request
+from .protocol import ACTION_ADAPTER, CreateTable, ServerError, validation_message
+from .store import Store, StoredTable
+from .table import HUMAN, Seat, Table
+from .views import build_view
+
+
+class Hub:
+    """All the tables of one server, and the store they are written to."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        round_pause: float = 4.0,
+        bot_delay: float = 0.25,
+        think_budget: float = 5.0,
+        clock_scale: float = 1.0,
+    ):
+        self.store = store
+        self.tables: dict[str, Table] = {}
+        self.round_pause = round_pause
+        self.bot_delay = bot_delay
+        self.think_budget = think_budget
+        self.clock_scale = clock_scale  # tests shrink the profile's seconds
+        self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
+        self.started = False
+
+    # ------------------------------------------------------------ start and stop
+
+    def load(self) -> None:
+        """Rebuild every stored table by replaying its log through the engine."""
+        for st in self.store.tables():
+            try:
+                t = self._build(st)
+                for entry in st.log:
+                    self._replay(t, entry)
+            except Exception as e:  # one table this version cannot replay must not keep the others down
+                print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
+                continue
+            self.tables[t.id] = t
+
+    def start(self) -> None:
+        """Start the clocks, bots and round timers (needs a running event loop)."""
+        self.started = True
+        for t in self.tables.values():
+            t.turn_key = ()
+            schedule(self, t)
+
+    async def stop(self) -> None:
+        self.started = False  # nothing may schedule a new timer or bot turn from here on
+        tasks = []
+        for t in self.tables.values():
+            for task in (t.clock_task, t.bot_task, t.round_task):
+                if task is not None:
+                    task.cancel()
+                    tasks.append(task)
+            for c in list(t.conns):
+                c.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    c.queue.put_nowait(None)
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _build(self, st: StoredTable) -> Table:
+        profile = Profile.model_validate(st.profile)
+        game = Game.new(profile, st.players, seed=st.seed)
+        seats = []
+        for i, s in enumerate(st.seats):
+            bot = make_bot(s["kind"], seed=st.seed * 16 + i) if s["kind"] != HUMAN else None
+            seats.append(Seat(s["kind"], s["name"], s.get("token"), bot))
+        return Table(
+            id=st.id,
+            variant=st.variant,
+            seed=st.seed,
+            seats=seats,
+            game=game,
+            undo=bool(st.options.get("undo", True)),
+            created=st.created,
+        )
+
+    # ------------------------------------------------------------ creation
+
+    def create(self, req: CreateTable) -> Table:
+        variant, profile = profile_from_request(req)
+        n = len(req.seats)
+        if not profile.allows_players(n):
+            counts = ", ".join(map(str, profile.player_counts()))
+            raise ServerError(
+                400,
+                "invalid_request",
+                f"seats: {profile.name} is played by {counts} players, not {n}",
+            )
+        bots = list(BOTS)
+        for i, kind in enumerate(req.seats):
+            if kind != HUMAN and kind not in bots:
+                raise ServerError(
+                    400,
+                    "invalid_request",
+                    f"seats.{i}: {kind!r} is neither 'human' nor a bot ({', '.join(bots)})",
+                )
+        names = list(req.names or [])
+        if len(names) > n:
+            raise ServerError(400, "invalid_request", f"names: {len(names)} names for {n} seats")
+        seed = req.seed if req.seed is not None else secrets.randbelow(2**62)
+        table_id = secrets.token_hex(5)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(5)
+        seats = []
+        for i, kind in enumerate(req.seats):
+            name = (names[i].strip() if i < len(names) else "") or (
+                f"Player {i + 1}" if kind == HUMAN else f"{kind} bot {i + 1}"
+            )
+            seats.append(
+                {"kind": kind, "name": name, "token": secrets.token_urlsafe(18) if kind == HUMAN else None}
+            )
+        st = StoredTable(
+            id=table_id,
+            created=time.time(),
+            variant=variant,
+            profile=profile.model_dump(mode="json"),
+            players=n,
+            seed=seed,
+            seats=seats,
+            options={"undo": req.undo},
+            log=[],
+        )
+        t = self._build(st)  # deals: a profile the engine cannot play fails here, before anything is stored
+        self.store.create_table(st)
+        self.tables[t.id] = t
+        if self.started:
+            schedule(self, t)
+        return t
+
+    def get(self, table_id: str) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise ServerError(404, "no_such_table", f"there is no table {table_id!r}")
+        return t
+
+    # ------------------------------------------------------------ actions
+
+    def parse_action(self, t: Table, seat: int, data: Any) -> A.Action | str:
+        """A client's action, validated against the protocol: an engine action,
+        or 'undo' / 'next_round' (the server's own two)."""
+        try:
+            model = ACTION_ADAPTER.validate_python(data)
+        except ValidationError as e:
+            raise ServerError(400, "invalid_action", validation_message(e)) from None
+        body = model.model_dump(by_alias=True, exclude_none=True)
+        player = body.pop("player", None)
+        if player is not None and player != seat:
+            raise ServerError(
+                400, "invalid_action", f"player: this token plays seat {seat}, not seat {player}"
+            )
+        if "undo" in body:
+            return "undo"
+        if "next_round" in body:
+            return "next_round"
+        try:
+            return A.action_from_dict({"player": seat, **body})
+        except (A.ActionFormatError, CardError) as e:
+            raise ServerError(400, "invalid_action", str(e)) from None
+
+    def act(self, t: Table, seat: int | None, data: Any) -> None:
+        """Play one client action for `seat` (raises ServerError or RuleError, nothing changed)."""
+        if seat is None:
+            raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
+        action = self.parse_action(t, seat, data)
+        if action == "undo":
+            self.undo(t, seat)
+        elif action == "next_round":
+            self.next_round(t)
+        else:
+            assert not isinstance(action, str)
+            self.accept(t, action)
+
+    def accept(self, t: Table, action: A.Action | A.NextRound) -> None:
+        """Judge, store, then tell: the one path every change takes."""
+        started = time.perf_counter()
+        g = t.game
+        before_events = len(g.events)
+        before_phase = g.state.phase
+        cp = g.checkpoint()
+        if isinstance(action, A.NextRound):
+            g.next_round()
+        else:
+            g.apply(action)  # RuleError: nothing changed
+        try:
+            self.store.append(t.id, len(g.log) - 1, A.action_to_dict(action))
+        except Exception:
+            g.rollback(cp)
+            raise
+        if isinstance(action, A.NextRound):
+            t.deals += 1
+        self._track_undo(t, before_phase)
+        self._changed(t, g.events[before_events:])
+        if self.on_accept is not None:
+            self.on_accept(t, time.perf_counter() - started)
+
+    def _replay(self, t: Table, entry: dict[str, Any]) -> None:
+        before_phase = t.game.state.phase
+        if entry == {"next_round": True}:
+            t.game.next_round()
+            t.deals += 1
+        else:
+            t.game.apply(A.action_from_dict(entry))
+        self._track_undo(t, before_phase)
+
+    def _track_undo(self, t: Table, before_phase: str) -> None:
+        """Where an undo goes back to: just after this turn's draw (a card
+        seen cannot be unseen); nowhere once the turn has ended."""
+        s = t.game.state
+        if s.phase == LAY and before_phase != LAY:
+            t.undo_point = t.game.checkpoint()
+        elif s.phase != LAY:
+            t.undo_point = None
+
+    def undo_available(self, t: Table, seat: int | None) -> bool:
+        return (
+            t.undo
+            and seat is not None
+            and t.undo_point is not None
+            and t.game.state.turn == seat
+            and t.game.state.phase == LAY
+            and len(t.game.log) > t.undo_point[1]
+        )
+
+    def undo(self, t: Table, seat: int) -> None:
+        if not t.undo:
+            raise ServerError(409, "undo_forbidden", "this table was created without undo")
+        if t.game.state.turn != seat or t.game.state.phase == OVER:
+            raise RuleError("not_your_turn", "undo takes back only your own turn")
+        if not self.undo_available(t, seat):
+            raise ServerError(409, "undo_forbidden", "nothing to take back: the draw stays, lays can go back")
+        assert t.undo_point is not None
+        n = t.undo_point[1]
+        self.store.truncate(t.id, n)
+        t.game.rollback(t.undo_point)
+        t.undo_point = t.game.checkpoint()
+        self._changed(t, [Event(EventKind.UNDONE, seat)])
+
+    def next_round(self, t: Table) -> None:
+        s = t.game.state
+        if s.phase != OVER or s.game_over:
+            raise RuleError("wrong_phase", "the round is not over, or the game is")
+        self.accept(t, A.NextRound())
+
+    # ------------------------------------------------------------ telling
+
+    def _changed(self, t: Table, events: list[Event]) -> None:
+        t.version += 1
+        for c in list(t.conns):
+            for e in events:
+                c.send({"type": "event", "event": e.for_seat(c.seat).to_dict()})
+            c.send({"type": "view", "view": self.view(t, c.seat)})
+        if self.started:
+            schedule(self, t)
+
+    def tell_all(self, t: Table) -> None:
+        """Send every connection its view (someone came or went)."""
+        self._changed(t, [])
+
+    def view(self, t: Table, seat: int | None) -> dict[str, Any]:
+        return build_view(self, t, seat)
+
+    # ------------------------------------------------------------ export
+
+    def save(self, t: Table) -> dict[str, Any]:
+        """The stored game in the save format (`rami replay` reads it). It holds the seed."""
+        seats = [{"seat": i, "kind": s.kind, "name": s.name} for i, s in enumerate(t.seats)]
+        return to_save(t.game, seed=t.seed, extra={"server": {"table": t.id, "seats": seats}})

@@ -1,0 +1,56 @@
+"""What the lobby offers a new table: the presets and bundled house files by
+name, or a pasted YAML text read by the same loader as a file on disk."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..errors import Problem, ProfileError
+from ..profile import Profile
+from ..resources import house_dir, preset_names
+from .protocol import CreateTable
+
+
+def house_names() -> list[str]:
+    folder = house_dir()
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def profile_from_request(req: CreateTable) -> tuple[str, Profile]:
+    """The profile a table is created with: a preset or bundled house file by
+    name (never a path), or a pasted YAML text read by the same loader, its
+    errors located in the text (`rules:LINE: key: message`)."""
+    from ..loader import load_profile
+
+    if req.variant is not None:
+        name = req.variant.strip()
+        if name in preset_names():
+            return name, load_profile(name)
+        if name in house_names():
+            return name, load_profile(house_dir() / f"{name}.yaml")
+        known = ", ".join(preset_names() + house_names())
+        raise ProfileError(Problem("variant", None, None, "", f"no preset named {name!r} (known: {known})"))
+    assert req.rules is not None
+    with tempfile.TemporaryDirectory(prefix="rami-rules-") as tmp:
+        path = Path(tmp) / "rules.yaml"
+        path.write_text(req.rules, encoding="utf-8")
+        try:
+            profile = load_profile(path)
+        except ProfileError as e:
+            # The file was ours, not the user's: name it after the request's key.
+            root = str(Path(tmp).resolve())
+            raise ProfileError(
+                [
+                    Problem(
+                        "rules" if root in p.file or p.file.endswith("rules.yaml") else p.file,
+                        p.line,
+                        p.column,
+                        p.key_path,
+                        p.message.replace(root + "/", ""),
+                        p.suggestion,
+                    )
+                    for p in e.problems
+                ]
+            ) from None
+    return profile.name, profile

@@ -1,0 +1,91 @@
+"""One table of the server: its game, its seats (and their tokens), its
+connections and its timers. The hub changes it; the views read it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import Bot
+from ..engine import Game
+from ..state import OVER
+from .protocol import ServerError
+
+HUMAN = "human"
+
+
+@dataclass
+class Seat:
+    kind: str
+    name: str
+    token: str | None = None
+    bot: Bot | None = None
+
+
+@dataclass(eq=False)
+class Conn:
+    """One client connection (WebSocket) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
+    closed: bool = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:  # a client that stopped reading is dropped, not buffered forever
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.get_nowait()
+                self.queue.put_nowait(None)
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    variant: str
+    seed: int
+    seats: list[Seat]
+    game: Game
+    undo: bool
+    created: float
+    conns: set[Conn] = field(default_factory=set)
+    deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
+    # Grows with every change, and across restarts (it starts from the clock
+    # in microseconds), so a client can drop a view older than one it has.
+    version: int = field(default_factory=lambda: time.time_ns() // 1000)
+    undo_point: tuple | None = None
+    turn_key: tuple = ()
+    deadline: float | None = None  # loop time when the clock fires
+    next_round_at: float | None = None
+    clock_task: asyncio.Task | None = None
+    bot_task: asyncio.Task | None = None
+    round_task: asyncio.Task | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token opens; None for no token (a spectator). A wrong token is refused."""
+        if token is None or token == "":
+            return None
+        for i, s in enumerate(self.seats):
+            if s.token is not None and secrets.compare_digest(s.token, token):
+                return i
+        raise ServerError(403, "bad_token", "this link's token opens no seat at this table")
+
+    def connected(self) -> list[bool]:
+        live = {c.seat for c in self.conns if not c.closed}
+        return [s.kind != HUMAN or i in live for i, s in enumerate(self.seats)]
+
+    def key(self) -> tuple:
+        """Which turn it is: the clock restarts, and a timer stands down, when this changes."""
+        s = self.game.state
+        return (self.deals, s.turns_played, s.turn, s.phase == OVER)
