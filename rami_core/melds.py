@@ -44,13 +44,6 @@ class MeldRules:
     max_jokers: int | None = None
     min_naturals: int = 1
 
-    @classmethod
-    def from_profile(cls, profile) -> MeldRules:
-        """The profile's meld rules, as `Rules` reads them (rules.meld_rules_for)."""
-        from .rules import meld_rules_for
-
-        return meld_rules_for(profile)
-
     # Places a run may occupy when it does not wrap.
     @property
     def low_bound(self) -> int:
