@@ -45,6 +45,7 @@ sys.path.insert(0, sys.argv[_at] if _at else str(Path(__file__).resolve().parent
 from rami_core.cards import JOKER_SUIT, Card, build_deck  # noqa: E402
 from rami_core.loader import load_profile  # noqa: E402
 from rami_core.melds import MeldRules, read_meld  # noqa: E402
+from rami_core.rules import meld_rules_for  # noqa: E402
 from rami_core.solver import check_solution  # noqa: E402
 from rami_core.solver import solve as _solve  # noqa: E402
 
@@ -57,7 +58,7 @@ except ImportError:  # an older rami: no options
 
 
 ACE_LOW = MeldRules(ace_low=True, ace_high=False)
-VOLEUR = MeldRules.from_profile(load_profile("voleur"))
+VOLEUR = meld_rules_for(load_profile("voleur"))
 
 
 # --------------------------------------------------------------------------- positions

@@ -14,7 +14,14 @@ Refusal: `discard_for_opening_only.not_opened_with_it`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from rami_core.cards import Card
+    from rami_core.rules import Rules
+    from rami_core.state import GameState
 
 
 class Settings(PluginSettings):
@@ -26,7 +33,7 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_discard_allowed(self, rules, state, seat, card):
+    def rami_discard_allowed(self, rules: Rules, state: GameState, seat: int, card: Card) -> Refusal | None:
         taken = state.taken_discard
         if state.drew_from != "discard" or taken is None:
             return None

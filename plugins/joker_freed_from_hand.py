@@ -20,10 +20,18 @@ Refusal: `joker_freed_from_hand.from_table`.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rami_core.cards import Card, format_card
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import AMBIGUOUS, SET
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rami_core.actions import Action
+    from rami_core.rules import Rules
+    from rami_core.state import GameState, TableMeld
 
 
 class Settings(PluginSettings):
@@ -51,7 +59,16 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+    def rami_table_acceptable(
+        self,
+        rules: Rules,
+        state: GameState,
+        seat: int,
+        old_table: Sequence[TableMeld],
+        new_table: list[TableMeld],
+        given: list[Card],
+        action: Action,
+    ) -> Refusal | None:
         hand = Counter(c.face for c in given if not c.is_joker)
         for i, old in enumerate(old_table):
             stands = _joker_stands(old)

@@ -19,10 +19,19 @@ Refusal: `joker_replay_new_meld.lay_off`.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rami_core.actions import LayOff, Rearrange
 from rami_core.cards import JOKER_SUIT
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rami_core.actions import Action
+    from rami_core.cards import Card
+    from rami_core.rules import Rules
+    from rami_core.state import GameState, TableMeld
 
 JOKER = (0, JOKER_SUIT)
 
@@ -40,7 +49,16 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+    def rami_table_acceptable(
+        self,
+        rules: Rules,
+        state: GameState,
+        seat: int,
+        old_table: Sequence[TableMeld],
+        new_table: list[TableMeld],
+        given: list[Card],
+        action: Action,
+    ) -> Refusal | None:
         pending = list(state.jokers_to_replay)
         replayed = [c for c in given if c in pending]
         if not replayed:

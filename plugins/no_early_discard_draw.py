@@ -15,9 +15,15 @@ The stock is never affected.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from rami_core.rules import Rules
+    from rami_core.state import GameState
 
 
 class Settings(PluginSettings):
@@ -30,7 +36,7 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_draw_allowed(self, rules, state, seat, source):
+    def rami_draw_allowed(self, rules: Rules, state: GameState, seat: int, source: str) -> Refusal | None:
         if source != "discard":
             return None
         if self.settings.first_turn and state.turns_played < rules.players:

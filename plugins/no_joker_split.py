@@ -16,10 +16,19 @@ Refusal: `no_joker_split.split`.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from rami_core.actions import Rearrange
 from rami_core.cards import format_card
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from rami_core.actions import Action
+    from rami_core.cards import Card
+    from rami_core.rules import Rules
+    from rami_core.state import GameState, TableMeld
 
 
 class Settings(PluginSettings):
@@ -52,7 +61,16 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
+    def rami_table_acceptable(
+        self,
+        rules: Rules,
+        state: GameState,
+        seat: int,
+        old_table: Sequence[TableMeld],
+        new_table: list[TableMeld],
+        given: list[Card],
+        action: Action,
+    ) -> Refusal | None:
         if not isinstance(action, Rearrange):
             return None
         with_joker = [

@@ -13,9 +13,16 @@ tests/scenarios/plugins/no_playable_discard.yaml.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from rami_core.cards import Card
+    from rami_core.rules import Rules
+    from rami_core.state import GameState
 
 
 class Settings(PluginSettings):
@@ -27,7 +34,7 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_discard_allowed(self, rules, state, seat, card):
+    def rami_discard_allowed(self, rules: Rules, state: GameState, seat: int, card: Card) -> Refusal | None:
         if self.settings.last_card_exempt and not state.hands[seat]:
             return None
         if not rules.may_lay_freely(state, seat):

@@ -15,9 +15,15 @@ taken once the round is over.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import Field
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, hookimpl
+
+if TYPE_CHECKING:
+    from rami_core.rules import Rules
+    from rami_core.state import GameState
 
 
 class Settings(PluginSettings):
@@ -29,7 +35,7 @@ class Plugin(HousePlugin[Settings]):
     Settings = Settings
 
     @hookimpl
-    def rami_timeout(self, rules, state, seat):
+    def rami_timeout(self, rules: Rules, state: GameState, seat: int) -> None:
         from rami_core.scoring import finish_round, round_over_on_empty_stock
         from rami_core.state import OVER
 

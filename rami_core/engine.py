@@ -141,6 +141,7 @@ class Game:
         self._turn_start = turn_start.copy()
 
     def events_for_seat(self, seat: int | None) -> list[Event]:
+        """Every event of the game as `seat` may see it (None: a spectator), hidden cards masked."""
         return [e.for_seat(seat) for e in self.events]
 
     # ------------------------------------------------------------ actions

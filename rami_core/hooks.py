@@ -300,6 +300,7 @@ class PluginHost:
             self.pm.register(make_plugin(name, settings), name=name)
         for obj in extra:
             self.pm.register(obj, name=getattr(obj, "name", None))
+        _refuse_wrappers(self.pm)
         self.trace = os.environ.get("RAMI_TRACE_HOOKS", "") not in ("", "0")
         self._active = {name for name in hookspecs_names() if getattr(self.pm.hook, name).get_hookimpls()}
         self._impl_cache: dict[str, list] = {}  # plugins are all registered above, once
@@ -380,6 +381,26 @@ class PluginHost:
         if code not in ERROR_CODES:
             code = f"{d.plugin}.{code}"
         raise RuleError(code, message)
+
+
+def _refuse_wrappers(pm: pluggy.PluginManager) -> None:
+    """Refuse wrapper implementations when the plugin is registered, not on their first call.
+
+    The host asks a deciding hook plugin by plugin (so that a refusal names
+    its plugin) and guards every call; a wrapper (``wrapper=True`` or the old
+    ``hookwrapper=True``) is a generator around the others' calls, which that
+    loop cannot drive. Saying so at registration points at the plugin and the
+    hook, and tells what to write instead."""
+    for name in hookspecs_names():
+        for impl in getattr(pm.hook, name).get_hookimpls():
+            if impl.wrapper or impl.hookwrapper:
+                raise PluginError(
+                    impl.plugin_name,
+                    name,
+                    "the implementation is a wrapper (wrapper=True or hookwrapper=True), which rami does not run: "
+                    "each plugin's hook is called on its own so that a refusal names its plugin; "
+                    "implement the hook as a plain @hookimpl (tryfirst=True or trylast=True set its order)",
+                )
 
 
 def hookspecs_names() -> list[str]:

@@ -18,11 +18,21 @@ judged on: a hook must not change it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeVar
 
 import pluggy
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:  # the hooks' parameter types; importing them at run time would be a cycle
+    from .actions import Action
+    from .cards import Card
+    from .events import Event
+    from .melds import Reading
+    from .rules import Rules
+    from .state import GameState, TableMeld
+
 
 PROJECT = "rami"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -66,7 +76,7 @@ class HousePlugin(Generic[S]):
 
 
 @hookspec
-def rami_deal(rules, state):
+def rami_deal(rules: Rules, state: GameState) -> None:
     """Adjust a freshly dealt round before its first turn (all plugins are called).
 
     :param rules: the game's Rules.
@@ -80,7 +90,9 @@ def rami_deal(rules, state):
 
 
 @hookspec(firstresult=True)
-def rami_draw_allowed(rules, state, seat, source):
+def rami_draw_allowed(
+    rules: Rules, state: GameState, seat: int, source: Literal["stock", "discard"]
+) -> Refusal | str | None:
     """Whether `seat` may draw from `source` ("stock" or "discard") now.
 
     Called after the profile's own draw rules allowed the draw.
@@ -93,7 +105,7 @@ def rami_draw_allowed(rules, state, seat, source):
 
 
 @hookspec(firstresult=True)
-def rami_meld_valid(rules, cards, reading):
+def rami_meld_valid(rules: Rules, cards: list[Card], reading: Reading) -> Refusal | str | None:
     """Whether a new meld is acceptable beyond the profile's meld rules.
 
     :param cards: the meld's cards as laid.
@@ -103,7 +115,9 @@ def rami_meld_valid(rules, cards, reading):
 
 
 @hookspec(firstresult=True)
-def rami_opening_met(rules, state, seat, readings, going_out):
+def rami_opening_met(
+    rules: Rules, state: GameState, seat: int, readings: list[Reading], going_out: bool
+) -> Refusal | str | None:
     """Whether these melds, laid in one action by a seat that has not opened, open.
 
     Called after the profile's opening settings accepted them.
@@ -115,7 +129,15 @@ def rami_opening_met(rules, state, seat, readings, going_out):
 
 
 @hookspec(firstresult=True)
-def rami_table_acceptable(rules, state, seat, old_table, new_table, given, action):
+def rami_table_acceptable(
+    rules: Rules,
+    state: GameState,
+    seat: int,
+    old_table: Sequence[TableMeld],
+    new_table: list[TableMeld],
+    given: list[Card],
+    action: Action,
+) -> Refusal | str | None:
     """Whether the table after a lay (meld, lay off, swap or rearrangement) may stand.
 
     Called once the profile's own rules accepted the action, before the turn
@@ -133,7 +155,7 @@ def rami_table_acceptable(rules, state, seat, old_table, new_table, given, actio
 
 
 @hookspec(firstresult=True)
-def rami_discard_allowed(rules, state, seat, card):
+def rami_discard_allowed(rules: Rules, state: GameState, seat: int, card: Card) -> Refusal | str | None:
     """Whether `seat` may discard `card`.
 
     Called after the profile's own discard rules allowed it, with the card
@@ -148,7 +170,7 @@ def rami_discard_allowed(rules, state, seat, card):
 
 
 @hookspec
-def rami_timeout(rules, state, seat):
+def rami_timeout(rules: Rules, state: GameState, seat: int) -> None:
     """The seat's clock ran out and the engine has played its default turn;
     a plugin may add a penalty (all plugins are called).
 
@@ -161,7 +183,7 @@ def rami_timeout(rules, state, seat):
 
 
 @hookspec(firstresult=True)
-def rami_hand_cost(rules, cards):
+def rami_hand_cost(rules: Rules, cards: list[Card]) -> int | None:
     """What a hand left at the end of a round costs.
 
     :param cards: the cards left in the hand.
@@ -170,7 +192,7 @@ def rami_hand_cost(rules, cards):
 
 
 @hookspec(firstresult=True)
-def rami_round_scores(rules, state, penalties):
+def rami_round_scores(rules: Rules, state: GameState, penalties: list[int]) -> list[int] | None:
     """The round's payments once the profile has computed them.
 
     :param penalties: the per-seat list the profile's scoring produced.
@@ -179,7 +201,7 @@ def rami_round_scores(rules, state, penalties):
 
 
 @hookspec(firstresult=True)
-def rami_game_over(rules, state):
+def rami_game_over(rules: Rules, state: GameState) -> bool | None:
     """Whether the game is over after a round, once the profile has said.
 
     :return: None (the profile decides), True or False.
@@ -190,7 +212,7 @@ def rami_game_over(rules, state):
 
 
 @hookspec
-def rami_event(rules, event):
+def rami_event(rules: Rules, event: Event) -> None:
     """Follow every change the engine makes (all plugins are called).
 
     :param event: an events.Event (drawn, laid, swapped, rearranged,

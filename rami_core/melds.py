@@ -44,20 +44,15 @@ class MeldRules:
     max_jokers: int | None = None
     min_naturals: int = 1
 
-    @classmethod
-    def from_profile(cls, profile) -> MeldRules:
-        """The profile's meld rules, as `Rules` reads them (rules.meld_rules_for)."""
-        from .rules import meld_rules_for
-
-        return meld_rules_for(profile)
-
     # Places a run may occupy when it does not wrap.
     @property
     def low_bound(self) -> int:
+        """The lowest place a run may start at: 1 where the ace may be low, else 2."""
         return 1 if self.ace_low else 2
 
     @property
     def high_bound(self) -> int:
+        """The highest place a run may reach: 14 (the ace after the king) where the ace may be high, else 13."""
         return 14 if self.ace_high else 13
 
     def places_of(self, rank: int) -> tuple[int, ...]:
@@ -69,6 +64,7 @@ class MeldRules:
         return (rank,)
 
     def window_ok(self, lo: int, hi: int) -> bool:
+        """Whether a run may occupy places lo..hi: within the bounds, or wrapping round the ace where the profile allows."""
         if self.wrap:
             return 1 <= lo <= 13 and hi - lo + 1 <= 13
         # A run holds each rank once: A-2-...-K-A puts the ace at both ends, which no source allows.

@@ -211,12 +211,15 @@ class Rules:
 
     @property
     def sides(self) -> int:
+        """The number of sides that score: two teams in a partnership game, else one per seat."""
         return 2 if self.teams else self.players
 
     def side(self, seat: int) -> int:
+        """The side `seat` scores for: its team (seats i and i+2 play together) or itself."""
         return seat % 2 if self.teams else seat
 
     def partners(self, seat: int) -> list[int]:
+        """The seats playing with `seat` (none outside a team game): a partner's opening may open the team."""
         if not self.teams:
             return []
         return [s for s in range(self.players) if s != seat and s % 2 == seat % 2]
@@ -300,6 +303,7 @@ class Rules:
         return card_points(c, ace=self.ace_points, court=self.court_points, joker=self.joker_penalty)
 
     def hand_value(self, cards: list[Card]) -> int:
+        """What `cards` left in a hand cost at the round's end: the profile's values, unless a plugin's rami_hand_cost says otherwise."""
         if self.hooks.has("rami_hand_cost"):
             d = self.hooks.decide("rami_hand_cost", rules=self, cards=list(cards))
             if d is not None:
@@ -307,6 +311,7 @@ class Rules:
         return sum(self.card_value(c) for c in cards)
 
     def meld_value(self, reading: Reading) -> int:
+        """The points a laid meld counts toward an opening, each joker worth the card it stands for."""
         return meld_points(reading, **self.score_args)
 
     def throw_back_forbidden(self, state: Any, card: Card) -> bool:

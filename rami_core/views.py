@@ -85,13 +85,17 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
+        """Whether this seat is to play (never once the round is over)."""
         return self.turn == self.seat and self.phase != OVER
 
     @property
     def discard_top(self) -> Card | None:
+        """The card on top of the discard pile, the one a discard draw takes; None when the pile is empty."""
         return self.discard[-1] if self.discard else None
 
     def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data, cards in card notation (what the server sends and saves hold)."""
+
         def cards(cs) -> list[str]:
             return [card_code(c).split("/")[0] for c in cs]
 

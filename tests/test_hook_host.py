@@ -184,3 +184,55 @@ def test_hooks_an_object_holds_itself_or_a_class_gains_later_are_still_found():
     assert not PluginHost(extra=[Later()]).has("rami_game_over")
     hookimpl(Later.rami_game_over)  # marked after a first game
     assert PluginHost(extra=[Later()]).has("rami_game_over")
+
+
+@pytest.mark.parametrize("mark", [{"wrapper": True}, {"hookwrapper": True}])
+def test_a_wrapper_implementation_is_refused_when_it_is_registered(mark):
+    from rami_core.hooks import PluginError
+    from rami_core.hookspecs import hookimpl
+
+    class Wrapping:
+        name = "wrapping"
+
+        @hookimpl(**mark)
+        def rami_draw_allowed(self, rules, state, seat, source):
+            result = yield
+            return result
+
+    with pytest.raises(PluginError) as refused:
+        PluginHost(extra=[Wrapping()])
+    text = str(refused.value)
+    assert "'wrapping'" in text and "rami_draw_allowed" in text and "wrapper" in text
+
+
+def test_the_hook_specs_type_every_parameter_and_return():
+    import inspect
+    import typing
+
+    from rami_core import hookspecs
+
+    for name in hookspecs_names():
+        spec = getattr(hookspecs, name)
+        hints = typing.get_type_hints(spec, vars(hookspecs) | _spec_types())
+        params = inspect.signature(spec).parameters
+        assert set(params) <= set(hints), f"{name}: untyped {set(params) - set(hints)}"
+        assert "return" in hints, f"{name}: no return type"
+
+
+def _spec_types() -> dict[str, object]:
+    from rami_core.actions import Action
+    from rami_core.cards import Card
+    from rami_core.events import Event
+    from rami_core.melds import Reading
+    from rami_core.rules import Rules
+    from rami_core.state import GameState, TableMeld
+
+    return {
+        "Action": Action,
+        "Card": Card,
+        "Event": Event,
+        "Reading": Reading,
+        "Rules": Rules,
+        "GameState": GameState,
+        "TableMeld": TableMeld,
+    }

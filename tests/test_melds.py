@@ -26,6 +26,7 @@ from rami_core.melds import (
     why_invalid,
 )
 from rami_core.profile import Profile
+from rami_core.rules import meld_rules_for
 
 DEFAULT = MeldRules()  # ace low or high, no wrap, any number of jokers, one natural
 LOW = MeldRules(ace_low=True, ace_high=False)  # classic
@@ -76,7 +77,7 @@ def read(cards: str, rules: MeldRules = DEFAULT) -> Reading:
 
 
 def test_rules_from_default_profile():
-    assert MeldRules.from_profile(Profile()) == DEFAULT
+    assert meld_rules_for(Profile()) == DEFAULT
 
 
 @pytest.mark.parametrize(
@@ -94,7 +95,7 @@ def test_rules_from_default_profile():
     ids=["ace-low", "ace-high", "wrap", "one-joker", "no-joker", "two-naturals", "run4", "same-suits"],
 )
 def test_rules_from_profile_settings(settings, expected):
-    assert MeldRules.from_profile(Profile.model_validate(settings)) == expected
+    assert meld_rules_for(Profile.model_validate(settings)) == expected
 
 
 # --------------------------------------------------------------------------- validity table

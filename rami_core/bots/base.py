@@ -217,12 +217,13 @@ def _load_builtin() -> None:
     """Import the bundled bots once (each module registers itself)."""
     import importlib
     import pkgutil
+    from pathlib import Path
 
-    from .. import bots as package
-
-    for info in pkgutil.iter_modules(package.__path__):
+    # The bots' package, found from this module rather than imported (it imports us).
+    package = __name__.rpartition(".")[0]
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name not in ("base",) and not info.name.startswith("_"):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+            importlib.import_module(f"{package}.{info.name}")
 
 
 class _Names:

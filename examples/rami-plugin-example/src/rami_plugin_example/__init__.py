@@ -11,33 +11,37 @@ rami finds this plugin through the entry point declared in pyproject.toml
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import TYPE_CHECKING
 
-from rami_core.hookspecs import Refusal, hookimpl
+from pydantic import Field
+
+from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+
+if TYPE_CHECKING:
+    from rami_core.cards import Card
+    from rami_core.rules import Rules
+    from rami_core.state import GameState
 
 __all__ = ["Plugin", "Settings"]
 
 
-class Settings(BaseModel):
-    """The settings a profile may give under `plugins: {no_joker_discard: {...}}`."""
+class Settings(PluginSettings):
+    """The settings a profile may give under `plugins: {no_joker_discard: {...}}`
+    (PluginSettings refuses unknown keys: a misspelt setting is an error)."""
 
-    model_config = ConfigDict(extra="forbid")
     last_card_exempt: bool = Field(
         False, description="A joker may be discarded when it is the last card (going out)."
     )
 
 
-class Plugin:
+class Plugin(HousePlugin[Settings]):
     """A joker may never be discarded."""
 
     name = "no_joker_discard"
     Settings = Settings
 
-    def __init__(self, settings: Settings):
-        self.settings = settings
-
     @hookimpl
-    def rami_discard_allowed(self, rules, state, seat, card):
+    def rami_discard_allowed(self, rules: Rules, state: GameState, seat: int, card: Card) -> Refusal | None:
         if not card.is_joker:
             return None  # no opinion: the profile and other plugins decide
         going_out = not state.hands[seat]  # the card is already out of the hand
