@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from rami_core.cards import Card
@@ -44,5 +45,5 @@ class Plugin(HousePlugin[Settings]):
             return None
         return Refusal(
             "not_opened_with_it",
-            "before opening you may take the discard only to open with it this turn: lay it in your opening",
+            Reason("discard_to_open"),
         )

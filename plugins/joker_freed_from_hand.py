@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from rami_core.cards import Card, format_card
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 from rami_core.melds import AMBIGUOUS, SET
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -115,6 +116,8 @@ class Plugin(HousePlugin[Settings]):
                     continue
                 return Refusal(
                     "from_table",
-                    f"the joker of meld {i} stood for {_face_text(face)}: a joker is freed only with that card from your own hand, not from the table",
+                    Reason("joker_own_rank", meld=i, rank=face[0])
+                    if face[1] == AMBIGUOUS
+                    else Reason("joker_own_card", meld=i, card=_face_text(face)),
                 )
         return None

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from rami_core.actions import LayOff, Rearrange
 from rami_core.cards import JOKER_SUIT
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,9 +64,7 @@ class Plugin(HousePlugin[Settings]):
         replayed = [c for c in given if c in pending]
         if not replayed:
             return None
-        message = (
-            "the joker you took back must go into a new meld, not be laid off on a meld already on the table"
-        )
+        message = Reason("joker_new_meld")
         if isinstance(action, LayOff):
             return Refusal("lay_off", message)
         if isinstance(action, Rearrange):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from rami_core.rules import Rules
@@ -40,7 +41,7 @@ class Plugin(HousePlugin[Settings]):
         if source != "discard":
             return None
         if self.settings.first_turn and state.turns_played < rules.players:
-            return Refusal("first_turn", "you may not take the discard in your first turn of the round")
+            return Refusal("first_turn", Reason("early_discard_draw"))
         if self.settings.single_card and len(state.hands[seat]) == 1:
-            return Refusal("single_card", "you may not take the discard while holding a single card")
+            return Refusal("single_card", Reason("single_card_draw"))
         return None

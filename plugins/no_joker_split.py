@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from rami_core.actions import Rearrange
 from rami_core.cards import format_card
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,6 +89,6 @@ class Plugin(HousePlugin[Settings]):
                 shown = " ".join(format_card(c) for c in old_table[i].cards)
                 return Refusal(
                     "split",
-                    f"meld {i} ({shown}) holds a joker: it may not be split, all its cards must stay together in one meld",
+                    Reason("joker_split_meld", meld=i, cards=shown),
                 )
-        return Refusal("split", "melds holding a joker may not be split: each must stay together in one meld")
+        return Refusal("split", Reason("joker_split"))

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from rami_core.cards import format_card
 from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.refusals import Reason
 
 if TYPE_CHECKING:
     from rami_core.cards import Card
@@ -42,6 +44,6 @@ class Plugin(HousePlugin[Settings]):
         for i, meld in enumerate(state.table):
             if rules.could_join(meld.reading, card):
                 return Refusal(
-                    "discard_forbidden", f"{card} could be laid off on meld {i}: it may not be discarded"
+                    "discard_forbidden", Reason("playable_discard", card=format_card(card), meld=i)
                 )
         return None

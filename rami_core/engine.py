@@ -23,6 +23,7 @@ from .events import Event, events_for, round_dealt
 from .melds import Reading, lay_off_positional, read_meld, swap_positional, why_invalid
 from .opening import opening_problem
 from .profile import EmptyStock, JokerSwap, Profile, TimeoutAction
+from .refusals import Reason
 from .rules import Rules
 from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
 from .state import DRAW, LAY, OVER, GameState, TableMeld
@@ -94,7 +95,7 @@ class Game:
         a round to replay is dealt again by the same player)."""
         s = self.state
         if s.phase != OVER or s.game_over:
-            raise RuleError("wrong_phase", "the round is not over, or the game is")
+            raise RuleError("wrong_phase", Reason("round_not_over"))
         replay = s.round_end == REPLAY
         first = s.first_player
         if not replay and self.rules.rotate_first_player:
@@ -222,7 +223,7 @@ class Game:
                 return new, undone
             except RuleError:
                 continue
-        raise RuleError("wrong_phase", "the turn cannot be ended by a timeout")
+        raise RuleError("wrong_phase", Reason("no_timeout"))
 
     def _timeout_discard(self, s: GameState, seat: int) -> GameState:
         """Discard the card drawn or, where a rule forbids it, the costliest card that may go."""
@@ -285,14 +286,14 @@ def deal(
 
 def _common(s: GameState, player: int) -> None:
     if s.phase == OVER:
-        raise RuleError("wrong_phase", "the round is over")
+        raise RuleError("wrong_phase", Reason("round_is_over"))
     if player != s.turn:
-        raise RuleError("not_your_turn", f"it is seat {s.turn}'s turn, not seat {player}'s")
+        raise RuleError("not_your_turn", Reason("other_turn", turn=s.turn, seat=player))
 
 
 def _must_have_drawn(s: GameState, what: str) -> None:
     if s.phase != LAY:
-        raise RuleError("wrong_phase", f"draw a card before {what}")
+        raise RuleError("wrong_phase", Reason("draw_first", what=what))
 
 
 def _owed_first(s: GameState) -> list[Card]:
@@ -332,7 +333,9 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card], first: Sequence[Car
                 need = sum(1 for f in faces if f.face == target)
                 raise RuleError(
                     "card_not_in_hand",
-                    f"{format_card(face)} is not in your hand" + (f" {need} times" if need > 1 else ""),
+                    Reason("not_in_hand_n", card=format_card(face), n=need)
+                    if need > 1
+                    else Reason("not_in_hand", card=format_card(face)),
                 )
     return taken
 
@@ -344,14 +347,14 @@ def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
 
 def _require_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
     if not may_lay_freely(rules, s, seat):
-        raise RuleError("not_opened", f"open before you {what}")
+        raise RuleError("not_opened", Reason("open_first", what=what))
     if s.opened_this_turn and not rules.lay_in_opening_turn:
-        raise RuleError("not_opened", f"you may {what} from the turn after your opening")
+        raise RuleError("not_opened", Reason("next_turn", what=what))
 
 
 def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
     if not hand_after and rules.keep_last:
-        raise RuleError("must_keep_discard", "keep one card: the round ends with a discard")
+        raise RuleError("must_keep_discard", Reason("keep_one"))
 
 
 def _table_acceptable(
@@ -396,15 +399,15 @@ def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) ->
 def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
     _common(s, a.seat)
     if s.phase != DRAW:
-        raise RuleError("wrong_phase", "you have already drawn this turn")
+        raise RuleError("wrong_phase", Reason("drawn_already"))
     hand = s.hands[a.seat]
     if a.source == DISCARD:
         if not rules.draw_from_discard:
-            raise RuleError("draw_forbidden", "this variant draws from the stock only")
+            raise RuleError("draw_forbidden", Reason("stock_only"))
         if not rules.discard_draw_before_opening and not may_lay_freely(rules, s, a.seat):
-            raise RuleError("draw_forbidden", "you may not take the discard before you have opened")
+            raise RuleError("draw_forbidden", Reason("discard_after_opening"))
         if not s.discard:
-            raise RuleError("draw_forbidden", "the discard pile is empty")
+            raise RuleError("draw_forbidden", Reason("discard_empty"))
         rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=DISCARD)
         card = s.discard.pop()
         hand.append(card)
@@ -413,7 +416,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
         s.phase = LAY
         return
     if a.source != STOCK:
-        raise RuleError("draw_forbidden", f"no such pile: {a.source}")
+        raise RuleError("draw_forbidden", Reason("no_pile", pile=a.source))
     rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=STOCK)
     if not s.stock:
         mode = rules.empty_stock
@@ -434,7 +437,7 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
             s.stock = list(reversed(s.discard))
             s.discard = []
         else:
-            raise RuleError("draw_forbidden", "the stock is empty")
+            raise RuleError("draw_forbidden", Reason("stock_empty"))
     hand.append(s.stock.pop())
     s.drew_from = STOCK
     s.phase = LAY
@@ -457,11 +460,11 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
         and not rules.opening.all_at_once
         and not s.opened_this_turn
     ):
-        raise RuleError("action_forbidden", "this variant lays no new meld after the opening turn")
+        raise RuleError("action_forbidden", Reason("no_new_meld"))
     hand = s.hands[seat]
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
-        raise RuleError("invalid_meld", "lay at least one meld of cards")
+        raise RuleError("invalid_meld", Reason("lay_one_meld"))
     placed = _take_from_hand(hand, flat, _owed_first(s))
     # Physical cards, meld by meld, in the order written.
     groups: list[list[Card]] = []
@@ -505,23 +508,19 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _must_have_drawn(s, "laying off")
     seat = a.seat
     if not rules.lay_offs_ever and not rules.opening.all_at_once:
-        raise RuleError("action_forbidden", "this variant does not allow laying off")
+        raise RuleError("action_forbidden", Reason("no_lay_off"))
     if not a.items:
-        raise RuleError("invalid_meld", "lay off at least one card")
+        raise RuleError("invalid_meld", Reason("lay_off_one"))
     hand = s.hands[seat]
     placed = _take_from_hand(hand, [it.card for it in a.items], _owed_first(s))
     for it in a.items:
         if not 0 <= it.to < len(s.table):
-            raise RuleError(
-                "no_such_meld", f"there is no meld {it.to} on the table (melds 0 to {len(s.table) - 1})"
-            )
+            raise RuleError("no_such_meld", Reason("no_meld_range", meld=it.to, last=len(s.table) - 1))
     _require_opened(rules, s, seat, "lay off")
     if not rules.lay_offs_ever:
         # Only all-at-once profiles get here (Simple): nothing is ever laid off,
         # even by a seat marked opened or covered by a partner.
-        raise RuleError(
-            "not_opened", "nothing is laid off in this variant: go out by laying all but one card at once"
-        )
+        raise RuleError("not_opened", Reason("all_at_once_only"))
     old_table = list(s.table)
     by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
     for c, it in zip(placed, a.items):
@@ -537,13 +536,15 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
             ]
             laid = lay_off_positional(old.reading, nat, jok, rules.melds)
             if isinstance(laid, str):
-                raise RuleError("invalid_meld", f"meld {idx}: {laid}")
+                raise RuleError("invalid_meld", Reason("meld_reason", meld=idx, reason=laid))
             res = laid
         else:
             cards = list(old.cards) + [c for c, _ in items]
             read = read_meld(cards, rules.melds)
             if read is None:
-                raise RuleError("invalid_meld", f"meld {idx}: " + why_invalid(cards, rules.melds))
+                raise RuleError(
+                    "invalid_meld", Reason("meld_reason", meld=idx, reason=why_invalid(cards, rules.melds))
+                )
             res = read
         s.table[idx] = TableMeld(res, old.owner)
     _finish_lay(rules, s, a, old_table, placed)
@@ -554,16 +555,12 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     _must_have_drawn(s, "swapping a joker")
     seat = a.seat
     if not rules.swaps_to_hand:
-        how = (
-            "jokers move only when the table is rearranged"
-            if rules.joker_swap == JokerSwap.on_table
-            else "a laid joker stays where it is"
-        )
-        raise RuleError("joker_swap_forbidden", f"no joker swap in this variant: {how}")
+        how = Reason("swap_on_table" if rules.joker_swap == JokerSwap.on_table else "joker_stays")
+        raise RuleError("joker_swap_forbidden", Reason("no_swap", how=how))
     hand = s.hands[seat]
     given = _take_from_hand(hand, list(a.cards), _owed_first(s))
     if not 0 <= a.meld < len(s.table):
-        raise RuleError("no_such_meld", f"there is no meld {a.meld} on the table")
+        raise RuleError("no_such_meld", Reason("no_meld", meld=a.meld))
     if rules.swap_needs_opening:
         _require_opened(rules, s, seat, "swap a joker")
     old = s.table[a.meld]
@@ -574,7 +571,7 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     # three-card set's joker).
     res = swap_positional(old.reading, given, rules.melds, set_any=rules.set_swap_any)
     if isinstance(res, str):
-        raise RuleError("joker_swap_forbidden", f"meld {a.meld}: {res}")
+        raise RuleError("joker_swap_forbidden", Reason("meld_reason", meld=a.meld, reason=res))
     reading, joker = res
     old_table = list(s.table)
     s.table[a.meld] = TableMeld(reading, old.owner)
@@ -589,7 +586,7 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     _must_have_drawn(s, "rearranging the table")
     seat = a.seat
     if not rules.may_rearrange:
-        raise RuleError("action_forbidden", "this variant does not allow rearranging the table")
+        raise RuleError("action_forbidden", Reason("no_rearrange"))
     old_cards = [c for m in s.table for c in m.cards]
     new_faces = Counter(c.face for m in a.melds for c in m)
     old_faces = Counter(c.face for c in old_cards)
@@ -601,12 +598,8 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     )
     _require_opened(rules, s, seat, "rearrange the table")
     if lost:
-        names = ", ".join(
-            format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k)
-        )
-        raise RuleError(
-            "table_invalid", f"the new table loses {names}: every table card must stay on the table"
-        )
+        names = " ".join(format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k))
+        raise RuleError("table_invalid", Reason("table_loses", cards=names))
     pool: dict[tuple[int, int], list[Card]] = {}
     for c in old_cards + from_hand:
         pool.setdefault(c.face, []).append(c)
@@ -617,11 +610,15 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
         if r is None:
             raise RuleError(
                 "table_invalid",
-                f"new meld {i}: " + (why_invalid(cards, rules.melds) if cards else "empty meld"),
+                Reason(
+                    "new_meld_reason",
+                    meld=i,
+                    reason=why_invalid(cards, rules.melds) if cards else Reason("empty_meld"),
+                ),
             )
         readings.append(r)
     if not from_hand:
-        raise RuleError("no_card_from_hand", "a rearrangement must add at least one card from your hand")
+        raise RuleError("no_card_from_hand", Reason("add_from_hand"))
     old_owner: dict[tuple[tuple[int, int], ...], int | None] = {}
     for tm in s.table:
         old_owner.setdefault(tuple(sorted(c.face for c in tm.cards)), tm.owner)
@@ -644,12 +641,12 @@ def _owes_taken_discard(rules: Rules, s: GameState) -> bool:
 
 def _turn_may_end(rules: Rules, s: GameState) -> None:
     if s.jokers_to_replay:
-        raise RuleError("joker_not_reused", "the joker you took must go back on the table this turn")
+        raise RuleError("joker_not_reused", Reason("joker_back"))
     if _owes_taken_discard(rules, s):
         assert s.taken_discard is not None  # owed only when one was taken
         raise RuleError(
             "discard_not_laid",
-            f"the {format_card(s.taken_discard)} taken from the discard pile must be laid this turn",
+            Reason("lay_taken_card", card=format_card(s.taken_discard)),
         )
 
 
@@ -657,20 +654,20 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
     _common(s, a.seat)
     _must_have_drawn(s, "discarding")
     if not rules.ends_with_discard:
-        raise RuleError("discard_forbidden", "this variant has no discard: end your turn instead")
+        raise RuleError("discard_forbidden", Reason("no_discard"))
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError(
             "joker_not_reused",
-            "the joker you took must go back on the table this turn, not on the discard pile",
+            Reason("joker_back_discard"),
         )
     if rules.taken_discard_must_be_laid and card == s.taken_discard:
-        raise RuleError("discard_not_laid", "the card taken from the discard pile must be laid this turn")
+        raise RuleError("discard_not_laid", Reason("lay_taken"))
     if house_rules and rules.throw_back_forbidden(s, card):
         raise RuleError(
             "discard_forbidden",
-            f"the {format_card(card)} taken from the discard pile may not be discarded this turn",
+            Reason("throw_back", card=format_card(card)),
         )
     _turn_may_end(rules, s)
     if house_rules:
@@ -686,7 +683,7 @@ def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
     _common(s, a.seat)
     _must_have_drawn(s, "ending your turn")
     if rules.ends_with_discard:
-        raise RuleError("wrong_phase", "your turn ends with a discard")
+        raise RuleError("wrong_phase", Reason("ends_with_discard"))
     _turn_may_end(rules, s)
     _next_turn(rules, s)
 

@@ -11,8 +11,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from .refusals import Reason, params_json
 
 # The contract's error codes, in a fixed order: where several apply,
 # the first one here wins.
@@ -99,15 +102,43 @@ class RuleError(RamiError):
     """An illegal move, refused without changing anything.
 
     ``code`` is one of :data:`ERROR_CODES`, or ``<plugin>.<code>`` for a code a
-    plugin adds.
+    plugin adds. The refusal is data: ``reason`` (a key of the refusal
+    catalogue, :data:`rami_core.refusals.REFUSALS`, or None for a code's
+    general sense) and its named ``params``; ``message`` is its English words
+    and :func:`rami_core.refusals.refusal_words` gives them in any language.
+    A :class:`~rami_core.refusals.Reason` given as the message brings its
+    key and parameters. ``texts``: a plugin's own words by language, for a
+    reason the catalogue does not know.
     """
 
-    def __init__(self, code: str, message: str = ""):
+    def __init__(
+        self,
+        code: str,
+        message: str = "",
+        *,
+        reason: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        texts: Mapping[str, str] | None = None,
+    ):
         if code not in ERROR_CODES and "." not in code:
             raise InternalError(f"unknown rule error code {code!r}")
+        if isinstance(message, Reason):
+            reason, params = message.key, message.params
         self.code = code
-        self.message = message or code.replace("_", " ")
+        self.message = str(message) or code.replace("_", " ")
+        self.reason = reason
+        self.params: dict[str, Any] = dict(params or {})
+        self.texts: dict[str, str] | None = dict(texts) if texts else None
         super().__init__(f"{code}: {self.message}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as plain data: code, reason, parameters and the English message."""
+        return {
+            "code": self.code,
+            "reason": self.reason,
+            "params": params_json(self.params),
+            "message": self.message,
+        }
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.message!r})"

@@ -47,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from . import hookspecs
 from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
 from .hookspecs import PluginSettings, Refusal
+from .refusals import Reason
 from .state import GameState
 
 ENTRY_POINT_GROUP = "rami"
@@ -374,13 +375,16 @@ class PluginHost:
         if d is None or d.value is True:
             return
         v = d.value
+        params = texts = None
         if isinstance(v, Refusal):
-            code, message = v.code, v.message
+            code, message, params, texts = v.code, v.message, v.params, v.texts
         else:  # a reason string: the guard let nothing else through
-            code, message = "refused", str(v)
+            code, message = "refused", v
         if code not in ERROR_CODES:
             code = f"{d.plugin}.{code}"
-        raise RuleError(code, message)
+        if isinstance(message, Reason):
+            raise RuleError(code, message)
+        raise RuleError(code, str(message), reason=None, params=params, texts=texts)
 
 
 def _refuse_wrappers(pm: pluggy.PluginManager) -> None:

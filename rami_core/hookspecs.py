@@ -42,10 +42,18 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 @dataclass(frozen=True)
 class Refusal:
     """A plugin's reason to refuse an action: `code` becomes `<plugin>.<code>`
-    (or stays as is when it is one of `ERROR_CODES`), `message` is shown to the player."""
+    (or stays as is when it is one of `ERROR_CODES`), `message` is shown to the player.
+
+    The refusal is data like the engine's: a :class:`rami_core.refusals.Reason`
+    as the message brings its catalogue key and parameters (the bundled
+    plugins' reasons are in the catalogue); a plugin of its own gives
+    ``params`` and ``texts``, its words by language (``{"fr": "..."}``, the
+    parameters named in braces), else every language shows ``message``."""
 
     code: str
     message: str
+    params: dict | None = None
+    texts: dict | None = None
 
 
 class PluginSettings(BaseModel):

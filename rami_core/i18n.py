@@ -1,29 +1,25 @@
 """Everything rami says to a person, in English and in French.
 
-One catalogue for the terminal game, the replay, the narration of events and
-the engine's refusals, so that a language is complete or visibly not
-(tests/test_i18n.py fails when a key lacks its French text). Messages are
-looked up by key and formatted with keyword arguments.
-
-Engine refusals are keyed by their error code (the contract, never
-translated) and by the reason the engine gives: the engine writes its reason
-in English from a fixed set of templates (:data:`REASONS`); a reason is read
-back into its key and parameters, and written again in the player's language
-with its cards in the player's notation and its meld numbers counted from 1,
-as on the screen. A plugin's own reason, which no template knows, is shown as
-the plugin wrote it.
+One catalogue for the terminal game, the replay and the narration of events,
+so that a language is complete or visibly not (tests/test_i18n.py fails when
+a key lacks its French text). Messages are looked up by key and formatted
+with keyword arguments. The engine's refusals have their own catalogue,
+keyed by reason with named parameters (:mod:`.refusals`): nothing here reads
+an English sentence back.
 """
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
-LANGS = ("en", "fr")
+from .errors import RuleError
+from .refusals import LANGS, refusal_words
+
+__all__ = ["LANGS", "MESSAGES", "Messages"]
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
@@ -80,8 +76,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "owe_joker": "The joker you took ({cards}) must go back on the table this turn.",
         "owe_discard": "The {card} you took from the discard pile must be laid this turn.",
         "prompt": "> ",
-        "refused": "Refused ({code}): {detail}",
-        "refused_plugin": "Refused by a house rule ({code}): {detail}",
         "bad_command": "Not understood: {detail}  (type ? for help)",
         "unknown_command": "unknown command {cmd!r}",
         "usage_meld": "write the cards of each meld, melds separated by | or /: m 7H 8H 9H | KS KH KC",
@@ -275,8 +269,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "owe_joker": "Le joker repris ({cards}) doit retourner sur la table ce tour-ci.",
         "owe_discard": "Le {card} pris à la défausse doit être posé ce tour-ci.",
         "prompt": "> ",
-        "refused": "Refusé : {detail}",
-        "refused_plugin": "Refusé par une règle maison ({code}) : {detail}",
         "bad_command": "Commande non comprise : {detail}  (tapez ? pour l'aide)",
         "unknown_command": "commande inconnue {cmd!r}",
         "usage_meld": "écrivez les cartes de chaque combinaison, séparées par | ou / : m 7Co 8Co 9Co | RP RCo RT",
@@ -420,456 +412,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-# Engine refusals by error code: the general sense of each code.
-CODES: dict[str, dict[str, str]] = {
-    "not_your_turn": {"en": "not your turn", "fr": "ce n'est pas votre tour"},
-    "wrong_phase": {"en": "not now", "fr": "ce n'est pas le moment"},
-    "action_forbidden": {"en": "not in this variant", "fr": "action interdite dans cette variante"},
-    "card_not_in_hand": {"en": "card not in your hand", "fr": "cette carte n'est pas dans votre main"},
-    "no_such_meld": {"en": "no such meld", "fr": "cette combinaison n'est pas sur la table"},
-    "not_opened": {"en": "not opened yet", "fr": "vous n'avez pas encore ouvert"},
-    "invalid_meld": {"en": "invalid meld", "fr": "combinaison invalide"},
-    "opening_requirement": {
-        "en": "the opening falls short",
-        "fr": "l'ouverture ne remplit pas les conditions",
-    },
-    "table_invalid": {"en": "the new table is not valid", "fr": "la table réorganisée n'est pas valide"},
-    "no_card_from_hand": {
-        "en": "no card from your hand",
-        "fr": "la réorganisation doit poser au moins une carte de votre main",
-    },
-    "joker_swap_forbidden": {"en": "joker swap refused", "fr": "échange de joker refusé"},
-    "joker_not_reused": {
-        "en": "the joker taken must be laid again",
-        "fr": "le joker repris doit retourner sur la table ce tour-ci",
-    },
-    "discard_not_laid": {
-        "en": "the card taken from the discard pile must be laid",
-        "fr": "la carte prise à la défausse doit être posée ce tour-ci",
-    },
-    "draw_forbidden": {"en": "draw refused", "fr": "pioche refusée"},
-    "discard_forbidden": {"en": "discard refused", "fr": "défausse refusée"},
-    "must_keep_discard": {"en": "keep a card to discard", "fr": "gardez une carte pour la défausse"},
-}
-
-# The engine's reasons: (key, the engine's English text with its parameters,
-# the French text). Parameters: `card`/`cards` are cards in canonical notation,
-# `meld`/`last` meld numbers counted from 0 (shown from 1), `reason`/`how` a
-# nested reason, `what` a phrase from WHATS; any other is shown as it is.
-REASONS: tuple[tuple[str, str, str], ...] = (
-    (
-        "round_not_over",
-        "the round is not over, or the game is",
-        "la manche n'est pas finie, ou la partie l'est",
-    ),
-    ("no_timeout", "the turn cannot be ended by a timeout", "ce tour ne peut pas finir par le temps écoulé"),
-    ("round_is_over", "the round is over", "la manche est finie"),
-    (
-        "other_turn",
-        "it is seat {turn}'s turn, not seat {seat}'s",
-        "c'est à la place {turn} de jouer, pas à la place {seat}",
-    ),
-    ("draw_first", "draw a card before {what}", "piochez une carte avant de {what}"),
-    ("not_in_hand_n", "{card} is not in your hand {n} times", "{card} n'est pas {n} fois dans votre main"),
-    ("not_in_hand", "{card} is not in your hand", "{card} n'est pas dans votre main"),
-    ("open_first", "open before you {what}", "ouvrez avant de {what}"),
-    (
-        "next_turn",
-        "you may {what} from the turn after your opening",
-        "vous pourrez {what} au tour qui suit votre ouverture",
-    ),
-    (
-        "keep_one",
-        "keep one card: the round ends with a discard",
-        "gardez une carte : la manche finit par une défausse",
-    ),
-    ("drawn_already", "you have already drawn this turn", "vous avez déjà pioché ce tour-ci"),
-    ("stock_only", "this variant draws from the stock only", "cette variante ne pioche que dans la pioche"),
-    (
-        "discard_after_opening",
-        "you may not take the discard before you have opened",
-        "vous ne pouvez pas prendre la défausse avant d'avoir ouvert",
-    ),
-    ("discard_empty", "the discard pile is empty", "la défausse est vide"),
-    ("no_pile", "no such pile: {pile}", "pas de tas {pile}"),
-    ("stock_empty", "the stock is empty", "la pioche est vide"),
-    (
-        "no_new_meld",
-        "this variant lays no new meld after the opening turn",
-        "cette variante ne pose plus de nouvelle combinaison après le tour d'ouverture",
-    ),
-    ("lay_one_meld", "lay at least one meld of cards", "posez au moins une combinaison"),
-    ("no_lay_off", "this variant does not allow laying off", "cette variante ne permet pas de compléter"),
-    ("lay_off_one", "lay off at least one card", "complétez avec au moins une carte"),
-    (
-        "no_meld_range",
-        "there is no meld {meld} on the table (melds 0 to {last})",
-        "il n'y a pas de combinaison {meld} sur la table (combinaisons 1 à {last})",
-    ),
-    ("no_meld", "there is no meld {meld} on the table", "il n'y a pas de combinaison {meld} sur la table"),
-    (
-        "all_at_once_only",
-        "nothing is laid off in this variant: go out by laying all but one card at once",
-        "cette variante ne complète rien : on sort en posant d'un coup toutes ses cartes sauf une",
-    ),
-    ("meld_reason", "meld {meld}: {reason}", "combinaison {meld} : {reason}"),
-    ("new_meld_reason", "new meld {meld}: {reason}", "nouvelle combinaison {meld} : {reason}"),
-    ("empty_meld", "empty meld", "combinaison vide"),
-    ("no_swap", "no joker swap in this variant: {how}", "pas d'échange de joker dans cette variante : {how}"),
-    (
-        "swap_on_table",
-        "jokers move only when the table is rearranged",
-        "les jokers ne bougent qu'en réorganisant la table",
-    ),
-    ("joker_stays", "a laid joker stays where it is", "un joker posé reste où il est"),
-    (
-        "no_rearrange",
-        "this variant does not allow rearranging the table",
-        "cette variante ne permet pas de réorganiser la table",
-    ),
-    (
-        "table_loses",
-        "the new table loses {cards}: every table card must stay on the table",
-        "la nouvelle table perd {cards} : toute carte posée doit rester sur la table",
-    ),
-    (
-        "add_from_hand",
-        "a rearrangement must add at least one card from your hand",
-        "une réorganisation doit poser au moins une carte de votre main",
-    ),
-    (
-        "joker_back_discard",
-        "the joker you took must go back on the table this turn, not on the discard pile",
-        "le joker repris doit retourner sur la table ce tour-ci, pas à la défausse",
-    ),
-    (
-        "joker_back",
-        "the joker you took must go back on the table this turn",
-        "le joker repris doit retourner sur la table ce tour-ci",
-    ),
-    (
-        "lay_taken",
-        "the card taken from the discard pile must be laid this turn",
-        "la carte prise à la défausse doit être posée ce tour-ci",
-    ),
-    (
-        "lay_taken_card",
-        "the {card} taken from the discard pile must be laid this turn",
-        "le {card} pris à la défausse doit être posé ce tour-ci",
-    ),
-    (
-        "throw_back",
-        "the {card} taken from the discard pile may not be discarded this turn",
-        "le {card} pris à la défausse ne peut pas être redéfaussé ce tour-ci",
-    ),
-    (
-        "no_discard",
-        "this variant has no discard: end your turn instead",
-        "cette variante n'a pas de défausse : finissez votre tour",
-    ),
-    ("ends_with_discard", "your turn ends with a discard", "votre tour finit par une défausse"),
-    ("no_natural", "[{cards}] has no natural card", "[{cards}] n'a aucune carte naturelle"),
-    (
-        "min_naturals",
-        "[{cards}] needs at least {n} natural cards",
-        "[{cards}] demande au moins {n} cartes naturelles",
-    ),
-    (
-        "max_jokers",
-        "[{cards}] holds {k} jokers, at most {n} allowed",
-        "[{cards}] contient {k} jokers, {n} au plus permis",
-    ),
-    (
-        "set_short",
-        "[{cards}] is too short for a set (at least {n} cards)",
-        "[{cards}] est trop court pour un brelan ou un carré (au moins {n} cartes)",
-    ),
-    (
-        "set_long",
-        "[{cards}] is too long for a set (at most {n} cards)",
-        "[{cards}] est trop long pour un brelan ou un carré (au plus {n} cartes)",
-    ),
-    (
-        "set_suits",
-        "[{cards}] repeats a suit: a set's cards are all of different suits",
-        "[{cards}] répète une couleur : les cartes d'un brelan sont toutes de couleurs différentes",
-    ),
-    (
-        "run_short",
-        "[{cards}] is too short for a run (at least {n} cards)",
-        "[{cards}] est trop courte pour une suite (au moins {n} cartes)",
-    ),
-    (
-        "run_repeat",
-        "[{cards}] repeats a card: a run's cards are all different",
-        "[{cards}] répète une carte : les cartes d'une suite sont toutes différentes",
-    ),
-    (
-        "run_corner",
-        "[{cards}] turns the corner K-A-2, which this variant forbids",
-        "[{cards}] tourne par R-A-2, ce que cette variante interdit",
-    ),
-    (
-        "run_gap",
-        "[{cards}] is not a run: the cards do not follow one another",
-        "[{cards}] n'est pas une suite : les cartes ne se suivent pas",
-    ),
-    (
-        "no_meld_kind",
-        "[{cards}] is neither a run (one suit, consecutive) nor a set (one rank)",
-        "[{cards}] n'est ni une suite (une couleur, cartes consécutives) ni un brelan (une valeur)",
-    ),
-    ("set_rank", "{card} is not of the set's rank", "{card} n'a pas la valeur du brelan"),
-    (
-        "set_joker_for",
-        "a joker stands for {card} in that set: give it by a joker swap",
-        "un joker tient la place de {card} dans ce brelan : donnez la carte par un échange de joker",
-    ),
-    ("set_has_suit", "the set already holds that suit ({card})", "le brelan a déjà cette couleur ({card})"),
-    (
-        "set_invalid",
-        "the set would no longer be valid: {reason}",
-        "le brelan ne serait plus valide : {reason}",
-    ),
-    ("run_suit", "{card} is not of the run's suit", "{card} n'est pas de la couleur de la suite"),
-    (
-        "run_joker_cannot",
-        "a joker laid off on that run cannot stand for {card}",
-        "un joker ajouté à cette suite ne peut pas tenir la place de {card}",
-    ),
-    (
-        "run_joker_for",
-        "a joker stands for {card} in that run: give it by a joker swap",
-        "un joker tient la place de {card} dans cette suite : donnez la carte par un échange de joker",
-    ),
-    ("run_has_card", "{card} already has its place in that run", "{card} a déjà sa place dans cette suite"),
-    (
-        "run_jokers",
-        "the run would hold {n} jokers, more than allowed",
-        "la suite aurait {n} jokers, plus que permis",
-    ),
-    (
-        "run_ends",
-        "those cards do not extend the run at its ends",
-        "ces cartes ne prolongent pas la suite à ses bouts",
-    ),
-    ("no_joker_there", "that meld holds no joker", "cette combinaison n'a pas de joker"),
-    ("joker_for_joker", "a joker cannot be given for a joker", "on ne donne pas un joker pour un joker"),
-    (
-        "run_swap_one",
-        "a joker in a run is freed by exactly the one card it stands for",
-        "un joker d'une suite se reprend avec exactement la carte qu'il remplace",
-    ),
-    (
-        "run_no_joker_for",
-        "no joker in that run stands for {card}",
-        "aucun joker de cette suite ne remplace {card}",
-    ),
-    (
-        "swap_rank",
-        "the cards given are not of the set's rank",
-        "les cartes données n'ont pas la valeur du brelan",
-    ),
-    (
-        "swap_suit",
-        "the cards given repeat a suit of the set",
-        "les cartes données répètent une couleur du brelan",
-    ),
-    (
-        "swap_both",
-        "a joker in a three-card set is freed only by both missing cards at once",
-        "le joker d'un brelan de trois cartes se reprend seulement avec les deux cartes manquantes à la fois",
-    ),
-    (
-        "set_no_joker_for",
-        "no joker in that set stands for {card}",
-        "aucun joker de ce brelan ne remplace {card}",
-    ),
-    (
-        "swap_two",
-        "two cards free a joker only from a three-card set holding one joker",
-        "deux cartes ne reprennent un joker que d'un brelan de trois cartes à un joker",
-    ),
-    (
-        "swap_invalid",
-        "the set with those cards would not be valid",
-        "le brelan avec ces cartes ne serait pas valide",
-    ),
-    (
-        "swap_count",
-        "a joker swap gives one card (two for a three-card set)",
-        "un échange de joker donne une carte (deux pour un brelan de trois cartes)",
-    ),
-    (
-        "partner_pure",
-        "your partner has opened; your first lay needs a run without a joker",
-        "votre partenaire a ouvert ; votre première pose demande une suite sans joker",
-    ),
-    (
-        "all_at_once",
-        "nothing is laid before going out: lay your whole hand at once (but the card to discard)",
-        "rien ne se pose avant de sortir : posez toute votre main d'un coup (sauf la carte à défausser)",
-    ),
-    ("opening_no_joker", "an opening may not use a joker", "une ouverture ne peut pas utiliser de joker"),
-    ("opening_pure", "an opening needs a run without a joker", "une ouverture demande une suite sans joker"),
-    (
-        "opening_run_set",
-        "an opening needs at least one run and one set",
-        "une ouverture demande au moins une suite et un brelan",
-    ),
-    (
-        "opening_points",
-        "an opening needs {points} points; these melds make {total}",
-        "une ouverture demande {points} points ; ces combinaisons en font {total}",
-    ),
-    (
-        "go_out_run",
-        "going out below the points after taking the discard needs a run built without that card",
-        "sortir sous les points après avoir pris la défausse demande une suite faite sans cette carte",
-    ),
-    # The bundled house-rule plugins (plugins/) give these reasons.
-    (
-        "playable_discard",
-        "{card} could be laid off on meld {meld}: it may not be discarded",
-        "{card} pourrait compléter la combinaison {meld} : elle ne peut pas être défaussée",
-    ),
-    (
-        "discard_to_open",
-        "before opening you may take the discard only to open with it this turn: lay it in your opening",
-        "avant d'ouvrir, vous ne prenez la défausse que pour ouvrir avec ce tour-ci : posez-la dans votre ouverture",
-    ),
-    (
-        "joker_own_card",
-        "the joker of meld {meld} stood for {card}: a joker is freed only with that card from your own hand, not from the table",
-        "le joker de la combinaison {meld} remplaçait {card} : un joker ne se reprend qu'avec cette carte venue de votre main, pas de la table",
-    ),
-    (
-        "joker_new_meld",
-        "the joker you took back must go into a new meld, not be laid off on a meld already on the table",
-        "le joker repris doit aller dans une nouvelle combinaison, pas compléter une combinaison déjà posée",
-    ),
-    (
-        "early_discard_draw",
-        "you may not take the discard in your first turn of the round",
-        "vous ne pouvez pas prendre la défausse à votre premier tour de la manche",
-    ),
-    (
-        "single_card_draw",
-        "you may not take the discard while holding a single card",
-        "vous ne pouvez pas prendre la défausse avec une seule carte en main",
-    ),
-    (
-        "joker_split_meld",
-        "meld {meld} ({cards}) holds a joker: it may not be split, all its cards must stay together in one meld",
-        "la combinaison {meld} ({cards}) a un joker : elle ne peut pas être coupée, toutes ses cartes restent ensemble",
-    ),
-    (
-        "joker_split",
-        "melds holding a joker may not be split: each must stay together in one meld",
-        "une combinaison qui a un joker ne peut pas être coupée : elle reste entière",
-    ),
-)
-
-# The actions a reason names (`what`), in French as an infinitive.
-WHATS: dict[str, str] = {
-    "laying": "poser",
-    "laying off": "compléter",
-    "swapping a joker": "échanger un joker",
-    "rearranging the table": "réorganiser la table",
-    "discarding": "défausser",
-    "ending your turn": "finir votre tour",
-    "lay off": "compléter",
-    "swap a joker": "échanger un joker",
-    "rearrange the table": "réorganiser la table",
-}
-
-_CARD_FIELDS = ("card", "cards")
-_MELD_FIELDS = ("meld", "last")
-_NESTED_FIELDS = ("reason", "how")
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    out = []
-    for literal, name, _spec, _conv in string.Formatter().parse(template):
-        out.append(re.escape(literal))
-        if name is not None:
-            out.append(f"(?P<{name}>.+?)")
-    return re.compile("".join(out) + r"\Z", re.S)
-
-
-_REASON_PATTERNS = [(key, _pattern(en), en, fr) for key, en, fr in REASONS]
-REASON_TEXT: dict[str, dict[str, str]] = {key: {"en": en, "fr": fr} for key, en, fr in REASONS}
-
-
-def read_reason(message: str) -> tuple[str, dict[str, str]] | None:
-    """The key and parameters of an engine reason, or None if no template matches."""
-    for key, pattern, _en, _fr in _REASON_PATTERNS:
-        m = pattern.match(message)
-        if m:
-            return key, m.groupdict()
-    return None
-
-
-def write_reason(message: str, lang: str, card_text: Callable[[str], str] = str) -> str:
-    """An engine reason in `lang`, its cards through `card_text` (a canonical
-    card or space-separated cards in, the shown form out) and its meld numbers
-    from 1. A reason no template knows (a plugin's) comes back as it is."""
-    found = read_reason(message)
-    if found is None:
-        return message
-    key, params = found
-    shown: dict[str, str] = {}
-    for name, value in params.items():
-        if name in _CARD_FIELDS:
-            shown[name] = _cards_in(value, card_text)
-        elif name in _MELD_FIELDS and value.lstrip("-").isdigit():
-            shown[name] = str(int(value) + 1)
-        elif name in _NESTED_FIELDS:
-            shown[name] = write_reason(value, lang, card_text)
-        elif name == "what":
-            shown[name] = WHATS.get(value, value) if lang == "fr" else value
-        else:
-            shown[name] = value
-    if key == "no_meld_range" and shown.get("last") == "0":
-        key = "no_meld_empty"
-    template = _SHOWN.get(key, {}).get(lang) or REASON_TEXT[key][lang]
-    return template.format(**shown)
-
-
-# How some reasons are shown where the engine's words would mislead (its meld
-# numbers count from 0, the screen's from 1).
-_SHOWN: dict[str, dict[str, str]] = {
-    "no_meld_range": {"en": "there is no meld {meld} on the table (melds 1 to {last})"},
-    "no_meld_empty": {
-        "en": "there is no meld {meld} on the table (the table is empty)",
-        "fr": "il n'y a pas de combinaison {meld} sur la table (la table est vide)",
-    },
-}
-
-
-_CARD_TOKEN = re.compile(r"(?<![\w])(10|[2-9AJQK])([SHDC])(?![\w])|\bJK\b")
-
-
-def _cards_in(text: str, card_text: Callable[[str], str]) -> str:
-    return _CARD_TOKEN.sub(lambda m: card_text(m.group(0)), text)
-
-
-def refusal_text(code: str, message: str, lang: str, card_text: Callable[[str], str] = str) -> str:
-    """A refused move as a person reads it: the reason in `lang` (the code's
-    general sense where the engine gave none). English keeps the code, the
-    contract a bug report quotes; French shows it only for a plugin's code."""
-    general = CODES.get(code, {}).get(lang)
-    reason = write_reason(message, lang, card_text) if message else ""
-    if lang == "fr":
-        if general is None:  # a plugin's code: its own words
-            return MESSAGES["fr"]["refused_plugin"].format(code=code, detail=reason or code)
-        if not reason or read_reason(message) is None:
-            return MESSAGES["fr"]["refused"].format(detail=general)
-        return MESSAGES["fr"]["refused"].format(detail=reason)
-    if general is None:
-        return MESSAGES["en"]["refused_plugin"].format(code=code, detail=reason or code)
-    return MESSAGES["en"]["refused"].format(code=code, detail=reason or general)
-
 
 class Messages:
     """The messages of one language."""
@@ -904,5 +446,8 @@ class Messages:
                 out.append(format(repr(value) if conv == "r" else value, spec or ""))
         return out
 
-    def refusal(self, code: str, message: str, card_text: Callable[[str], str] = str) -> str:
-        return refusal_text(code, message, self.lang, card_text)
+    def refusal(self, error: RuleError, card_text: Callable[[str], str] = str) -> str:
+        """A refused move in this language, from its code, reason and parameters."""
+        return refusal_words(
+            error.code, error.reason, error.params, self.lang, card_text, error.message, error.texts
+        )

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import Card
+from .cards import Card, format_card
+from .refusals import Reason
 
 RUN = "run"
 SET = "set"
@@ -261,37 +262,36 @@ def is_valid(cards: Sequence[Card], meld_rules: MeldRules) -> bool:
     return read_meld(cards, meld_rules) is not None
 
 
-def why_invalid(cards: Sequence[Card], meld_rules: MeldRules) -> str:
+def why_invalid(cards: Sequence[Card], meld_rules: MeldRules) -> Reason:
     """A short reason a person can act on; only called for refused melds."""
-    from .cards import format_card
 
     text = " ".join(format_card(c) for c in cards)
     nat, jok = _split(cards)
     if not nat:
-        return f"[{text}] has no natural card"
+        return Reason("no_natural", cards=text)
     if len(nat) < meld_rules.min_naturals:
-        return f"[{text}] needs at least {meld_rules.min_naturals} natural cards"
+        return Reason("min_naturals", cards=text, n=meld_rules.min_naturals)
     if meld_rules.max_jokers is not None and len(jok) > meld_rules.max_jokers:
-        return f"[{text}] holds {len(jok)} jokers, at most {meld_rules.max_jokers} allowed"
+        return Reason("max_jokers", cards=text, k=len(jok), n=meld_rules.max_jokers)
     same_suit = len({c.suit for c in nat}) == 1
     same_rank = len({c.rank for c in nat}) == 1
     if (same_rank and not same_suit) or (same_rank and len(nat) == 1):
         if len(cards) < meld_rules.set_min:
-            return f"[{text}] is too short for a set (at least {meld_rules.set_min} cards)"
+            return Reason("set_short", cards=text, n=meld_rules.set_min)
         if len(cards) > meld_rules.set_max:
-            return f"[{text}] is too long for a set (at most {meld_rules.set_max} cards)"
+            return Reason("set_long", cards=text, n=meld_rules.set_max)
         if meld_rules.set_distinct_suits:
-            return f"[{text}] repeats a suit: a set's cards are all of different suits"
+            return Reason("set_suits", cards=text)
     if same_suit:
         if len(cards) < meld_rules.run_min:
-            return f"[{text}] is too short for a run (at least {meld_rules.run_min} cards)"
+            return Reason("run_short", cards=text, n=meld_rules.run_min)
         ranks = sorted(c.rank for c in nat)
         if len(set(ranks)) != len(ranks):
-            return f"[{text}] repeats a card: a run's cards are all different"
+            return Reason("run_repeat", cards=text)
         if not meld_rules.wrap and 1 in ranks and 13 in ranks and 2 in ranks:
-            return f"[{text}] turns the corner K-A-2, which this variant forbids"
-        return f"[{text}] is not a run: the cards do not follow one another"
-    return f"[{text}] is neither a run (one suit, consecutive) nor a set (one rank)"
+            return Reason("run_corner", cards=text)
+        return Reason("run_gap", cards=text)
+    return Reason("no_meld_kind", cards=text)
 
 
 # ----------------------------------------------------------------- points
@@ -362,15 +362,16 @@ def _lay_off_set(
     }
     for c in naturals:
         if c.rank != reading.rank:
-            return f"{c} is not of the set's rank"
+            return Reason("set_rank", card=format_card(c))
         if meld_rules.set_distinct_suits and c.suit in fixed_joker_suits:
-            return f"a joker stands for {c} in that set: give it by a joker swap"
+            return Reason("set_joker_for", card=format_card(c))
         if meld_rules.set_distinct_suits and c.suit in held:
-            return f"the set already holds that suit ({c})"
+            return Reason("set_has_suit", card=format_card(c))
     new = read_set(list(reading.cards) + list(naturals) + list(jokers), meld_rules)
     if new is None:
-        return "the set would no longer be valid: " + why_invalid(
-            list(reading.cards) + list(naturals) + list(jokers), meld_rules
+        return Reason(
+            "set_invalid",
+            reason=why_invalid(list(reading.cards) + list(naturals) + list(jokers), meld_rules),
         )
     return new
 
@@ -385,7 +386,7 @@ def _lay_off_run(
     window = set(range(lo, hi + 1))
     for c in naturals:
         if c.suit != reading.suit:
-            return f"{c} is not of the run's suit"
+            return Reason("run_suit", card=format_card(c))
     # Places of the run's own jokers, to name the card a joker stands for.
     joker_places = {lo + i for i, c in enumerate(reading.cards) if c.is_joker}
 
@@ -406,14 +407,14 @@ def _lay_off_run(
         if face is None:
             continue
         if face[1] != reading.suit:
-            return f"a joker laid off on that run cannot stand for {face_text(face)}"
+            return Reason("run_joker_cannot", card=face_text(face))
         as_places.append([p for p in candidates(face[0]) if p not in window])
     nat_options = [[p for p in candidates(c.rank) if p not in window] for c in naturals]
     for c, opts in zip(naturals, nat_options):
         if not opts:
             if any(p in joker_places for p in candidates(c.rank)):
-                return f"a joker stands for {c} in that run: give it by a joker swap"
-            return f"{c} already has its place in that run"
+                return Reason("run_joker_for", card=format_card(c))
+            return Reason("run_has_card", card=format_card(c))
     plain = [j for j, face in jokers if face is None]
     named = [j for j, face in jokers if face is not None]
     for choice in product(*nat_options, *as_places):
@@ -456,19 +457,18 @@ def _lay_off_run(
         cards = [places[p] for p in range(a, b + 1)]
         nat = [c for c in cards if not c.is_joker]
         if not _counts_ok(len(nat), len(cards) - len(nat), meld_rules):
-            return f"the run would hold {len(cards) - len(nat)} jokers, more than allowed"
+            return Reason("run_jokers", n=len(cards) - len(nat))
         stands = tuple((rank_at(p), reading.suit) for p in range(a, b + 1))
         return Reading(RUN, tuple(cards), stands, start=a + shift, suit=reading.suit)
     for c in naturals:
         if any(p in joker_places for p in candidates(c.rank)):
-            return f"a joker stands for {c} in that run: give it by a joker swap"
+            return Reason("run_joker_for", card=format_card(c))
         if any(p in window for p in candidates(c.rank)):
-            return f"{c} already has its place in that run"
-    return "those cards do not extend the run at its ends"
+            return Reason("run_has_card", card=format_card(c))
+    return Reason("run_ends")
 
 
 def face_text(face: tuple[int, int]) -> str:
-    from .cards import format_card
 
     return format_card(Card(face[0], face[1] if face[1] >= 0 else 0, 0))
 
@@ -480,12 +480,12 @@ def swap_positional(
     places. Returns (new reading, freed joker) or a reason for
     `joker_swap_forbidden`."""
     if reading.jokers == 0:
-        return "that meld holds no joker"
+        return Reason("no_joker_there")
     if any(c.is_joker for c in given):
-        return "a joker cannot be given for a joker"
+        return Reason("joker_for_joker")
     if reading.kind == RUN:
         if len(given) != 1:
-            return "a joker in a run is freed by exactly the one card it stands for"
+            return Reason("run_swap_one")
         c = given[0]
         for i, (card, face) in enumerate(zip(reading.cards, reading.stands)):
             if card.is_joker and face == c.face:
@@ -494,15 +494,15 @@ def swap_positional(
                 return Reading(
                     RUN, tuple(cards), reading.stands, start=reading.start, suit=reading.suit
                 ), card
-        return f"no joker in that run stands for {c}"
+        return Reason("run_no_joker_for", card=format_card(c))
     # A set.
     jokers = [c for c in reading.cards if c.is_joker]
     nat = [c for c in reading.cards if not c.is_joker]
     if any(c.rank != reading.rank for c in given):
-        return "the cards given are not of the set's rank"
+        return Reason("swap_rank")
     suits = [c.suit for c in given]
     if len(set(suits)) != len(suits) or any(s in {c.suit for c in nat} for s in suits):
-        return "the cards given repeat a suit of the set"
+        return Reason("swap_suit")
     if len(given) == 1:
         c = given[0]
         fixed = [
@@ -515,16 +515,16 @@ def swap_positional(
             if new is not None:
                 return new, jokers[0]
         if len(reading.cards) == 3:
-            return "a joker in a three-card set is freed only by both missing cards at once"
-        return f"no joker in that set stands for {c}"
+            return Reason("swap_both")
+        return Reason("set_no_joker_for", card=format_card(c))
     if len(given) == 2:
         if len(reading.cards) != 3 or len(jokers) != 1:
-            return "two cards free a joker only from a three-card set holding one joker"
+            return Reason("swap_two")
         new = read_set(nat + list(given), meld_rules)
         if new is None:
-            return "the set with those cards would not be valid"
+            return Reason("swap_invalid")
         return new, jokers[0]
-    return "a joker swap gives one card (two for a three-card set)"
+    return Reason("swap_count")
 
 
 def might_join(cards: Sequence[Card], c: Card) -> bool:

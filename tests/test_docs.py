@@ -36,10 +36,11 @@ def test_no_page_refers_to_files_outside_the_repository(page):
 
 
 def test_the_messages_refer_to_nothing_outside():
-    from rami_core.i18n import MESSAGES, REASONS
+    from rami_core.i18n import MESSAGES
+    from rami_core.refusals import REFUSALS
 
     texts = [t for lang in MESSAGES.values() for t in lang.values()] + [
-        t for _, en, fr in REASONS for t in (en, fr)
+        t for texts in REFUSALS.values() for t in texts.values()
     ]
     assert not [t for t in texts if OUTSIDE.search(t)]
 

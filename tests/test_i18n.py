@@ -1,6 +1,7 @@
-"""The catalogue (rami_core.i18n): every message in English and French, every
-refusal the engine can give read back into its key and written in French,
-and numbers agreeing with their nouns."""
+"""The catalogues (rami_core.i18n, rami_core.refusals): every message and
+every refusal in English and French with the same parameters, every refusal
+the engine gives carrying its reason and parameters and written wholly in
+French from them, and numbers agreeing with their nouns."""
 
 from __future__ import annotations
 
@@ -12,7 +13,17 @@ import pytest
 
 from rami_core import errors
 from rami_core.errors import ERROR_CODES, RuleError
-from rami_core.i18n import CODES, LANGS, MESSAGES, REASONS, Messages, read_reason, refusal_text, write_reason
+from rami_core.i18n import LANGS, MESSAGES, Messages
+from rami_core.refusals import (
+    _REASONS,
+    CODES,
+    REFUSALS,
+    REFUSED,
+    Reason,
+    refusal_detail,
+    refusal_words,
+    template_params,
+)
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -29,26 +40,34 @@ def test_every_message_has_both_texts_with_the_same_parameters():
     assert set(MESSAGES["fr"]) == set(MESSAGES["en"]), "a French message with no English text"
 
 
-def test_every_error_code_and_reason_has_both_texts():
+def test_every_error_code_and_reason_has_both_texts_with_the_same_parameters():
+    """Codes x languages and reasons x languages: none missing, none empty, none
+    left in English, and every language shows every parameter."""
     assert set(CODES) == set(ERROR_CODES)
     for code, texts in CODES.items():
-        assert set(texts) == set(LANGS) and all(texts.values()), code
-    keys = [k for k, _, _ in REASONS]
-    assert len(keys) == len(set(keys))
-    for key, en, fr in REASONS:
-        assert fr.strip() and fields(fr) == fields(en), key
+        assert set(texts) == set(LANGS) and all(t.strip() for t in texts.values()), code
+    keys = [k for k, _, _ in _REASONS]
+    assert len(keys) == len(set(keys)), "a reason written twice"
+    for key, texts in REFUSALS.items():
+        assert set(texts) == set(LANGS), key
+        for lang in LANGS:
+            assert texts[lang].strip(), (key, lang)
+            assert template_params(texts[lang]) == template_params(texts["en"]), (key, lang)
+        assert texts["fr"] != texts["en"], f"{key!r}: the French text is the English one"
+    for lang in LANGS:
+        assert set(REFUSED[lang]) == {"refused", "refused_plugin"}
 
 
-def _refusals_of_every_scenario(monkeypatch) -> list[tuple[str, str]]:
+def _refusals_of_every_scenario(monkeypatch) -> list[RuleError]:
     """Every refusal the engine gives while the bundled scenarios run."""
     from rami_core.scenario import run_file, scenario_files
 
-    seen: list[tuple[str, str]] = []
+    seen: list[RuleError] = []
     original = RuleError.__init__
 
-    def record(self, code, message=""):
-        seen.append((code, message))
-        original(self, code, message)
+    def record(self, code, message="", **kw):
+        original(self, code, message, **kw)
+        seen.append(self)
 
     monkeypatch.setattr(errors.RuleError, "__init__", record)
     for path in scenario_files([SCENARIOS]):
@@ -56,16 +75,21 @@ def _refusals_of_every_scenario(monkeypatch) -> list[tuple[str, str]]:
     return seen
 
 
-def test_every_refusal_in_the_scenarios_is_read_and_written_in_french(monkeypatch):
+ENGLISH = re.compile(r"\b(the|is|not|your|meld|card|turn|must)\b")
+
+
+def test_every_refusal_in_the_scenarios_is_data_written_wholly_in_french(monkeypatch):
     seen = _refusals_of_every_scenario(monkeypatch)
-    assert len({code for code, _ in seen}) >= 10  # the scenarios cover most codes
-    unread = sorted({m for code, m in seen if "." not in code and m and read_reason(m) is None})
-    assert not unread, f"engine reasons no template reads: {unread}"
-    for code, message in seen:
-        if "." in code:
-            continue
-        fr = refusal_text(code, message, "fr")
-        assert not re.search(r"\b(the|is|not|your|meld|card|turn|must)\b", fr), fr
+    assert len({e.code for e in seen}) >= 10  # the scenarios cover most codes
+    no_reason = sorted({(e.code, e.message) for e in seen if e.reason is None})
+    assert not no_reason, f"refusals without a catalogue reason: {no_reason}"
+    for e in seen:
+        shown = template_params(REFUSALS[e.reason]["en"])
+        assert set(e.params) == shown, (e.reason, e.params)
+        fr = refusal_words(e.code, e.reason, e.params, "fr")
+        assert not ENGLISH.search(fr), fr
+        again = RuleError(e.code, reason=e.to_json()["reason"], params=e.to_json()["params"])
+        assert refusal_words(again.code, again.reason, again.params, "fr") == fr  # JSON round trip
 
 
 def test_reasons_show_cards_in_the_players_notation_and_melds_from_one():
@@ -75,15 +99,27 @@ def test_reasons_show_cards_in_the_players_notation_and_melds_from_one():
 
         return CardStyle("fr", ascii_only=True).name(parse_card(code))
 
-    text = write_reason(
-        "meld 2: [JC JC JS] repeats a suit: a set's cards are all of different suits", "fr", fr_ascii
-    )
+    why = Reason("meld_reason", meld=2, reason=Reason("set_suits", cards="JC JC JS"))
+    assert str(why) == "meld 2: [JC JC JS] repeats a suit: a set's cards are all of different suits"
     assert (
-        text
+        why.words("fr", fr_ascii)
         == "combinaison 3 : [VT VT VP] répète une couleur : les cartes d'un brelan sont toutes de couleurs différentes"
     )
-    assert write_reason("a plugin's own words", "fr") == "a plugin's own words"
-    assert refusal_text("house.no_sevens", "no sevens", "fr").startswith("Refusé par une règle maison")
+    assert refusal_words("house.no_sevens", None, None, "fr", message="no sevens").startswith(
+        "Refusé par une règle maison"
+    )
+    own = {"fr": "pas de {card}"}
+    assert refusal_detail("house.x", None, {"card": "7H"}, "fr", texts=own) == "pas de 7H"
+    assert refusal_detail("house.x", None, {"card": "7H"}, "en", message="no 7H", texts=own) == "no 7H"
+
+
+def test_no_regular_expression_reads_a_refusal():
+    """Refusals are translated from their key and parameters: the catalogues
+    import no regular expressions."""
+    root = Path(__file__).resolve().parent.parent / "rami_core"
+    for name in ("i18n.py", "refusals.py", "errors.py"):
+        text = (root / name).read_text(encoding="utf-8")
+        assert "import re\n" not in text and "re.compile" not in text, name
 
 
 @pytest.mark.parametrize("lang", LANGS)

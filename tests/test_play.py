@@ -581,20 +581,20 @@ def test_card_style_french_ascii_and_engine_details():
     assert CardStyle("fr", ascii_only=True).name(parse_card("JC")) == "VT"
     assert CardStyle("en", ascii_only=True).name(parse_card("10H")) == "10H"
     assert CardStyle("en").name(parse_card("10H")) == "10♥"
-    from rami_core.i18n import write_reason
+    from rami_core.refusals import Reason
 
     en = CardStyle("en")
     assert (
-        write_reason("meld 0: QS is not of the set's rank", "en", en.code)
+        Reason("meld_reason", meld=0, reason=Reason("set_rank", card="QS")).words("en", en.code)
         == "meld 1: Q♠ is not of the set's rank"
     )
     assert (
-        write_reason("there is no meld 5 on the table (melds 0 to 3)", "en", en.code)
+        Reason("no_meld_range", meld=5, last=3).words("en", en.code)
         == "there is no meld 6 on the table (melds 1 to 4)"
     )
     fr = CardStyle("fr", ascii_only=True)
     assert (
-        write_reason("meld 0: QS is not of the set's rank", "fr", fr.code)
+        Reason("meld_reason", meld=0, reason=Reason("set_rank", card="QS")).words("fr", fr.code)
         == "combinaison 1 : DP n'a pas la valeur du brelan"
     )
 

@@ -209,7 +209,14 @@ def test_websocket_player_and_spectator(client):
         assert any(m["type"] == "event" and m["event"]["kind"] == "drawn" for m in seen)
         ws.send_json({"type": "action", "action": {"draw": "stock"}})
         m = ws.receive_json()
-        assert m == {"type": "error", "code": "wrong_phase", "message": "you have already drawn this turn"}
+        assert m == {
+            "type": "error",
+            "code": "wrong_phase",
+            "message": "you have already drawn this turn",
+            "reason": "drawn_already",
+            "params": {},
+            "messages": {"en": "you have already drawn this turn", "fr": "vous avez déjà pioché ce tour-ci"},
+        }
         ws.send_text("not json")
         assert ws.receive_json()["code"] == "invalid_message"
         ws.send_json({"type": "action", "action": {"draw": "stock", "meld": []}})

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOTS
 from ..errors import ProfileError, RuleError
+from ..refusals import refusal_json
 from ..resources import preset_names
 from .hub import Hub
 from .lobby import house_names
@@ -93,7 +94,7 @@ def create_app(
             except ServerError as e:
                 return error(e.status, e.code, e.message)
             except RuleError as e:
-                return error(409, e.code, e.message)
+                return JSON({"error": refusal_json(e)}, status_code=409)
 
         return run
 
@@ -202,7 +203,7 @@ def create_app(
                 except ServerError as e:
                     conn.send({"type": "error", "code": e.code, "message": e.message})
                 except RuleError as e:
-                    conn.send({"type": "error", "code": e.code, "message": e.message})
+                    conn.send({"type": "error", **refusal_json(e)})
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:

@@ -26,6 +26,7 @@ from ..engine import Game
 from ..errors import RuleError
 from ..events import Event, EventKind
 from ..profile import Profile
+from ..refusals import Reason
 from ..savegame import to_save
 from ..state import LAY, OVER
 from .clocks import schedule
@@ -262,7 +263,7 @@ class Hub:
         if not t.undo:
             raise ServerError(409, "undo_forbidden", "this table was created without undo")
         if t.game.state.turn != seat or t.game.state.phase == OVER:
-            raise RuleError("not_your_turn", "undo takes back only your own turn")
+            raise RuleError("not_your_turn", Reason("undo_own_turn"))
         if not self.undo_available(t, seat):
             raise ServerError(409, "undo_forbidden", "nothing to take back: the draw stays, lays can go back")
         assert t.undo_point is not None
@@ -275,7 +276,7 @@ class Hub:
     def next_round(self, t: Table) -> None:
         s = t.game.state
         if s.phase != OVER or s.game_over:
-            raise RuleError("wrong_phase", "the round is not over, or the game is")
+            raise RuleError("wrong_phase", Reason("round_not_over"))
         self.accept(t, A.NextRound())
 
     # ------------------------------------------------------------ telling

@@ -184,7 +184,23 @@ class TableSummary(BaseModel):
     actions: int = Field(description="Actions stored so far (the log's length).")
 
 
-class ErrorBody(BaseModel):
+class RefusalFields(BaseModel):
+    """A refusal is data: the engine's adds its reason (a key of the refusal
+    catalogue), the reason's named parameters, and its words in every
+    language; a server code (a malformed request) has only code and message."""
+
+    reason: str | None = Field(
+        default=None, description="The refusal catalogue's key (rami_core.refusals.REFUSALS), if any."
+    )
+    params: dict[str, Any] | None = Field(
+        default=None, description="The reason's named parameters (cards, meld counted from 0, points...)."
+    )
+    messages: dict[str, str] | None = Field(
+        default=None, description="The refusal's words by language (en, fr), from the catalogue."
+    )
+
+
+class ErrorBody(RefusalFields):
     code: str = Field(description="A rule code (not_your_turn, invalid_meld...) or a server code.")
     message: str
 
@@ -292,7 +308,7 @@ class EventMessage(BaseModel):
     event: Event
 
 
-class ErrorMessage(BaseModel):
+class ErrorMessage(RefusalFields):
     type: Literal["error"]
     code: str
     message: str

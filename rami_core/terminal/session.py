@@ -259,7 +259,7 @@ class Session:
         self.term.show(self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent))
 
     def refuse(self, e: RuleError) -> None:
-        self.term.line(Text(self.msg.refusal(e.code, e.message, self.style.code), style="bold red"))
+        self.term.line(Text(self.msg.refusal(e, self.style.code), style="bold red"))
 
     def command_error(self, e: CommandError) -> None:
         if e.key == "usage":

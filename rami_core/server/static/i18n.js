@@ -208,7 +208,8 @@ const STRINGS = {
   },
 };
 
-// A French sentence for each refusal code (the English page shows the server's message).
+// A French sentence for each refusal code the server gives without the
+// catalogue's words (the English page shows the server's message).
 const CODES_FR = {
   not_your_turn: "Ce n'est pas votre tour.",
   wrong_phase: "Pas maintenant : piochez d'abord, ou le tour ne se finit pas ainsi.",
@@ -246,7 +247,11 @@ export function t(key, ...args) {
   return typeof v === "function" ? v(...args) : v ?? key;
 }
 
-export function refusal(code, message) {
+// A refusal in the reader's language: the engine's catalogue sends its words
+// in every language (`messages`, from the code, reason and parameters); the
+// server's own refusals (a malformed request) are named here by code.
+export function refusal(code, message, messages) {
+  if (messages && messages[lang()]) return messages[lang()];
   if (lang() === "fr" && CODES_FR[code]) return `${CODES_FR[code]} (${message})`;
   return message;
 }

@@ -92,7 +92,7 @@ async function create(ev) {
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) {
-    $("error").textContent = `${t("refused")}: ${refusal(data.error.code, data.error.message)}`;
+    $("error").textContent = `${t("refused")}: ${refusal(data.error.code, data.error.message, data.error.messages)}`;
     return;
   }
   const box = $("links");

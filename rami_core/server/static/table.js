@@ -79,7 +79,7 @@ async function send(action) {
   }
   const data = await r.json();
   if (!r.ok) {
-    setRefusal(refusal(data.error.code, data.error.message));
+    setRefusal(refusal(data.error.code, data.error.message, data.error.messages));
     return false;
   }
   accept(data);
@@ -127,7 +127,7 @@ function connect() {
       if (ui.log.length > 60) ui.log.shift();
       renderLog();
     } else if (msg.type === "error") {
-      setRefusal(refusal(msg.code, msg.message));
+      setRefusal(refusal(msg.code, msg.message, msg.messages));
       if (msg.code === "bad_token" || msg.code === "no_such_table") retry = -1;
     }
   };
@@ -505,6 +505,6 @@ fetch(`/api/tables/${tableId}/view${q}`)
   .then((r) => r.json().then((d) => ({ ok: r.ok, d })))
   .then(({ ok, d }) => {
     if (ok) accept(d, true);
-    else setRefusal(refusal(d.error.code, d.error.message));
+    else setRefusal(refusal(d.error.code, d.error.message, d.error.messages));
   });
 connect();
