@@ -30,7 +30,7 @@ from ..savegame import to_save
 from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
-from .protocol import ACTION_ADAPTER, CreateTable, ServerError, validation_message
+from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
 from .store import Store, StoredTable
 from .table import HUMAN, Seat, Table
 from .views import build_view
@@ -140,7 +140,7 @@ class Hub:
             table_id = secrets.token_hex(5)
         seats = []
         for i, kind in enumerate(req.seats):
-            name = (names[i].strip() if i < len(names) else "") or (
+            name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or (
                 f"Player {i + 1}" if kind == HUMAN else f"{kind} bot {i + 1}"
             )
             seats.append(
