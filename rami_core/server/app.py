@@ -30,7 +30,7 @@ from ..errors import ProfileError, RuleError
 from ..resources import preset_names
 from ..userfiles import loads_json
 from .hub import Hub
-from .lobby import house_names
+from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
 from .store import Store
 from .table import Conn
@@ -39,6 +39,7 @@ from .views import summary
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024
 MAX_WS_MESSAGE = 256 * 1024
+PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
 
 
 # Sent with every HTTP answer. The pages load their scripts and styles from
@@ -126,6 +127,23 @@ def create_app(
     )
     hub.load()
 
+    # Reading a pasted profile (YAML, extends, validation, suggestions) is
+    # the one costly thing a visitor can ask for: it runs in a worker thread,
+    # one at a time, so the loop (clocks, bots, every socket) never waits on
+    # it. The loader's own caps (1 MiB, MAX_PROFILE_VALUES values, 20
+    # problems in words) bound each read; PROFILE_SECONDS bounds the wait.
+    parsing = asyncio.Semaphore(1)
+
+    async def read_profile(req: CreateTable) -> tuple[str, Any]:
+        if req.variant is not None:
+            return profile_from_request(req)  # a bundled file by name: small, and cached
+        try:
+            async with asyncio.timeout(PROFILE_SECONDS):
+                async with parsing:
+                    return await asyncio.to_thread(profile_from_request, req)
+        except TimeoutError:
+            raise ServerError(503, "busy", "the server is reading other house files: try again") from None
+
     def guarded(handler):
         async def run(request: Request) -> Response:
             try:
@@ -159,7 +177,8 @@ def create_app(
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
         try:
-            t = hub.create(req)
+            read = await read_profile(req)
+            t = hub.create(req, read)
         except ProfileError as e:
             return error(400, "profile_invalid", e.format())
         seats = [

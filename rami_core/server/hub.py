@@ -113,8 +113,10 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def create(self, req: CreateTable) -> Table:
-        variant, profile = profile_from_request(req)
+    def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
+        """A new table. `read` is the request's profile already read (the app
+        reads it in a worker thread, off the loop); without it, read here."""
+        variant, profile = read if read is not None else profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
             counts = ", ".join(map(str, profile.player_counts()))

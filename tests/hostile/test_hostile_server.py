@@ -150,3 +150,87 @@ def test_a_huge_integer_over_a_websocket_is_answered(client):
 def test_json_oddities_are_a_400(client, body):
     r = client.post("/api/tables", content=body)
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
+
+
+# --------------------------------------------------------------------------- item 2: profiles read off the loop, bounded
+
+
+def test_a_megabyte_of_unknown_keys_is_refused_briefly(client):
+    rules = "extends: rami51\n" + "".join(f"k{i:05d}: 1\n" for i in range(99_990))
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules[: (1 << 20) - 1]})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err["code"] == "profile_invalid"
+    assert "more than 4000 values" in err["message"] and err["message"].startswith("rules:")
+    assert len(r.content) < 2000  # one located line, not 4 MB of suggestions
+
+
+@pytest.mark.parametrize("n", [25, 3000])
+def test_many_mistakes_are_counted_past_twenty(client, n):
+    rules = "extends: rami51\n" + "".join(f"k{i:05d}: 1\n" for i in range(n))
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    lines = r.json()["error"]["message"].splitlines()
+    assert len(lines) == 21
+    assert lines[-1].endswith(f"and {n - 20} more problems")
+    assert all(line.startswith("rules:") for line in lines[:-1])
+
+
+@pytest.mark.parametrize("n", [8, 100, 3000])
+def test_a_list_longer_than_its_setting_can_use_is_refused(client, n):
+    rules = "extends: rami51\nplayers:\n  counts: [" + ", ".join(["2"] * n) + "]\n"
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    msg = r.json()["error"]["message"]
+    assert msg.startswith("rules:3:") and "players.counts" in msg
+
+
+def test_a_huge_name_is_refused_where_written(client):
+    rules = "extends: rami51\nname: " + "N" * 5000 + "\n"
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    assert r.json()["error"]["message"].startswith("rules:2:")
+
+
+def test_the_loop_answers_while_a_profile_is_read(tmp_path, monkeypatch):
+    """A pasted profile is read in a worker thread: a read that takes its time
+    (held here by an event) leaves every other request answered at once."""
+    import threading
+
+    import httpx
+
+    from rami_core.server import app as app_module
+    from tests.server_support import ThreadServer
+
+    held = threading.Event()
+    entered = threading.Event()
+    real = app_module.profile_from_request
+
+    def slow(req):
+        entered.set()
+        assert held.wait(30)
+        return real(req)
+
+    monkeypatch.setattr(app_module, "profile_from_request", slow)
+    with ThreadServer(tmp_path / "t.sqlite", bot_delay=0, round_pause=1000) as srv:
+        answer: dict = {}
+
+        def create() -> None:
+            answer["r"] = httpx.post(
+                srv.url + "/api/tables",
+                json={"seats": ["human", "human"], "rules": "extends: rami51\n"},
+                timeout=60,
+            )
+
+        th = threading.Thread(target=create)
+        th.start()
+        try:
+            assert entered.wait(30)
+            for _ in range(5):  # the loop is free: each of these is answered while the read is held
+                assert httpx.get(srv.url + "/api/meta", timeout=10).status_code == 200
+                assert httpx.get(srv.url + "/api/tables", timeout=10).json() == []
+            assert th.is_alive()
+        finally:
+            held.set()
+            th.join(timeout=30)
+        assert answer["r"].status_code == 201
