@@ -5,7 +5,7 @@ plays such plans (`PlanningBot`, the base of greedy and expert) and the hint.
 Every judgement of a rule is the engine's or `Rules`': what a seat needs to
 open (`rules.opening_need`, the partner rule included), whether it may lay
 off, swap or rearrange, and, for each candidate, whether the engine accepts
-it on the state rebuilt from the seat's view (``base.play``). A lay is only
+it on the state rebuilt from the seat's view (``base.try_action``). A lay is only
 chosen as part of a whole turn that can end (the cards laid, then a legal
 discard or end of turn), so a plan never paints itself into a turn it cannot
 finish, whatever the plugins refuse.
@@ -27,7 +27,7 @@ from ..rules import Rules
 from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
-from .base import play, state_from_view
+from .base import state_from_view, try_action
 from .hand import (
     NoLayFacts,
     could_take,
@@ -50,7 +50,7 @@ MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one han
 def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> GameState | None:
     """The state after every action in turn, or None if the engine refuses one."""
     for a in actions:
-        after = play(rules, s, a)
+        after = try_action(rules, s, a)
         if after is None:
             return None
         s = after
@@ -89,7 +89,7 @@ def cards_laid(actions: Sequence[A.Action]) -> int:
 
 def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
     for a in _end_actions(rules, seat, order):  # lazily: the first is nearly always legal
-        if play(rules, s, a) is not None:
+        if try_action(rules, s, a) is not None:
             return a
     return None
 
@@ -388,7 +388,7 @@ class Planner:
         """Swaps worth making: the freed joker goes back down in the same plan."""
         out = []
         for sw in swap_candidates(self.rules, s, seat):
-            s2 = play(self.rules, s, sw)
+            s2 = try_action(self.rules, s, sw)
             if s2 is None:
                 continue
             for lay in self.lay_step(s2, seat, s2.hands[seat]):
@@ -588,7 +588,7 @@ class PlanningBot:
         if checked_here and not self._plan:
             self._expect = None  # a one-action turn: nothing to expect, nothing to re-check
             return action
-        after = play(rules, s, action)
+        after = try_action(rules, s, action)
         if after is None:  # cannot happen for a checked plan; replan from scratch next time
             self._plan = []
             return A.Timeout(seat)
@@ -602,14 +602,14 @@ class PlanningBot:
         top = view.discard_top
         if top is not None and rules.draw_from_discard and self.wants_discard(view, rules, s, top):
             take = A.Draw(seat, DISCARD)
-            s2 = play(rules, s, take)
+            s2 = try_action(rules, s, take)
             if s2 is not None and self.discard_draw_ok(rules, s2, seat):
                 return take
         stock = A.Draw(seat, STOCK)
-        if play(rules, s, stock) is not None:
+        if try_action(rules, s, stock) is not None:
             return stock
         take = A.Draw(seat, DISCARD)
-        s2 = play(rules, s, take)
+        s2 = try_action(rules, s, take)
         if s2 is not None and self.discard_draw_ok(rules, s2, seat):
             return take
         return A.Timeout(seat)
