@@ -16,7 +16,7 @@ from rich.text import Text
 from ..events import Event
 from ..i18n import CODES, LANGS, Messages, refusal_text
 from ..narration import Teller, tell
-from ..play.cards import CardStyle
+from ..terminal.card_text import CardStyle
 
 if TYPE_CHECKING:
     from .table import Table
