@@ -22,7 +22,7 @@ from typing import ClassVar
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card
 from ..engine import DISCARD, STOCK
-from ..melds import AMBIGUOUS, SET, read_meld
+from ..melds import AMBIGUOUS, SET, joins_meld
 from ..rules import Rules
 from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
@@ -30,7 +30,6 @@ from ..views import SeatView
 from .base import state_from_view, try_action
 from .hand import (
     NoLayFacts,
-    could_take,
     fits_table,
     meldable,
     rebuild_may_lay,
@@ -218,22 +217,6 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     return acts
 
 
-_TAKES: dict[tuple, bool] = {}
-
-
-def _takes(meld: tuple[Card, ...], c: Card, meld_rules) -> bool:
-    """`meld` plus `c` reads as a meld (`could_take`, the cheap filter, first).
-    Remembered, the refusals too: the same table melds and hand cards are
-    asked about turn after turn."""
-    key = (meld_rules, meld, c)
-    hit = _TAKES.get(key)
-    if hit is None:
-        if len(_TAKES) >= 1 << 15:
-            _TAKES.clear()
-        hit = _TAKES[key] = could_take(meld, c) and read_meld([*meld, c], meld_rules) is not None
-    return hit
-
-
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
@@ -245,7 +228,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
         m = tm.cards
         laid = False
         for c in order:
-            if _takes(m, c, meld_rules):
+            if joins_meld(m, c, meld_rules):
                 m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
@@ -627,7 +610,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if _takes(m.cards, top, rules.melds):
+                if joins_meld(tuple(m.cards), top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False
