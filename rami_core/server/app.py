@@ -33,10 +33,15 @@ from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validat
 from .store import Store
 from .table import Conn
 from .views import summary
+from .words import Words, page_lang, table_events
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024
 MAX_WS_MESSAGE = 256 * 1024
+
+
+def ws_error(code: str, message: str, lang: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "text": Words(lang).refusal(code, message)}
 
 
 def _dumps(data: Any) -> str:
@@ -48,8 +53,12 @@ class JSON(JSONResponse):
         return _dumps(content).encode("utf-8")
 
 
-def error(status: int, code: str, message: str) -> JSON:
-    return JSON({"error": {"code": code, "message": message}}, status_code=status)
+def error(status: int, code: str, message: str, lang: str | None = None) -> JSON:
+    """The contract's error body; with the page's `lang`, also the refusal in its words."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if lang is not None:
+        body["text"] = Words(lang).refusal(code, message)
+    return JSON({"error": body}, status_code=status)
 
 
 async def _json_body(request: Request) -> Any:
@@ -91,9 +100,9 @@ def create_app(
             try:
                 return await handler(request)
             except ServerError as e:
-                return error(e.status, e.code, e.message)
+                return error(e.status, e.code, e.message, request.query_params.get("lang"))
             except RuleError as e:
-                return error(409, e.code, e.message)
+                return error(409, e.code, e.message, request.query_params.get("lang"))
 
         return run
 
@@ -145,6 +154,15 @@ def create_app(
         return JSON(hub.view(t, seat))
 
     @guarded
+    async def events(request: Request) -> Response:
+        """The game's events so far as the seat sees them, with their words in
+        `lang`: a page rebuilds its log from them when it opens."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        lang = page_lang(request.query_params.get("lang"))
+        return JSON({"version": t.version, "events": table_events(t, seat, lang)})
+
+    @guarded
     async def act(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
@@ -169,7 +187,8 @@ def create_app(
             await websocket.send_text(_dumps({"type": "error", "code": e.code, "message": e.message}))
             await websocket.close(code=4000 + e.status)
             return
-        conn = Conn(seat)
+        lang = page_lang(websocket.query_params.get("lang"))
+        conn = Conn(seat, lang)
         t.conns.add(conn)
 
         async def pump() -> None:
@@ -200,9 +219,9 @@ def create_app(
                 try:
                     hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True))
                 except ServerError as e:
-                    conn.send({"type": "error", "code": e.code, "message": e.message})
+                    conn.send(ws_error(e.code, e.message, lang))
                 except RuleError as e:
-                    conn.send({"type": "error", "code": e.code, "message": e.message})
+                    conn.send(ws_error(e.code, e.message, lang))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -234,6 +253,7 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{id}", table_info),
         Route("/api/tables/{id}/view", view),
+        Route("/api/tables/{id}/events", events),
         Route("/api/tables/{id}/actions", act, methods=["POST"]),
         Route("/api/tables/{id}/save", export),
         WebSocketRoute("/ws/tables/{id}", ws),

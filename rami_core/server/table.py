@@ -31,6 +31,7 @@ class Conn:
     """One client connection (WebSocket) and its outgoing queue."""
 
     seat: int | None
+    lang: str = "en"  # the page's language: events come with their words in it
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
     closed: bool = False
 

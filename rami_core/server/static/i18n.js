@@ -4,6 +4,9 @@
 const STRINGS = {
   en: {
     title: "rami — table server",
+    colon: ":",
+    card_one: "card",
+    bots: {},
     lobby: "New table",
     variant: "Variant",
     preset: "Preset or house file",
@@ -106,6 +109,9 @@ const STRINGS = {
   },
   fr: {
     title: "rami — serveur de tables",
+    colon: " :",
+    card_one: "carte",
+    bots: { greedy: "glouton", random: "hasard", expert: "expert" },
     lobby: "Nouvelle table",
     variant: "Variante",
     preset: "Variante ou règle maison",

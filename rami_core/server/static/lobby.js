@@ -83,7 +83,7 @@ async function loadTables() {
 async function create(ev) {
   ev.preventDefault();
   $("error").textContent = "";
-  const body = { seats: seats.map((s) => s.kind), names: seats.map((s) => s.name), undo: $("undo").checked };
+  const body = { seats: seats.map((s) => s.kind), names: seats.map((s) => s.name), undo: $("undo").checked, lang: lang() };
   const seed = new URLSearchParams(location.search).get("seed"); // a reproducible deal, for tests and demos
   if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
   const text = $("rules").value.trim();
@@ -92,7 +92,7 @@ async function create(ev) {
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) {
-    $("error").textContent = `${t("refused")}: ${refusal(data.error.code, data.error.message)}`;
+    $("error").textContent = `${t("refused")}${t("colon")} ${refusal(data.error.code, data.error.message)}`;
     return;
   }
   const box = $("links");
