@@ -6,6 +6,7 @@ Needs the `rl` extra."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -72,7 +73,9 @@ def test_classic_observation_and_its_layout():
     fields = layout.unpack(obs["observation"])
     direct = env.fields(agent)
     for name, value in direct.items():
-        assert np.array_equal(fields[name], np.clip(value, layout.fields[name].low, layout.fields[name].high)), name
+        assert np.array_equal(
+            fields[name], np.clip(value, layout.fields[name].low, layout.fields[name].high)
+        ), name
     assert fields["hand"].sum() == len(env.game.state.hands[env.game.state.turn])
     scaled = rl.env("rami51", players=3, seed=1, scaled=True)
     scaled.reset()
@@ -162,7 +165,7 @@ def test_the_timeout_is_never_the_agents_and_the_clock_plays_it():
         env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
     # no seat played more than one sub-step in a row: the clock ended its turn after the draw
     run = longest = 1
-    for a, b in zip(turns, turns[1:]):
+    for a, b in itertools.pairwise(turns):
         run = run + 1 if a == b else 1
         longest = max(longest, run)
     assert longest == 1

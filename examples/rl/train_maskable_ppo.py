@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -51,7 +52,12 @@ class WinReward(gym.Wrapper):
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
-        self.seat = env.unwrapped.seat
+        self.seat = self.rami.seat
+
+    @property
+    def rami(self) -> Any:
+        """The rami environment inside (rl.single_agent_env)."""
+        return self.env.unwrapped
 
     def step(self, action):
         obs, reward, term, trunc, info = self.env.step(action)
@@ -60,10 +66,10 @@ class WinReward(gym.Wrapper):
         return obs, reward, term, trunc, info
 
     def action_masks(self) -> np.ndarray:
-        return self.env.unwrapped.action_masks()
+        return self.rami.action_masks()
 
 
-def make_env(variant: str, seed: int, max_turns: int) -> gym.Env:
+def make_env(variant: str, seed: int, max_turns: int) -> WinReward:
     return WinReward(
         rl.single_agent_env(
             variant,
@@ -147,9 +153,10 @@ def main() -> None:
                 self.rounds = self.won = 0
             return time.perf_counter() - self.start < budget
 
-    venv = DummyVecEnv(
-        [lambda i=i: make_env(args.variant, args.seed * 1000 + i, args.max_turns) for i in range(args.envs)]
-    )
+    def maker(i: int) -> Callable[[], gym.Env]:
+        return lambda: make_env(args.variant, args.seed * 1000 + i, args.max_turns)
+
+    venv = DummyVecEnv([maker(i) for i in range(args.envs)])
     model = MaskablePPO(
         "MlpPolicy",
         venv,
@@ -164,8 +171,8 @@ def main() -> None:
         verbose=0,
     )
     print(
-        f"{args.variant}: {venv.observation_space.shape[0]} observation values, "
-        f"{venv.action_space.n} actions, {args.envs} environments, {args.minutes:g} minutes",
+        f"{args.variant}: {gym.spaces.flatdim(venv.observation_space)} observation values, "
+        f"{gym.spaces.flatdim(venv.action_space)} actions, {args.envs} environments, {args.minutes:g} minutes",
         flush=True,
     )
     clock = Clock()

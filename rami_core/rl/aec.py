@@ -27,9 +27,9 @@ from ..profile import Profile
 from ..rules import Rules
 from ..savegame import to_save
 from ..state import OVER
+from .compact import CompactLayout
 from .draft import Draft
 from .faces import FACES, JOKER_INDEX, face_index
-from .compact import CompactLayout
 from .layout import ActionLayout, SubStep, table_slots
 from .legal import TurnOracle
 from .observe import ObservationLayout, encode
@@ -136,17 +136,19 @@ class RamiEnv(AECEnv):
         # The privileged state: every seat's observation (seat 0 first) and the stock's faces.
         self._state_space = spaces.Box(
             low=np.concatenate([np.tile(obs_box.low, players), np.zeros(FACES)]).astype(obs_box.dtype),
-            high=np.concatenate([np.tile(obs_box.high, players), np.full(FACES, copies)]).astype(obs_box.dtype),
+            high=np.concatenate([np.tile(obs_box.high, players), np.full(FACES, copies)]).astype(
+                obs_box.dtype
+            ),
             dtype=obs_box.dtype,
         )
         self.game: Game | None = None
         self.draft = Draft()
-        self.agents = []
-        self.rewards = {}
-        self._cumulative_rewards = {}
-        self.terminations = {}
-        self.truncations = {}
-        self.infos = {}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
         self._substeps = 0
         # Seats played by whole engine actions (the single-agent wrapper's
         # bots): the clock never asks their mask.
@@ -186,7 +188,7 @@ class RamiEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         self._turns = 0
         self._substeps = 0
         self._round_start_scores = list(self.game.state.scores)
@@ -213,7 +215,15 @@ class RamiEnv(AECEnv):
         acting = seat == game.state.turn and game.state.phase != OVER and agent in self.agents
         live = acting and not (self.terminations[agent] or self.truncations[agent])
         # Asked several times per step (the learner, the wrappers, the checkers): kept per state.
-        key = (id(game), len(game.log), len(game.events), agent, live, tuple(self.draft.closed), self.draft.current)
+        key = (
+            id(game),
+            len(game.log),
+            len(game.events),
+            agent,
+            live,
+            tuple(self.draft.closed),
+            self.draft.current,
+        )
         if key != self._obs_key:
             mask = self.legal_mask() if live else np.zeros(self.action_size, dtype=np.int8)
             vector = self.observation_layout.pack(self.fields(agent), self.scaled)

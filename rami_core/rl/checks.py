@@ -25,7 +25,14 @@ from collections.abc import Callable
 
 from ..resources import house_names, preset_names
 
-CHECKERS = ("api_test", "api_test_compact", "seed_test", "render_test", "gymnasium_check_env", "sb3_check_env")
+CHECKERS = (
+    "api_test",
+    "api_test_compact",
+    "seed_test",
+    "render_test",
+    "gymnasium_check_env",
+    "sb3_check_env",
+)
 
 
 def profiles() -> list[str]:

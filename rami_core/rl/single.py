@@ -54,6 +54,7 @@ class RamiSingleAgentEnv(gym.Env):
         self.mask_in_observation = mask_in_observation
         self.render_mode = aec.render_mode
         space = aec.observation_space(self.agent)
+        assert isinstance(space, gym.spaces.Dict)
         self.observation_space = space if mask_in_observation else space["observation"]
         self.action_space = aec.action_space(self.agent)
         self._bots: dict[int, Any] = {}
@@ -143,5 +144,5 @@ class RamiSingleAgentEnv(gym.Env):
         return self._obs(), float(reward), bool(terminated), bool(truncated), self._info()
 
     def render(self) -> str | None:
-        """"ansi": the text (the agent's hand among it); "human": printed, None."""
+        """ "ansi": the text (the agent's hand among it); "human": printed, None."""
         return self.aec.render()
