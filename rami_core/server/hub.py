@@ -30,7 +30,7 @@ from ..savegame import to_save
 from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
-from .protocol import ACTION_ADAPTER, CreateTable, ServerError, validation_message
+from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
 from .store import Store, StoredTable
 from .table import HUMAN, Seat, Table
 from .views import build_view
@@ -114,8 +114,10 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def create(self, req: CreateTable) -> Table:
-        variant, profile = profile_from_request(req)
+    def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
+        """A new table. `read` is the request's profile already read (the app
+        reads it in a worker thread, off the loop); without it, read here."""
+        variant, profile = read if read is not None else profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
             counts = ", ".join(map(str, profile.player_counts()))
@@ -141,7 +143,9 @@ class Hub:
             table_id = secrets.token_hex(5)
         seats = []
         for i, kind in enumerate(req.seats):
-            name = (names[i].strip() if i < len(names) else "") or default_name(kind, i, req.lang)
+            name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or default_name(
+                kind, i, req.lang
+            )
             seats.append(
                 {"kind": kind, "name": name, "token": secrets.token_urlsafe(18) if kind == HUMAN else None}
             )

@@ -10,6 +10,7 @@ seat comes from the token.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -347,6 +348,21 @@ class ServerError(Exception):
         self.status = status
         self.code = code
         self.message = message
+
+
+MAX_NAME = 40
+MAX_VARIANT_NAME = 60
+
+
+def plain_text(text: str, limit: int) -> str:
+    """A user's text as the server stores and shows it: control and format
+    characters (escape sequences, NUL, bidi overrides) dropped, runs of white
+    space made one space, at most `limit` characters. Applied once, when a
+    table is created, so every view and summary carries the clean text."""
+    kept = "".join(
+        ch for ch in text if ch == "\u200d" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return " ".join(kept.split())[:limit]
 
 
 def validation_message(e: ValidationError) -> str:

@@ -77,8 +77,9 @@ class Table:
         """The seat a token opens; None for no token (a spectator). A wrong token is refused."""
         if token is None or token == "":
             return None
+        given = token.encode("utf-8", "surrogatepass")  # compare_digest takes ASCII str or bytes only
         for i, s in enumerate(self.seats):
-            if s.token is not None and secrets.compare_digest(s.token, token):
+            if s.token is not None and secrets.compare_digest(s.token.encode("utf-8"), given):
                 return i
         raise ServerError(403, "bad_token", "this link's token opens no seat at this table")
 
