@@ -11,7 +11,9 @@ vector. The agent plays seat 0 of a two-seat round against rami's `random`
 bot (which lays, at random, the melds its planner finds).
 
 The training reward is the round's result: +1 for going out, minus the
-penalty paid (normalised by the game's target) otherwise. The learning curve
+penalty paid (normalised by the game's target) otherwise, plus `--shaping`
+(0.05) per card the agent lays, so that the first melds pay before the
+round's end does. The learning curve
 is printed as it trains (every `--report` sub-steps: the rounds finished in
 that stretch and the share the agent won). Then the policy (its most likely
 legal sub-step) plays `--eval` rounds on seeds never trained on (10,000,000
@@ -32,6 +34,7 @@ import gymnasium as gym
 import numpy as np
 
 from rami_core import rl
+from rami_core.rl.compact import COMMIT_MELD
 
 EVAL_SEEDS = 10_000_000  # evaluation seeds: EVAL_SEEDS + i, never used in training
 
@@ -48,11 +51,16 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 class WinReward(gym.Wrapper):
     """+1 for the round won by going out, else the environment's (normalised)
-    round reward, minus the penalty paid; the mask passed through."""
+    round reward, minus the penalty paid; plus `shaping` per card the agent
+    lays (a lay or a lay off: training only, the evaluation counts wins); the
+    mask passed through."""
 
-    def __init__(self, env: gym.Env):
+    def __init__(self, env: gym.Env, shaping: float = 0.0):
         super().__init__(env)
         self.seat = self.rami.seat
+        self.shaping = shaping
+        compact = self.rami.aec.compact
+        self.lays = {COMMIT_MELD, *range(compact.lay_off, compact.swap)}
 
     @property
     def rami(self) -> Any:
@@ -60,7 +68,12 @@ class WinReward(gym.Wrapper):
         return self.env.unwrapped
 
     def step(self, action):
-        obs, reward, term, trunc, info = self.env.step(action)
+        hand = self.rami.aec.game.state.hands[self.seat]
+        before = len(hand)
+        obs, paid, term, trunc, info = self.env.step(action)
+        reward = float(paid)
+        if self.shaping and int(action) in self.lays:
+            reward += self.shaping * max(0, before - len(self.rami.aec.game.state.hands[self.seat]))
         if (term or trunc) and info.get("winner") == self.seat:
             reward = 1.0
         return obs, reward, term, trunc, info
@@ -69,7 +82,7 @@ class WinReward(gym.Wrapper):
         return self.rami.action_masks()
 
 
-def make_env(variant: str, seed: int, max_turns: int) -> WinReward:
+def make_env(variant: str, seed: int, max_turns: int, shaping: float = 0.0) -> WinReward:
     return WinReward(
         rl.single_agent_env(
             variant,
@@ -81,7 +94,8 @@ def make_env(variant: str, seed: int, max_turns: int) -> WinReward:
             mask_in_observation=False,
             normalize=True,
             max_turns=max_turns,
-        )
+        ),
+        shaping,
     )
 
 
@@ -117,6 +131,7 @@ def main() -> None:
     ap.add_argument("--max-turns", type=int, default=200, help="a round longer than this is cut (lost)")
     ap.add_argument("--report", type=int, default=8192, help="sub-steps between two lines of the curve")
     ap.add_argument("--seed", type=int, default=0, help="the training seeds (deals, network)")
+    ap.add_argument("--shaping", type=float, default=0.05, help="training reward per card laid (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine may be shared)")
     args = ap.parse_args()
 
@@ -154,7 +169,7 @@ def main() -> None:
             return time.perf_counter() - self.start < budget
 
     def maker(i: int) -> Callable[[], gym.Env]:
-        return lambda: make_env(args.variant, args.seed * 1000 + i, args.max_turns)
+        return lambda: make_env(args.variant, args.seed * 1000 + i, args.max_turns, args.shaping)
 
     venv = DummyVecEnv([maker(i) for i in range(args.envs)])
     model = MaskablePPO(
