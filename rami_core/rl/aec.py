@@ -154,6 +154,8 @@ class RamiEnv(AECEnv):
         # bots): the clock never asks their mask.
         self.external_seats: frozenset[int] = frozenset()
         self._obs_key: tuple | None = None
+        self._mask_key: tuple | None = None
+        self._mask = np.zeros(0, dtype=np.int8)
         self._obs: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
 
     # ------------------------------------------------------------ spaces
@@ -182,6 +184,9 @@ class RamiEnv(AECEnv):
             self.seed = self._stream.randrange(SEED_SPACE)
         self.game = Game.new(self.profile, self.players, seed=self.seed, plugins=self.plugins)
         self.oracle = TurnOracle(self.game, self.layout)
+        self._mask_key = self._obs_key = None  # a new game may reuse the old one's id
+        if self.compact is not None:
+            self.compact._cache_key = None
         self.draft = Draft()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -236,6 +241,7 @@ class RamiEnv(AECEnv):
         hand (a test setting up a position), which the caches cannot see."""
         self.oracle._key = None
         self._obs_key = None
+        self._mask_key = None
         if self.compact is not None:
             self.compact._cache_key = None
 
@@ -243,7 +249,12 @@ class RamiEnv(AECEnv):
         """The mask of the seat to play, in this environment's action space."""
         if self.compact is not None:
             return self.compact.plans(self.oracle, self.draft)[0].copy()
-        return self.oracle.mask(self.draft)
+        # Asked by step, the clock and observe for one state: the draft's part is worked out once.
+        self.oracle._refresh()
+        key = (self.oracle._key, tuple(self.draft.closed), self.draft.current)
+        if key != self._mask_key:
+            self._mask_key, self._mask = key, self.oracle.mask(self.draft)
+        return self._mask.copy()
 
     def action_mask(self) -> np.ndarray:
         """The mask of the agent selected (what its observation carries)."""
