@@ -545,3 +545,21 @@ def might_join(cards: Sequence[Card], c: Card) -> bool:
         if not (same_suit or same_rank):
             return False
     return True
+
+
+_JOINS: dict[tuple, bool] = {}
+
+
+def joins_meld(cards: tuple[Card, ...], c: Card, meld_rules: MeldRules) -> bool:
+    """`cards` plus `c` still read as one meld, jokers free to stand anywhere:
+    the one "could this card join that meld" question, asked by the engine's
+    rules (`Rules.could_join`) and by the bots' lay-off search. Remembered,
+    refusals too (bounded): the same melds and hand cards come back turn after
+    turn."""
+    key = (meld_rules, cards, c)
+    hit = _JOINS.get(key)
+    if hit is None:
+        if len(_JOINS) >= 1 << 15:
+            _JOINS.clear()
+        hit = _JOINS[key] = might_join(cards, c) and read_meld([*cards, c], meld_rules) is not None
+    return hit

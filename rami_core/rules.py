@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card, card_points
-from .melds import MeldRules, Reading, lay_off_positional, meld_points, might_join, read_meld
+from .melds import MeldRules, Reading, joins_meld, lay_off_positional, meld_points, might_join
 from .profile import (
     EmptyStock,
     FirstPlayer,
@@ -294,7 +294,7 @@ class Rules:
         if self.positional_jokers:
             nat, jok = ([], [(card, None)]) if card.is_joker else ([card], [])
             return not isinstance(lay_off_positional(meld, nat, jok, self.melds), str)
-        return read_meld([*meld.cards, card], self.melds) is not None
+        return joins_meld(tuple(meld.cards), card, self.melds)
 
     # ------------------------------------------------------------ values
 

@@ -19,11 +19,11 @@ from collections import Counter
 
 import pytest
 
+from rami_core.bot_games import SimConfig, run_games, summarize
 from rami_core.bots import BOTS, make_bot
 from rami_core.bots.base import legal
 from rami_core.engine import Game
 from rami_core.loader import load_profile
-from rami_core.simulate import SimConfig, run_games, summarize
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 GAMES = int(os.environ.get("RAMI_BOT_GAMES", "12"))

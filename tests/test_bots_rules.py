@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core import hooks
+from rami_core.bot_games import SimConfig, simulate
 from rami_core.caps import TURN_CAP
 from rami_core.cli import main
 from rami_core.loader import load_profile
-from rami_core.simulate import SimConfig, simulate
 from tests.support import house_plugins
 
 ROOT = Path(__file__).resolve().parents[1]

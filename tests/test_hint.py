@@ -7,8 +7,8 @@ from rami_core import actions as A
 from rami_core.cards import parse_card
 from rami_core.engine import Game
 from rami_core.loader import load_profile
-from rami_core.play.hint import suggest
 from rami_core.state import LAY
+from rami_core.terminal.hint import suggest
 
 
 def cards(text: str):
@@ -54,7 +54,7 @@ def test_hint_without_the_partner_asks_for_the_full_opening() -> None:
 def test_a_hinted_lay_off_of_the_ace_of_spades_parses() -> None:
     """The hint writes a lay off of the ace of spades as `l AS 5`: AS is the
     card there, not the keyword of `l JK 3 as 5H`."""
-    from rami_core.play.commands import parse
+    from rami_core.terminal.commands import parse
 
     cmd = parse("l AS 5")
     assert [(it.card, it.to, it.as_) for it in cmd.items] == [(parse_card("AS"), 4, None)]

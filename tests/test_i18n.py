@@ -71,7 +71,7 @@ def test_every_refusal_in_the_scenarios_is_read_and_written_in_french(monkeypatc
 def test_reasons_show_cards_in_the_players_notation_and_melds_from_one():
     def fr_ascii(code: str) -> str:
         from rami_core.cards import parse_card
-        from rami_core.play.cards import CardStyle
+        from rami_core.terminal.card_text import CardStyle
 
         return CardStyle("fr", ascii_only=True).name(parse_card(code))
 
@@ -113,8 +113,8 @@ def test_every_message_renders_with_one_and_with_several(lang):
 def test_cards_counted_on_the_screen_agree():
     from rami_core.engine import Game
     from rami_core.loader import load_profile
-    from rami_core.play.cards import CardStyle
-    from rami_core.play.screen import Screen
+    from rami_core.terminal.card_text import CardStyle
+    from rami_core.terminal.screen import Screen
 
     for lang in LANGS:
         game = Game.new(load_profile("rami51"), 2, seed=1)

@@ -18,9 +18,9 @@ import sys
 import pytest
 
 from rami_core.cards import parse_card
-from rami_core.play import commands as C
-from rami_core.play.cards import CardStyle, parse_input_card
-from rami_core.play.commands import CommandError, apply_edits, parse
+from rami_core.terminal import commands as C
+from rami_core.terminal.card_text import CardStyle, parse_input_card
+from rami_core.terminal.commands import CommandError, apply_edits, parse
 
 pexpect = pytest.importorskip("pexpect")
 from pexpect.popen_spawn import PopenSpawn  # noqa: E402
@@ -627,8 +627,8 @@ def _session(variant: str, hand: str, table: list[str], lines: list[str]):
     from rami_core.i18n import Messages
     from rami_core.loader import load_profile
     from rami_core.melds import read_meld
-    from rami_core.play import Seat, Session, Terminal
     from rami_core.state import TableMeld
+    from rami_core.terminal import Seat, Session, Terminal
 
     game = Game.new(load_profile(variant), 2, seed=1)
     s = game.state
@@ -693,8 +693,8 @@ def test_hint_lays_off_a_joker_onto_a_set_where_its_suit_is_free():
     from rami_core.engine import Game
     from rami_core.loader import load_profile
     from rami_core.melds import read_meld
-    from rami_core.play.hint import suggest
     from rami_core.state import LAY, TableMeld
+    from rami_core.terminal.hint import suggest
 
     game = Game.new(load_profile("rami51"), 2, seed=1)
     s = game.state

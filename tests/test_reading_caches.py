@@ -13,7 +13,7 @@ from rami_core.cards import parse_cards
 from rami_core.melds import MeldRules, read_meld
 from rami_core.profile import Opening
 from rami_core.solver import SolverOptions, best_opening
-from rami_core.solver.opening import _run_windows
+from rami_core.solver.best_opening import _run_windows
 
 WRAP = MeldRules(wrap=True)
 NO_WRAP = MeldRules(wrap=False)

@@ -12,9 +12,9 @@ from rami_core.bots import make_bot
 from rami_core.engine import Game
 from rami_core.i18n import Messages
 from rami_core.loader import load_profile
-from rami_core.play.cards import CardStyle
-from rami_core.play.screen import Screen
 from rami_core.state import OVER
+from rami_core.terminal.card_text import CardStyle
+from rami_core.terminal.screen import Screen
 
 
 def rami_play(*args: str, input: str = "") -> subprocess.CompletedProcess:

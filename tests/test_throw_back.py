@@ -11,8 +11,8 @@ from rami_core.cards import parse_card, parse_cards
 from rami_core.engine import Game
 from rami_core.errors import RuleError
 from rami_core.loader import load_profile
-from rami_core.play.hint import suggest
 from rami_core.scenario import build_setup
+from rami_core.terminal.hint import suggest
 
 SETUP = {"hands": [["2C", "5D", "9S"], ["3H", "4H"]], "stock": ["QD"], "discard": ["KH"]}
 

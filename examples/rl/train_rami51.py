@@ -89,7 +89,7 @@ def useful(hand_counts, face: int, in_hand: bool) -> float:
     the hand (rami_core.bots.hand.usefulness), scaled to about 0..1."""
     if face < 0:
         return 0.0
-    hand = [to_card(f, k) for f in np.flatnonzero(hand_counts) for k in range(int(hand_counts[f]))]
+    hand = [to_card(int(f), k) for f in np.flatnonzero(hand_counts) for k in range(int(hand_counts[f]))]
     card = to_card(face, 9)
     if in_hand:  # the card itself is in the hand: judge it against the others
         hand.remove(next(c for c in hand if c.face == card.face))

@@ -173,7 +173,7 @@ def _own_hand(view: SeatView) -> tuple[list[Card], list[Card]]:
     return rest + marked + special, owed
 
 
-def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
+def try_action(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
     """The state after `action`, or None if the engine refuses it."""
     try:
         return play_on(rules, state, action)
@@ -182,7 +182,7 @@ def play(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
 
 
 def legal(rules: Rules, view: SeatView, action: A.Action) -> bool:
-    return play(rules, state_from_view(view), action) is not None
+    return try_action(rules, state_from_view(view), action) is not None
 
 
 BotFactory = Callable[[random.Random], Bot]

@@ -225,9 +225,6 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
     return False
 
 
-could_take = might_join
-
-
 _REBUILD_WINDOWS: dict = {}
 
 

@@ -5,7 +5,7 @@ plays such plans (`PlanningBot`, the base of greedy and expert) and the hint.
 Every judgement of a rule is the engine's or `Rules`': what a seat needs to
 open (`rules.opening_need`, the partner rule included), whether it may lay
 off, swap or rearrange, and, for each candidate, whether the engine accepts
-it on the state rebuilt from the seat's view (``base.play``). A lay is only
+it on the state rebuilt from the seat's view (``base.try_action``). A lay is only
 chosen as part of a whole turn that can end (the cards laid, then a legal
 discard or end of turn), so a plan never paints itself into a turn it cannot
 finish, whatever the plugins refuse.
@@ -22,15 +22,14 @@ from typing import ClassVar
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card
 from ..engine import DISCARD, STOCK
-from ..melds import AMBIGUOUS, SET, read_meld
+from ..melds import AMBIGUOUS, SET, joins_meld
 from ..rules import Rules
 from ..solver import best_lay_offs, best_opening, solve
 from ..state import DRAW, LAY, OVER, GameState
 from ..views import SeatView
-from .base import play, state_from_view
+from .base import state_from_view, try_action
 from .hand import (
     NoLayFacts,
-    could_take,
     fits_table,
     meldable,
     rebuild_may_lay,
@@ -50,7 +49,7 @@ MAX_PLAN_STEPS = 8  # lay actions one turn may chain (each lays at least one han
 def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> GameState | None:
     """The state after every action in turn, or None if the engine refuses one."""
     for a in actions:
-        after = play(rules, s, a)
+        after = try_action(rules, s, a)
         if after is None:
             return None
         s = after
@@ -89,7 +88,7 @@ def cards_laid(actions: Sequence[A.Action]) -> int:
 
 def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
     for a in _end_actions(rules, seat, order):  # lazily: the first is nearly always legal
-        if play(rules, s, a) is not None:
+        if try_action(rules, s, a) is not None:
             return a
     return None
 
@@ -218,22 +217,6 @@ def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     return acts
 
 
-_TAKES: dict[tuple, bool] = {}
-
-
-def _takes(meld: tuple[Card, ...], c: Card, meld_rules) -> bool:
-    """`meld` plus `c` reads as a meld (`could_take`, the cheap filter, first).
-    Remembered, the refusals too: the same table melds and hand cards are
-    asked about turn after turn."""
-    key = (meld_rules, meld, c)
-    hit = _TAKES.get(key)
-    if hit is None:
-        if len(_TAKES) >= 1 << 15:
-            _TAKES.clear()
-        hit = _TAKES[key] = could_take(meld, c) and read_meld([*meld, c], meld_rules) is not None
-    return hit
-
-
 def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
     """Single-card lay offs judged as a multiset (a table that may be rearranged),
     as many as fit, one meld after another."""
@@ -245,7 +228,7 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
         m = tm.cards
         laid = False
         for c in order:
-            if _takes(m, c, meld_rules):
+            if joins_meld(m, c, meld_rules):
                 m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
@@ -388,7 +371,7 @@ class Planner:
         """Swaps worth making: the freed joker goes back down in the same plan."""
         out = []
         for sw in swap_candidates(self.rules, s, seat):
-            s2 = play(self.rules, s, sw)
+            s2 = try_action(self.rules, s, sw)
             if s2 is None:
                 continue
             for lay in self.lay_step(s2, seat, s2.hands[seat]):
@@ -588,7 +571,7 @@ class PlanningBot:
         if checked_here and not self._plan:
             self._expect = None  # a one-action turn: nothing to expect, nothing to re-check
             return action
-        after = play(rules, s, action)
+        after = try_action(rules, s, action)
         if after is None:  # cannot happen for a checked plan; replan from scratch next time
             self._plan = []
             return A.Timeout(seat)
@@ -602,14 +585,14 @@ class PlanningBot:
         top = view.discard_top
         if top is not None and rules.draw_from_discard and self.wants_discard(view, rules, s, top):
             take = A.Draw(seat, DISCARD)
-            s2 = play(rules, s, take)
+            s2 = try_action(rules, s, take)
             if s2 is not None and self.discard_draw_ok(rules, s2, seat):
                 return take
         stock = A.Draw(seat, STOCK)
-        if play(rules, s, stock) is not None:
+        if try_action(rules, s, stock) is not None:
             return stock
         take = A.Draw(seat, DISCARD)
-        s2 = play(rules, s, take)
+        s2 = try_action(rules, s, take)
         if s2 is not None and self.discard_draw_ok(rules, s2, seat):
             return take
         return A.Timeout(seat)
@@ -627,7 +610,7 @@ class PlanningBot:
             return True
         if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
             for m in view.table:
-                if _takes(m.cards, top, rules.melds):
+                if joins_meld(tuple(m.cards), top, rules.melds):
                     return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False

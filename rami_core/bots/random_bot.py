@@ -21,7 +21,7 @@ from ..rules import Rules
 from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
-from .base import play, register_bot, state_from_view
+from .base import register_bot, state_from_view, try_action
 from .planning import (
     REARRANGE_STATES,
     Planner,
@@ -108,16 +108,16 @@ class RandomBot:
         a: A.Action
         if s.phase == DRAW:
             for a in (A.Draw(seat, STOCK), A.Draw(seat, DISCARD)):
-                s2 = play(rules, s, a)
+                s2 = try_action(rules, s, a)
                 if s2 is not None and self.finishable(rules, s2, seat):
                     legal.append(a)
         else:
             for a in self.lay_candidates(rules, s, seat):
-                s2 = play(rules, s, a)
+                s2 = try_action(rules, s, a)
                 if s2 is not None and self.finishable(rules, s2, seat):
                     legal.append(a)
             for a in end_actions(rules, s, seat, s.hands[seat]):
-                if play(rules, s, a) is not None:
+                if try_action(rules, s, a) is not None:
                     legal.append(a)
         if not legal:
             if s.phase != DRAW:

@@ -149,9 +149,9 @@ def play(
     from rami_core.engine import Game
     from rami_core.i18n import Messages
     from rami_core.loader import load_profile
-    from rami_core.play import Seat, Session, Terminal, read_save
-    from rami_core.play.cards import CardStyle
     from rami_core.savegame import SaveError
+    from rami_core.terminal import Seat, Session, Terminal, read_save
+    from rami_core.terminal.card_text import CardStyle
 
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()
@@ -285,8 +285,8 @@ def play(
 
 
 def _rescue(session: Any, error: Exception, save_path: str | None, err: Console) -> None:
-    from rami_core.play.saves import write_save
     from rami_core.savegame import SaveError
+    from rami_core.terminal.saves import write_save
 
     path = save_path or f"rami-rescued-{session.game.state.seed or 0}.json"
     try:

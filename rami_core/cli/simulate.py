@@ -9,10 +9,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
+from rami_core.bot_games import simulate as run_simulation
 from rami_core.cli.common import set_option
 from rami_core.resources import DEFAULT_VARIANT
-from rami_core.simulate import ROUND_CAP, TURN_CAP, SimConfig, compare
-from rami_core.simulate import simulate as run_simulation
 
 
 def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...]):
@@ -64,7 +64,7 @@ def _print_summary(res: dict) -> None:
     if len(set(res["bots"])) == 1:
         # One bot type in every seat: a row per seat (or side) says what the
         # seat order is worth; a row per bot would only say the bot wins.
-        from rami_core.simulate import wilson
+        from rami_core.bot_games import wilson
 
         side = len(res["wins_per_seat"]) != res["players"]
         t.add_column("side" if side else "seat")
@@ -148,7 +148,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
 
 def statistics_help() -> str:
     """How each statistic is computed (the same in a run and in --compare)."""
-    from rami_core.simulate import STATISTICS
+    from rami_core.bot_games import STATISTICS
 
     lines = ["\b", "Statistics (the same definitions in a run and in --compare):"]
     for name, stat in STATISTICS.items():

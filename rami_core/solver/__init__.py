@@ -104,9 +104,9 @@ Every solve is bounded by a count of search states (``max_states``, default
 
 from __future__ import annotations
 
+from .best_opening import OPENING_MAX_STATES, best_opening
 from .check import check_position
 from .lay_offs import best_lay_offs
-from .opening import OPENING_MAX_STATES, best_opening
 from .results import (
     DEFAULT_MAX_STATES,
     DEFAULT_OPTIONS,

@@ -11,6 +11,7 @@ from typing import cast
 from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules, read_meld
+from .pool import CardPool
 from .results import (
     DEFAULT_MAX_STATES,
     DEFAULT_OPTIONS,
@@ -447,24 +448,16 @@ def _two_phase(
 
 
 def _materialise(runs, sets, table, hand, model: _Model) -> list[list[Card]]:
-    """Faces to physical cards: table copies first, then hand copies."""
-    pool: dict[tuple[int, int], list[Card]] = {}
-    for c in sorted(table, key=lambda c: c.copy):
-        pool.setdefault(c.face, []).append(c)
-    for c in sorted(hand, key=lambda c: c.copy):
-        pool.setdefault(c.face, []).append(c)
-    jpool = [c for c in table if c.is_joker] + [c for c in hand if c.is_joker]
+    """The sweep's runs (place by place) and sets as physical cards."""
+    pool = CardPool(table, hand)
     melds: list[list[Card]] = []
     for suit, start, items in runs:
-        meld = []
-        for i, kind in enumerate(items):
-            if kind == "J":
-                meld.append(jpool.pop(0))
-            else:
-                meld.append(pool[(model.rank(start + i), suit)].pop(0))
-        melds.append(meld)
+        melds.append(
+            [
+                pool.take_joker() if kind == "J" else pool.take((model.rank(start + i), suit))
+                for i, kind in enumerate(items)
+            ]
+        )
     for rank, suits, nj in sets:
-        meld = [pool[(rank, s)].pop(0) for s in suits]
-        meld += [jpool.pop(0) for _ in range(nj)]
-        melds.append(meld)
+        melds.append([pool.take((rank, s)) for s in suits] + [pool.take_joker() for _ in range(nj)])
     return melds

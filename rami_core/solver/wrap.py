@@ -13,6 +13,7 @@ from typing import Any
 
 from ..cards import Card
 from ..melds import MeldRules, read_meld, read_set
+from .pool import CardPool
 from .results import NEG, SolverTimeout
 
 
@@ -171,16 +172,12 @@ def _search_solve(
 
 
 def _materialise_melds(chosen, table, hand, rules) -> list[list[Card]]:
-    pool: dict[tuple[int, int], list[Card]] = {}
-    for c in sorted(table, key=lambda c: c.copy):
-        pool.setdefault(c.face, []).append(c)
-    for c in sorted(hand, key=lambda c: c.copy):
-        pool.setdefault(c.face, []).append(c)
-    jpool = [c for c in table if c.is_joker] + [c for c in hand if c.is_joker]
+    """The search's melds (faces and a joker count) as physical cards, written in order."""
+    pool = CardPool(table, hand)
     melds = []
     for fs, nj in chosen:
-        cards = [pool[f].pop(0) for f in fs]
-        jokers = [jpool.pop(0) for _ in range(nj)]
+        cards = [pool.take(f) for f in fs]
+        jokers = [pool.take_joker() for _ in range(nj)]
         melds.append(_written_order(cards, jokers, rules))
     return melds
 

@@ -258,7 +258,7 @@ def test_save_loader_fuzz(tmp_path: Path) -> None:
 
 
 def test_play_command_parser_fuzz() -> None:
-    from rami_core.play.commands import CommandError, parse
+    from rami_core.terminal.commands import CommandError, parse
 
     words = st.sampled_from(
         ["l", "m", "d", "x", "r", "s", "save", "swap", "split", "move", "as", "|", "7H", "JK"]

@@ -18,7 +18,7 @@ from ..profile import GameEnd, Profile
 from ..rules import Rules
 from ..state import DRAW, LAY
 from ..views import SeatView
-from .cards import CardStyle
+from .card_text import CardStyle
 
 
 class Screen:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, CardError
-from .cards import parse_input_card
+from .card_text import parse_input_card
 
 
 class CommandError(ValueError):

@@ -4,8 +4,8 @@ A human's screen is built from `Game.view(seat)` only. Bots get their seat's
 view and answer one action at a time; each action they play is told in
 words (rami_core.narration). A human's refused action shows the engine's
 reason in the player's language and changes nothing; `undo` takes back the
-human's moves of the current turn (play/undo.py). Where the turn clock is
-on, a person's read ends by itself when time runs out (play/terminal.py) and
+human's moves of the current turn (terminal/undo.py). Where the turn clock is
+on, a person's read ends by itself when time runs out (terminal/console.py) and
 the engine plays the timeout at once.
 """
 
@@ -29,12 +29,12 @@ from ..savegame import SaveError
 from ..state import OVER
 from ..userfiles import visible
 from . import commands as C
-from .cards import CardStyle
+from .card_text import CardStyle
 from .commands import CommandError, Parser
+from .console import TIMEOUT, Terminal
 from .dispatch import command_text, to_action
 from .saves import write_save
 from .screen import Screen
-from .terminal import TIMEOUT, Terminal
 from .undo import Entry, UndoStack
 
 ABANDON = "abandon"
