@@ -215,3 +215,37 @@ def test_check_reports_a_broken_file(tmp_path):
 
 def test_generate_matches_its_seed():
     assert generate(11, 3) == generate(11, 3)
+
+
+# ---------------------------------------------------------------- playing at the terminal
+
+
+def _file(tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text(puzzle_of(SETS, "4H 8H").line() + "\n")
+    return f
+
+
+def test_play_solves_with_the_table_editor(tmp_path):
+    lines = (
+        "h\nh\nr move 5H 1 4; move 6H 2 4; move 7H 3 4\nr 4H 5H 6H 7H 8H | 5S 5D 5C | 6S 6D 6C | 7S 7D 7C\n"
+    )
+    out = CliRunner().invoke(main, ["puzzle", "play", str(_file(tmp_path))], input=lines)
+    assert out.exit_code == 0, out.output
+    assert "Hint 1 of 4" in out.output and "Hint 2 of 4" in out.output
+    assert "Solved!" in out.output
+    assert "Traceback" not in out.output
+
+
+def test_play_refuses_in_words_undoes_and_gives_the_solution(tmp_path):
+    lines = "r 4H 5H 6H | 5S 5D 5C\nsol\nq\n"
+    out = CliRunner().invoke(main, ["puzzle", "play", str(_file(tmp_path)), "--lang", "fr"], input=lines)
+    assert out.exit_code == 1
+    assert "Solution : r 4" in out.output and "Non résolu" in out.output
+
+
+def test_play_the_daily_and_a_grade(tmp_path):
+    out = CliRunner().invoke(main, ["puzzle", "play", "--daily"], input="sol\nq\n")
+    assert out.exit_code == 1 and "Casse-tête" in out.output and "Solution: r " in out.output
+    out = CliRunner().invoke(main, ["puzzle", "play", "--difficulty", "4"], input="q\n")
+    assert out.exit_code == 1 and "difficulty 4" in out.output

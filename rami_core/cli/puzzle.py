@@ -116,3 +116,49 @@ def collection_cmd(out: Path, per_grade: int, seed: int, variant: str, attempts:
     click.echo(
         f"{sum(have.values())} puzzles in {out}" + ("" if full else " (not every grade full yet: run again)")
     )
+
+
+@puzzle_group.command("play")
+@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.option("--daily", is_flag=True, help="The puzzle of the day from the bundled collection.")
+@click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="A bundled puzzle of this grade.")
+@click.option("--id", "pid", help="The puzzle of FILE (or of the collection) with this id.")
+@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters.")
+def play_cmd(
+    file: Path | None, daily: bool, difficulty: int | None, pid: str | None, lang: str, ascii_only: bool
+) -> None:
+    """Solve a puzzle at the terminal, with the table editor of `rami play`: from
+    FILE (its first puzzle, or --id), the puzzle of the day (--daily, the
+    default) or a bundled one of a grade (--difficulty)."""
+    from rich.console import Console
+
+    from rami_core.i18n import Messages
+    from rami_core.puzzles import collection
+    from rami_core.puzzles.format import PuzzleError, read_file
+    from rami_core.puzzles.play import PuzzleSession
+    from rami_core.terminal import Terminal
+    from rami_core.terminal.card_text import CardStyle
+
+    if sum(x is not None and x is not False for x in (file, difficulty, daily or None)) > 1:
+        raise click.UsageError("give one of FILE, --daily, --difficulty")
+    pool = tuple(read_file(file)) if file is not None else collection.bundled()
+    if pid is not None:
+        found = [p for p in pool if p.id == pid]
+        if not found:
+            raise PuzzleError(f"no puzzle {pid!r} in {file or 'the collection'}")
+        pz = found[0]
+    elif difficulty is not None:
+        pz = collection.pick(difficulty)
+    elif file is not None:
+        if not pool:
+            raise PuzzleError(f"{file}: no puzzle in it")
+        pz = pool[0]
+    else:
+        pz = collection.daily()
+    msg = Messages(lang)
+    out_tty = sys.stdout.isatty()
+    style = CardStyle(lang, ascii_only=ascii_only or not out_tty, empty_table=msg("table_is_empty"))
+    console = Console(highlight=False, emoji=False, soft_wrap=not out_tty)
+    term = Terminal(console, interactive=sys.stdin.isatty(), delay=0.0)
+    sys.exit(PuzzleSession(pz, term, msg, style).run())

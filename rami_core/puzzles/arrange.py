@@ -36,10 +36,6 @@ def faces(cards: Iterable[Card]) -> list[Face]:
     return [(c.rank, c.suit) for c in cards]
 
 
-def _order(f: Face) -> tuple[int, int, int]:
-    return (f[0] == JOKER_FACE[0], f[1], f[0])
-
-
 def _physical(meld: Sequence[Face]) -> list[Card]:
     seen: Counter = Counter()
     out = []
@@ -58,9 +54,9 @@ class Arranger:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.capped = False
-        self._memo: dict[tuple[Face, ...], frozenset[Table]] = {}
+        self._memo: dict[tuple[int, ...], frozenset[Table]] = {}
         self._valid: dict[Meld, bool] = {}
-        self._cands: dict[tuple, list[Meld]] = {}
+        self._cands: dict[tuple, list[tuple[Meld, tuple[int, ...]]]] = {}
 
     def valid(self, meld: Meld) -> bool:
         got = self._valid.get(meld)
@@ -70,19 +66,8 @@ class Arranger:
         return got
 
     def candidates(self, f: Face, avail: Counter) -> list[Meld]:
-        """Every valid meld holding the face ``f`` made of ``avail`` (which holds
-        ``f``); they depend only on the cards of its rank, its suit and the jokers."""
-        key = (
-            f,
-            tuple(avail[(f[0], s)] for s in range(4)),
-            tuple(avail[(q, f[1])] for q in range(1, 14)),
-            avail[JOKER_FACE],
-        )
-        got = self._cands.get(key)
-        if got is None:
-            got = self._candidates(f, avail)
-            self._cands[key] = got
-        return got
+        """Every valid meld holding the face ``f`` made of ``avail`` (which holds ``f``)."""
+        return self._candidates(f, avail)
 
     def _candidates(self, f: Face, avail: Counter) -> list[Meld]:
         r = self.rules
@@ -141,30 +126,42 @@ class Arranger:
         """Every table (a sorted tuple of sorted melds) that uses all ``cards``,
         up to ``cap`` of them (``capped`` tells when more exist or the node
         budget ran out)."""
-        key = tuple(sorted(cards, key=_order))
-        return self._partitions(key)
+        counts = [0] * 53
+        for f in cards:
+            counts[_index(f)] += 1
+        return self._partitions(tuple(counts))
 
-    def _partitions(self, key: tuple[Face, ...]) -> frozenset[Table]:
-        if not key:
-            return frozenset({()})
-        got = self._memo.get(key)
+    def _melds_at(self, i: int, counts: tuple[int, ...]) -> list[tuple[Meld, tuple[int, ...]]]:
+        """The candidates holding the face of index ``i``, with their indices."""
+        rank, suit = i % 13 + 1, i // 13
+        key = (i, counts[rank - 1 : 52 : 13], counts[suit * 13 : suit * 13 + 13], counts[52])
+        got = self._cands.get(key)
+        if got is None:
+            avail = Counter({_face(j): n for j, n in enumerate(counts) if n})
+            got = [(m, tuple(_index(f) for f in m)) for m in self._candidates((rank, suit), avail)]
+            self._cands[key] = got
+        return got
+
+    def _partitions(self, counts: tuple[int, ...]) -> frozenset[Table]:
+        got = self._memo.get(counts)
         if got is not None:
             return got
+        first = next((i for i, n in enumerate(counts) if n), None)
+        if first is None:
+            return _EMPTY
         self.nodes += 1
         if self.nodes > self.max_nodes:
             self.capped = True
             return frozenset()
-        f = key[0]
-        if f == JOKER_FACE:  # only jokers left: a meld needs a natural card
-            self._memo[key] = frozenset()
-            return self._memo[key]
-        avail = Counter(key)
+        if first == 52:  # only jokers left: a meld needs a natural card
+            self._memo[counts] = frozenset()
+            return self._memo[counts]
         out: set[Table] = set()
-        for meld in self.candidates(f, avail):
-            rest = avail.copy()
-            rest.subtract(meld)
-            rest_key = tuple(sorted(rest.elements(), key=_order))
-            for sub in self._partitions(rest_key):
+        for meld, idx in self._melds_at(first, counts):
+            rest = list(counts)
+            for j in idx:
+                rest[j] -= 1
+            for sub in self._partitions(tuple(rest)):
                 out.add(tuple(sorted((*sub, meld))))
                 if len(out) >= self.cap:
                     self.capped = True
@@ -172,8 +169,20 @@ class Arranger:
             if len(out) >= self.cap:
                 break
         res = frozenset(out)
-        self._memo[key] = res
+        self._memo[counts] = res
         return res
+
+
+_EMPTY: frozenset[Table] = frozenset({()})
+
+
+def _index(f: Face) -> int:
+    """A face's place in a count vector: suit by suit, ace to king; the joker last."""
+    return 52 if f == JOKER_FACE else f[1] * 13 + f[0] - 1
+
+
+def _face(i: int) -> Face:
+    return JOKER_FACE if i == 52 else (i % 13 + 1, i // 13)
 
 
 def table_key(melds: Iterable[Iterable[Card]]) -> Table:

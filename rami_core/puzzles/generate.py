@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..cards import Card
 from ..melds import read_meld
@@ -139,7 +140,7 @@ def _attempt_shape(
     if difficulty is not None and got != difficulty:
         return None
     return Puzzle(
-        id=f"{variant}-{seed}-{n}",
+        id=f"{_name(variant)}-{seed}-{n}",
         variant=variant,
         table=[meld_text(Card(f[0], f[1], 0) for f in m) for m in _in_order(tuple(table))],
         hand=cards_text(hand_cards),
@@ -167,6 +168,11 @@ def _copies(meld: list[Card]) -> list[Card]:
         out.append(Card(c.rank, c.suit, seen[c.face]))
         seen[c.face] += 1
     return out
+
+
+def _name(variant: str) -> str:
+    """A variant as the start of an id: a house file by its name, not its path."""
+    return Path(variant).stem if variant.endswith((".yaml", ".yml")) else variant
 
 
 _PROBES: dict[str, Position] = {}

@@ -23,7 +23,7 @@ import math
 from .format import Proof
 
 # the lowest score of grades 2..10 (grade 1 below the first)
-BANDS = (5, 8, 11, 13, 15, 17, 19, 21, 23)
+BANDS = (5, 8, 11, 12, 13, 15, 18, 21, 25)
 
 
 def effort_steps(effort: int) -> int:

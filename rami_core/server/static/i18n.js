@@ -5,6 +5,7 @@ const STRINGS = {
   en: {
     title: "rami — table server",
     lobby: "New table",
+    daily_puzzle: "Casse-tête du jour: today's voleur puzzle",
     variant: "Variant",
     preset: "Preset or house file",
     paste: "…or paste a house-rule file (YAML)",
@@ -107,6 +108,7 @@ const STRINGS = {
   fr: {
     title: "rami — serveur de tables",
     lobby: "Nouvelle table",
+    daily_puzzle: "Casse-tête du jour : le problème de rami voleur du jour",
     variant: "Variante",
     preset: "Variante ou règle maison",
     paste: "…ou collez un fichier de règles maison (YAML)",
