@@ -66,7 +66,7 @@ class PuzzleSession(Session):
             self.term.line(Text(m("puzzle_goal_all")))
         else:
             key = "puzzle_goal_cards" if goal.kind == "cards" else "puzzle_goal_points"
-            self.term.line(Text(m(key, n=goal.count if goal.kind == "cards" else goal.points)))
+            self.term.line(Text(m.count(key, (goal.count if goal.kind == "cards" else goal.points) or 0)))
         self.term.line(Text(m("puzzle_help"), style="dim"))
         self.redraw(0, fresh=True)
         for _ in range(LINE_CAP):
