@@ -229,3 +229,26 @@ def test_a_closed_output_pipe_is_not_an_internal_error(tmp_path):
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 0, err
     assert "internal error" not in err
+
+
+def test_the_shown_state_limit_is_the_solvers():
+    from rami_core.cli.solve import SHOWN_MAX_STATES
+    from rami_core.solver import DEFAULT_MAX_STATES
+
+    assert int(SHOWN_MAX_STATES.replace(",", "")) == DEFAULT_MAX_STATES
+    r = CliRunner().invoke(main, ["solve", "--help"])
+    assert SHOWN_MAX_STATES in r.output
+
+
+def test_the_command_line_loads_the_solver_only_to_solve():
+    """`rami --help` does not pay for scipy; a process that imports the solver
+    has HiGHS loaded before its first solve (no first-call import)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, rami_core.cli; assert 'scipy' not in sys.modules, 'cli'; "
+        "import rami_core.solver; assert 'scipy.optimize' in sys.modules, 'solver'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -22,15 +22,12 @@ from rami_core.melds import MeldRules, Reading, read_meld
 from rami_core.profile import Profile
 from rami_core.resources import DEFAULT_VARIANT
 from rami_core.rules import Rules
-from rami_core.solver import (
-    DEFAULT_MAX_STATES,
-    SolverInputError,
-    best_lay_offs,
-    check_position,
-    check_solution,
-    solve,
-)
 from rami_core.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
+
+# The solver is imported where a position is solved, not with this module:
+# it loads scipy's HiGHS (half a second), which `rami --help` must not pay.
+# Its default state limit, as `--max-states` shows it (a test keeps the two equal).
+SHOWN_MAX_STATES = "300,000"
 
 Table = list[Card] | list[list[Card]]  # one pile to arrange, or melds as they lie
 
@@ -108,6 +105,8 @@ def _flat(table: Table) -> list[Card]:
 
 
 def _readings(melds: list[list[Card]], rules: MeldRules) -> list[Reading]:
+    from rami_core.solver import SolverInputError
+
     out = []
     for i, meld in enumerate(melds, 1):
         if not meld:
@@ -121,10 +120,21 @@ def _readings(melds: list[list[Card]], rules: MeldRules) -> list[Reading]:
 
 
 def solve_position(
-    table: Table, hand: list[Card], game: _Game, objective: str, max_states: int
+    table: Table, hand: list[Card], game: _Game, objective: str, max_states: int | None
 ) -> dict[str, Any]:
     """One position's answer as a dict; SolverInputError for a position the
     game cannot have or a table that cannot be arranged."""
+    from rami_core.solver import (
+        DEFAULT_MAX_STATES,
+        SolverInputError,
+        best_lay_offs,
+        check_position,
+        check_solution,
+        solve,
+    )
+
+    if max_states is None:
+        max_states = DEFAULT_MAX_STATES
     table, hand = _with_copies(table, hand)
     flat = _flat(table)
     check_position(flat + hand, decks=game.decks, jokers=game.jokers)
@@ -240,8 +250,8 @@ def _echo_answer(out: dict[str, Any]) -> None:
 @click.option(
     "--max-states",
     type=click.IntRange(min=1),
-    default=DEFAULT_MAX_STATES,
-    show_default=True,
+    default=None,
+    show_default=SHOWN_MAX_STATES,
     help="Search states before the answer is given as 'not proven' (a count: same answer on any machine).",
 )
 @click.option(
@@ -260,6 +270,7 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
     and lays new melds. The answer is a proven optimum unless it says 'not
     proven'. Exit status 1 for a position the game cannot have."""
     from rami_core.loader import load_profile
+    from rami_core.solver import SolverInputError
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")

@@ -92,10 +92,10 @@ same :class:`SolverOptions`. Python keeps the root loop, the turning of
 per-place set counts into sets and every table that depends on the rules (the
 sets of a rank, the set caps, the potentials), which it hands to C as arrays;
 C walks its memo along an optimal path and keeps the book of runs (the
-Python bookkeeping stays as its twin). Because a compiled state is cheap, the
-defaults differ by search (``relax_from``, ``relax_after``, ``lp_after``,
-``points_states``: :data:`.results.COMPILED_DEFAULTS`,
-:data:`.results.PURE_DEFAULTS`).
+Python bookkeeping stays as its twin). The budgets are counts of states, the
+same for both searches (``relax_from``, ``relax_after``, ``lp_after``,
+``points_states``: :data:`.results.SEARCH_DEFAULTS`), so a seeded game is the
+same game on a machine without the C search, only slower.
 
 Every solve is bounded by a count of search states (``max_states``, default
 :data:`DEFAULT_MAX_STATES`): past it the answer is marked not proven

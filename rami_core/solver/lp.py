@@ -42,6 +42,14 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations, product
 
+# Loaded with the module, and the module with the solver (solve.py imports it):
+# scipy.optimize takes about half a second to import, which a lazy import
+# made the first hard solve of every process pay, where a player waits on a
+# hint; a process that imports the solver pays it once, up front, instead.
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.sparse import csc_matrix, vstack
+
 from ..melds import MeldRules
 
 SCALE = 1 << 24  # dyadic rounding of the duals
@@ -138,9 +146,6 @@ class _Program:
     fixed), since building them in Python cost more than HiGHS's solve."""
 
     def __init__(self, a: Counter, J: int, rules: MeldRules):
-        import numpy as np
-        from scipy.sparse import csc_matrix, vstack
-
         self.cols = cols = columns(a, J, rules)
         self.faces = faces = sorted(f for f in a if a[f] > 0)
         fidx = {f: i for i, f in enumerate(faces)}
@@ -229,9 +234,6 @@ def lp_solve(
     known card count leaves only the points to certify. ``integer`` False
     stops at the relaxation: its arrangement if it is integral, else only
     its exact bound (HiGHS's integer search is the costly part)."""
-    import numpy as np
-    from scipy.optimize import linprog
-
     prog = _program(tuple(sorted((f, n) for f, n in a.items() if n > 0)), J, rules)
     cols, faces = prog.cols, prog.faces
     # table faces no column covers: infeasible, let the exact search say so
@@ -272,8 +274,6 @@ def lp_solve(
         if not integer:
             return LPResult(None, None, False, bound)
         # fractional: HiGHS's integer search, briefly, for an arrangement
-        from scipy.optimize import Bounds, LinearConstraint, milp
-
         r2 = milp(
             -cf,
             constraints=LinearConstraint(Af, lo_a.astype(float), hi_a.astype(float)),
@@ -305,8 +305,6 @@ def _bound(zf, c, A, ub, lo: list[int], hi: list[int]) -> int:
     """The floor of sum_m max(0, c_m - z.A_m) u_m + sum_f (z_f hi_f if z_f > 0 else z_f lo_f),
     scaled by SCALE, for the duals rounded to dyadic rationals: an exact
     upper bound on c.x over the integer and the fractional arrangements."""
-    import numpy as np
-
     z = np.round(zf * SCALE).astype(np.int64)
     if int(np.max(np.abs(z), initial=0)) < _Z_MAX and int(np.max(np.abs(c), initial=0)) < _C_MAX:
         side = np.where(z > 0, np.array(hi, dtype=np.int64), np.array(lo, dtype=np.int64))
@@ -331,8 +329,6 @@ def _bound(zf, c, A, ub, lo: list[int], hi: list[int]) -> int:
 
 def _feasible(xi, A, lo, hi) -> bool:
     """Every row of the integer arrangement within its bounds."""
-    import numpy as np
-
     if bool(np.any(xi < 0)):
         return False
     tot = A @ xi

@@ -11,6 +11,7 @@ from typing import cast
 from ..cards import Card
 from ..errors import InternalError
 from ..melds import MeldRules, read_meld
+from . import lp
 from .pool import CardPool
 from .results import (
     DEFAULT_MAX_STATES,
@@ -253,8 +254,6 @@ def _lp_path(
     """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
     if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
         return None
-    from . import lp
-
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout

@@ -4,6 +4,9 @@
 const STRINGS = {
   en: {
     title: "rami — table server",
+    colon: ":",
+    card_one: "card",
+    bots: {},
     lobby: "New table",
     daily_puzzle: "Casse-tête du jour: today's voleur puzzle",
     variant: "Variant",
@@ -107,6 +110,9 @@ const STRINGS = {
   },
   fr: {
     title: "rami — serveur de tables",
+    colon: " :",
+    card_one: "carte",
+    bots: { greedy: "glouton", random: "hasard", expert: "expert" },
     lobby: "Nouvelle table",
     daily_puzzle: "Casse-tête du jour : le problème de rami voleur du jour",
     variant: "Variante",

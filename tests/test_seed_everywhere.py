@@ -1,0 +1,71 @@
+"""A seed is the same game everywhere: with and without the compiled search.
+
+The bots call the solver while they play (the expert bot on every voleur
+turn); its budgets are counts of states, the same for the C and the Python
+search (``SEARCH_DEFAULTS``), so the same seed gives the same move log
+whichever search the machine has. Each side runs in its own process, since
+the choice of search is made once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rami_core.solver.results import SEARCH_DEFAULTS, SolverOptions
+from rami_core.solver.sweep import PURE_ENV, compiled_sweep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+needs_compiled = pytest.mark.skipif(
+    compiled_sweep() is None,
+    reason="the compiled search is not built here (no C compiler, or RAMI_SOLVER_PURE): nothing to compare",
+)
+
+
+def _logs(pure: bool, games: int, rounds: int) -> dict[str, list[str]]:
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    if pure:
+        env[PURE_ENV] = "1"
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.support.seeded_games", str(games), str(rounds)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_the_budgets_do_not_depend_on_the_search():
+    settled = [SolverOptions().settled(compiled) for compiled in (True, False)]
+    for o in settled:
+        assert (o.relax_from, o.relax_after, o.lp_after, o.points_states) == SEARCH_DEFAULTS
+    assert settled[0].compiled and not settled[1].compiled
+
+
+def _compare(games: int, rounds: int) -> None:
+    compiled, pure = _logs(False, games, rounds), _logs(True, games, rounds)
+    assert compiled.keys() == pure.keys()
+    assert any(k.startswith("voleur/") for k in compiled)
+    differ = [k for k in compiled if compiled[k] != pure[k]]
+    assert not differ, f"seeded games that differ with {PURE_ENV}=1: {differ}"
+    assert all(len(log) > 10 for log in compiled.values())
+
+
+@needs_compiled
+def test_a_seeded_game_of_every_preset_is_the_same_with_the_pure_search():
+    _compare(games=1, rounds=1)
+
+
+@needs_compiled
+@pytest.mark.slow
+def test_many_seeded_games_are_the_same_with_the_pure_search():
+    _compare(games=4, rounds=2)
