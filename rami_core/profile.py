@@ -108,6 +108,7 @@ class Players(Strict):
     counts: list[int] | None = Field(
         None,
         min_length=1,
+        max_length=7,  # 2 to 8 players: a longer list can only repeat itself
         description="The player counts allowed, where not every count from min to max is (rami71: 2, or 4 as two teams).",
     )
 
@@ -123,6 +124,7 @@ class Deal(Strict):
     hand_size: int = Field(13, ge=1, le=30, description="Cards dealt to each player.")
     hand_size_by_players: dict[int, Annotated[int, Field(ge=1, le=30)]] = Field(
         default_factory=dict,
+        max_length=7,
         description="Hand size by player count, overriding hand_size for the counts listed (classic: 2: 10, 3: 7 ...).",
     )
     dealer_extra_card: bool = Field(
@@ -329,9 +331,9 @@ class Profile(Strict):
     """A whole variant: the presets and every house-rule file resolve to one."""
 
     format: int = Field(FORMAT_VERSION, ge=1, le=FORMAT_VERSION, description="Profile format version.")
-    name: str = Field("custom", description="Short name of the variant.")
-    description: str = Field("", description="One line saying what the variant is.")
-    source: str = Field("", description="Where the rules come from.")
+    name: str = Field("custom", max_length=200, description="Short name of the variant.")
+    description: str = Field("", max_length=2000, description="One line saying what the variant is.")
+    source: str = Field("", max_length=2000, description="Where the rules come from.")
     players: Players = Field(default_factory=Players)
     deck: Deck = Field(default_factory=Deck)
     deal: Deal = Field(default_factory=Deal)

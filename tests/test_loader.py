@@ -443,3 +443,29 @@ def test_union_field_gives_one_error(tmp_path, monkeypatch):
     (problem,) = info.value.problems
     assert (problem.file, problem.line, problem.key_path) == ("p.yaml", 3, "plugins.demo")
     assert problem.message.startswith("input should be a valid dictionary or ")
+
+
+def test_a_large_file_with_a_few_anchors_is_read(tmp_path):
+    """The alias guard counts what aliases add, not the file's own values: a
+    long generated file (PyYAML's dumper anchors repeated objects) of more
+    than 100,000 values is read whole."""
+    import yaml as pyyaml
+
+    from rami_core.loader.safe_yaml import MAX_VALUES, load_yaml_documents
+
+    step = {"draw": "stock", "player": 0}
+    steps = [{"n": i, "cards": ["7H", "8H", "9H"]} for i in range(MAX_VALUES // 5)] + [step] * 50
+    text = pyyaml.safe_dump({"steps": steps}, default_flow_style=False)
+    assert text.count("*id") == 49 and len(text) > 600_000
+    doc = load_yaml_documents(text, "long.yaml")[0]
+    assert len(doc.data["steps"]) == MAX_VALUES // 5 + 50
+    assert doc.data["steps"][-1] == step
+
+
+def test_a_profile_of_too_many_values_is_refused(tmp_path):
+    from rami_core.loader.safe_yaml import MAX_PROFILE_VALUES
+
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: rami51\nx:\n" + "".join(f"  k{i}: 1\n" for i in range(MAX_PROFILE_VALUES + 1)))
+    with pytest.raises(ProfileError, match=f"more than {MAX_PROFILE_VALUES} values"):
+        load_profile(path)

@@ -432,3 +432,30 @@ def test_a_body_too_large_is_refused(client):
         "/api/tables", content=b"x" * (3 * 1024 * 1024), headers={"content-type": "application/json"}
     )
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+
+
+def test_a_turn_change_tells_the_next_seat_its_full_time(db):
+    """The view sent when the turn passes carries the new turn's clock (it was
+    the last turn's leftover), and the WebSocket and HTTP views agree."""
+    app = create_app(db, bot_delay=0, round_pause=1000, clock_scale=0.05)  # 120 s become 6 s
+    with TestClient(app) as c:
+        out = create(c, variant="voleur", seats=["human", "human", "human"], seed=2)
+        tid = out["table"]
+        first = c.get(f"/api/tables/{tid}/view").json()["turn"]
+        a, b = out["seats"][first]["token"], out["seats"][(first + 1) % 3]["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}?token={b}") as ws:
+            ws.receive_json()
+            time.sleep(2.0)  # 40 of A's 120 seconds go by
+            assert c.post(f"/api/tables/{tid}/actions?token={a}", json={"draw": "stock"}).status_code == 200
+            r = c.post(f"/api/tables/{tid}/actions?token={a}", json={"end_turn": True})
+            assert r.status_code == 200, r.text
+            for _ in range(50):
+                msg = ws.receive_json()
+                if msg["type"] == "view" and msg["view"]["turn"] == (first + 1) % 3:
+                    break
+            clock = msg["view"]["clock"]
+            assert clock["remaining"] > 110, clock
+            assert abs(clock["deadline"] - clock["server_time"] - clock["remaining"]) < 0.1
+            got = c.get(f"/api/tables/{tid}/view?token={b}").json()["clock"]
+            assert abs(got["deadline"] - clock["deadline"]) < 1.0
+            assert abs(got["remaining"] - clock["remaining"]) < 5

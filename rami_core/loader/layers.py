@@ -21,6 +21,7 @@ from rami_core.errors import Problem, ProfileError
 from rami_core.loader.safe_yaml import (
     MAX_DEPTH,
     MAX_EXTENDS,
+    MAX_PROFILE_VALUES,
     KeyPath,
     Loc,
     YamlDoc,
@@ -123,7 +124,7 @@ class _Resolver:
 
     def file(self, path: Path, chain: list[tuple[Path, str]]) -> Layer:
         path = path.resolve()
-        doc = load_yaml_file(path)
+        doc = load_yaml_file(path, max_values=MAX_PROFILE_VALUES)
         data = dict(_as_mapping(doc))
         locations = dict(doc.locations)
         layer_chain = [*chain, (path, doc.file)]

@@ -33,7 +33,8 @@ from rami_core.userfiles import (
 MAX_FILE_BYTES = 1 << 20  # 1 MiB
 MAX_DEPTH = 50  # nested mappings and lists
 MAX_ALIASES = 100  # *alias uses in one document
-MAX_VALUES = 100_000  # values once aliases are expanded
+MAX_VALUES = 100_000  # values aliases may add, once expanded (a large file of its own is fine)
+MAX_PROFILE_VALUES = 4000  # values in one profile file: the fullest preset has a few hundred
 MAX_EXTENDS = 32  # length of an extends chain
 
 KeyPath = tuple[Any, ...]
@@ -83,10 +84,14 @@ class _Stop(Exception):
 class _Composer(yaml.SafeLoader):
     """SafeLoader used for composing only, counting aliases and nesting."""
 
-    def __init__(self, stream: str):
+    def __init__(self, stream: str, max_values: int | None = None):
         super().__init__(stream)
         self._aliases = 0
         self._depth = 0
+        # Checked while composing, so that a file of a million small values
+        # is refused after reading max_values of them, not after all.
+        self._nodes = 0
+        self._max_nodes = max_values
 
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
@@ -97,6 +102,12 @@ class _Composer(yaml.SafeLoader):
                     f"more than {MAX_ALIASES} aliases: refused (a small file must not expand into a huge one)",
                 )
             return super().compose_node(parent, index)
+        self._nodes += 1
+        if self._max_nodes is not None and self._nodes > 2 * self._max_nodes + 1:  # keys are nodes too
+            raise _Stop(
+                self.peek_event().start_mark,
+                f"more than {self._max_nodes} values: a profile holds a few hundred settings: refused",
+            )
         nested = self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent)
         if nested:
             self._depth += 1
@@ -120,10 +131,17 @@ def _short_tag(tag: str) -> str:
 class _Builder:
     """Turns a composed node tree into plain data, recording locations."""
 
-    def __init__(self, label: str, budget: int = MAX_VALUES):
+    def __init__(self, label: str, budget: int = MAX_VALUES, max_values: int | None = None):
         self.label = label
         self.locations: dict[KeyPath, Loc] = {}
+        # What aliases add: every visit of a node already built once. A large
+        # file is as large as it looks and has its own size limit; only the
+        # expansion is a bomb (PyYAML's own anchors in a long generated file
+        # add little).
         self.budget = budget
+        self.seen: set[int] = set()
+        self.values = 0
+        self.max_values = max_values
 
     def loc(self, node: yaml.Node) -> Loc:
         return Loc(self.label, node.start_mark.line + 1, node.start_mark.column + 1)
@@ -133,7 +151,22 @@ class _Builder:
         return ProfileError(Problem(self.label, loc.line, loc.column, dotted(path), message))
 
     def build(self, node: yaml.Node, path: KeyPath = (), depth: int = 0) -> Any:
-        self.budget -= 1
+        if id(node) in self.seen:
+            self.budget -= 1
+        else:
+            self.seen.add(id(node))
+            self.values += 1  # the file's own values; what aliases add is the budget's
+            if self.max_values is not None and self.values > self.max_values:
+                at = self.locations.get(path[:1], self.loc(node))
+                raise ProfileError(
+                    Problem(
+                        self.label,
+                        at.line,
+                        at.column,
+                        dotted(path[:1]),
+                        f"more than {self.max_values} values: a profile holds a few hundred settings: refused",
+                    )
+                )
         if self.budget < 0:
             # Report at the top-level key being expanded: deeper paths mean nothing here.
             at = self.locations.get(path[:1], self.loc(node))
@@ -200,7 +233,7 @@ def _refused(label: str, message: str, mark: yaml.Mark | None = None) -> Profile
     return ProfileError(Problem(label, line, col, "", message))
 
 
-def _compose_all(text: str, label: str) -> list[yaml.Node | None]:
+def _compose_all(text: str, label: str, max_values: int | None = None) -> list[yaml.Node | None]:
     """The node trees of every document in ``text``, under the alias and nesting limits."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise _refused(label, f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
@@ -209,7 +242,7 @@ def _compose_all(text: str, label: str) -> list[yaml.Node | None]:
     loader = None
     nodes: list[yaml.Node | None] = []
     try:
-        loader = _Composer(text)
+        loader = _Composer(text, max_values)
         while loader.check_node():
             nodes.append(loader.get_node())
     except _Stop as stop:
@@ -229,14 +262,14 @@ def _compose_all(text: str, label: str) -> list[yaml.Node | None]:
     return nodes
 
 
-def _build_all(nodes: list[yaml.Node | None], label: str) -> list[YamlDoc]:
+def _build_all(nodes: list[yaml.Node | None], label: str, max_values: int | None = None) -> list[YamlDoc]:
     docs: list[YamlDoc] = []
     budget = MAX_VALUES  # shared by the documents of one file: many small bombs are one big one
     for node in nodes:
         if node is None:
             docs.append(YamlDoc(label, None, {(): Loc(label, 1, 1)}))
             continue
-        builder = _Builder(label, budget)
+        builder = _Builder(label, budget, max_values)
         builder.locations[()] = builder.loc(node)
         data = builder.build(node)
         budget = builder.budget
@@ -244,20 +277,21 @@ def _build_all(nodes: list[yaml.Node | None], label: str) -> list[YamlDoc]:
     return docs
 
 
-def load_yaml_text(text: str, label: str = "<string>") -> YamlDoc:
+def load_yaml_text(text: str, label: str = "<string>", *, max_values: int | None = None) -> YamlDoc:
     """Parse one YAML document safely, keeping the location of every key.
 
     Raises :class:`ProfileError` on a syntax error, an unsupported tag, or a
-    document past the limits (nesting, aliases, expanded size).
+    document past the limits (nesting, aliases, expanded size, and
+    `max_values` values in all where given: a profile's cap).
     """
-    nodes = _compose_all(text, label)
+    nodes = _compose_all(text, label, max_values)
     if len(nodes) > 1:
         raise _refused(
             label,
             "invalid YAML: several documents (---) where one profile is expected",
             nodes[1].start_mark if nodes[1] else None,
         )
-    docs = _build_all(nodes, label)
+    docs = _build_all(nodes, label, max_values)
     return docs[0] if docs else YamlDoc(label, None, {(): Loc(label, 1, 1)})
 
 
@@ -274,13 +308,15 @@ def read_yaml_text(path: str | os.PathLike[str], label: str) -> str:
         raise ProfileError(Problem(label, None, None, "", exc.reason)) from None
 
 
-def load_yaml_file(path: str | os.PathLike[str], label: str | None = None) -> YamlDoc:
+def load_yaml_file(
+    path: str | os.PathLike[str], label: str | None = None, *, max_values: int | None = None
+) -> YamlDoc:
     """Read a YAML file safely (at most 1 MiB), with the location of every key."""
     problem = path_problem(path)
     if problem is not None:
         raise ProfileError(Problem(label or "<file>", None, None, "", problem))
     label = label or display_path(Path(path))
-    return load_yaml_text(read_yaml_text(path, label), label)
+    return load_yaml_text(read_yaml_text(path, label), label, max_values=max_values)
 
 
 def display_path(path: Path) -> str:

@@ -170,13 +170,25 @@ def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]
     return [Problem(loc.file, loc.line, loc.column, key_path, f"{message}, got {_show(value)}", suggestion)]
 
 
+MAX_PROBLEMS = 20  # problems reported for one profile; the rest are counted
+
+
 def validation_problems(exc: ValidationError, layer: Layer, shown: str) -> ProfileError:
-    """A pydantic error on a layered profile as one :class:`ProfileError`, every problem located."""
+    """A pydantic error on a layered profile as one :class:`ProfileError`, every problem located.
+
+    At most MAX_PROBLEMS are put in words (each with its suggestion, the
+    costly part), then one line says how many more there are: a file of ten
+    thousand mistakes is refused as fast as a file of one."""
     top = layer.locations.get((), Loc(shown))
     problems: list[Problem] = []
-    for err in merge_union_errors(exc.errors(include_url=False), layer.data):
+    errors = merge_union_errors(exc.errors(include_url=False), layer.data)
+    for err in errors[:MAX_PROBLEMS]:
         problems.extend(problems_of(err, layer, top.file))
-    return ProfileError(ordered(problems))
+    out = ordered(problems)
+    if len(errors) > MAX_PROBLEMS:
+        more = len(errors) - MAX_PROBLEMS
+        out.append(Problem(top.file, None, None, "", f"and {more} more problem{'s' if more > 1 else ''}"))
+    return ProfileError(out)
 
 
 def located_plugin_problems(exc: ProfileError, layer: Layer, shown: str) -> ProfileError:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -27,16 +28,62 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import BOTS
 from ..errors import ProfileError, RuleError
 from ..resources import preset_names
+from ..userfiles import loads_json
 from .hub import Hub
-from .lobby import house_names
+from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
+from .puzzles import ROUTES as puzzle_routes
 from .store import Store
 from .table import Conn
 from .views import summary
+from .words import Words, page_lang, table_events
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024
 MAX_WS_MESSAGE = 256 * 1024
+PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
+
+
+# Sent with every HTTP answer. The pages load their scripts and styles from
+# /static only, so no inline script (an injected one included) ever runs; no
+# referrer leaves a page (a table page's URL may hold a seat's token); no
+# other site may frame the pages or sniff a JSON answer into a script.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware putting SECURITY_HEADERS on every HTTP answer."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def ws_error(code: str, message: str, lang: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "text": Words(lang).refusal(code, message)}
 
 
 def _dumps(data: Any) -> str:
@@ -48,8 +95,12 @@ class JSON(JSONResponse):
         return _dumps(content).encode("utf-8")
 
 
-def error(status: int, code: str, message: str) -> JSON:
-    return JSON({"error": {"code": code, "message": message}}, status_code=status)
+def error(status: int, code: str, message: str, lang: str | None = None) -> JSON:
+    """The contract's error body; with the page's `lang`, also the refusal in its words."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if lang is not None:
+        body["text"] = Words(lang).refusal(code, message)
+    return JSON({"error": body}, status_code=status)
 
 
 async def _json_body(request: Request) -> Any:
@@ -62,8 +113,8 @@ async def _json_body(request: Request) -> Any:
         if len(body) > MAX_BODY:
             raise ServerError(413, "too_large", f"the request is over {MAX_BODY} bytes")
     try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        return loads_json(body.decode("utf-8"))  # integers bounded in digits, no NaN, nesting bounded
+    except (ValueError, UnicodeDecodeError) as e:
         raise ServerError(400, "invalid_json", f"the body is not JSON: {e}") from None
 
 
@@ -86,14 +137,31 @@ def create_app(
     )
     hub.load()
 
+    # Reading a pasted profile (YAML, extends, validation, suggestions) is
+    # the one costly thing a visitor can ask for: it runs in a worker thread,
+    # one at a time, so the loop (clocks, bots, every socket) never waits on
+    # it. The loader's own caps (1 MiB, MAX_PROFILE_VALUES values, 20
+    # problems in words) bound each read; PROFILE_SECONDS bounds the wait.
+    parsing = asyncio.Semaphore(1)
+
+    async def read_profile(req: CreateTable) -> tuple[str, Any]:
+        if req.variant is not None:
+            return profile_from_request(req)  # a bundled file by name: small, and cached
+        try:
+            async with asyncio.timeout(PROFILE_SECONDS):
+                async with parsing:
+                    return await asyncio.to_thread(profile_from_request, req)
+        except TimeoutError:
+            raise ServerError(503, "busy", "the server is reading other house files: try again") from None
+
     def guarded(handler):
         async def run(request: Request) -> Response:
             try:
                 return await handler(request)
             except ServerError as e:
-                return error(e.status, e.code, e.message)
+                return error(e.status, e.code, e.message, request.query_params.get("lang"))
             except RuleError as e:
-                return error(409, e.code, e.message)
+                return error(409, e.code, e.message, request.query_params.get("lang"))
 
         return run
 
@@ -119,7 +187,8 @@ def create_app(
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
         try:
-            t = hub.create(req)
+            read = await read_profile(req)
+            t = hub.create(req, read)
         except ProfileError as e:
             return error(400, "profile_invalid", e.format())
         seats = [
@@ -143,6 +212,15 @@ def create_app(
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         return JSON(hub.view(t, seat))
+
+    @guarded
+    async def events(request: Request) -> Response:
+        """The game's events so far as the seat sees them, with their words in
+        `lang`: a page rebuilds its log from them when it opens."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        lang = page_lang(request.query_params.get("lang"))
+        return JSON({"version": t.version, "events": table_events(t, seat, lang)})
 
     @guarded
     async def act(request: Request) -> Response:
@@ -169,7 +247,8 @@ def create_app(
             await websocket.send_text(_dumps({"type": "error", "code": e.code, "message": e.message}))
             await websocket.close(code=4000 + e.status)
             return
-        conn = Conn(seat)
+        lang = page_lang(websocket.query_params.get("lang"))
+        conn = Conn(seat, lang)
         t.conns.add(conn)
 
         async def pump() -> None:
@@ -185,12 +264,29 @@ def create_app(
         hub.tell_all(t)  # the newcomer gets its view; the others see who is connected
         try:
             while True:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:  # a binary frame: the protocol is JSON text
+                    conn.send(
+                        {
+                            "type": "error",
+                            "code": "invalid_message",
+                            "message": "messages are JSON text frames",
+                        }
+                    )
+                    continue
                 if len(text) > MAX_WS_MESSAGE:
                     conn.send({"type": "error", "code": "too_large", "message": "message too large"})
                     continue
                 try:
-                    msg = CLIENT_ADAPTER.validate_json(text)
+                    data = loads_json(text)
+                except ValueError as e:
+                    conn.send({"type": "error", "code": "invalid_message", "message": f"not JSON: {e}"})
+                    continue
+                try:
+                    msg = CLIENT_ADAPTER.validate_python(data)
                 except ValidationError as e:
                     conn.send({"type": "error", "code": "invalid_message", "message": validation_message(e)})
                     continue
@@ -200,9 +296,9 @@ def create_app(
                 try:
                     hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True))
                 except ServerError as e:
-                    conn.send({"type": "error", "code": e.code, "message": e.message})
+                    conn.send(ws_error(e.code, e.message, lang))
                 except RuleError as e:
-                    conn.send({"type": "error", "code": e.code, "message": e.message})
+                    conn.send(ws_error(e.code, e.message, lang))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -234,11 +330,13 @@ def create_app(
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{id}", table_info),
         Route("/api/tables/{id}/view", view),
+        Route("/api/tables/{id}/events", events),
         Route("/api/tables/{id}/actions", act, methods=["POST"]),
         Route("/api/tables/{id}/save", export),
         WebSocketRoute("/ws/tables/{id}", ws),
+        *puzzle_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app

@@ -30,10 +30,11 @@ from ..savegame import to_save
 from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
-from .protocol import ACTION_ADAPTER, CreateTable, ServerError, validation_message
+from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
 from .store import Store, StoredTable
 from .table import HUMAN, Seat, Table
 from .views import build_view
+from .words import default_name, event_message
 
 
 class Hub:
@@ -113,8 +114,10 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def create(self, req: CreateTable) -> Table:
-        variant, profile = profile_from_request(req)
+    def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
+        """A new table. `read` is the request's profile already read (the app
+        reads it in a worker thread, off the loop); without it, read here."""
+        variant, profile = read if read is not None else profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
             counts = ", ".join(map(str, profile.player_counts()))
@@ -140,8 +143,8 @@ class Hub:
             table_id = secrets.token_hex(5)
         seats = []
         for i, kind in enumerate(req.seats):
-            name = (names[i].strip() if i < len(names) else "") or (
-                f"Player {i + 1}" if kind == HUMAN else f"{kind} bot {i + 1}"
+            name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or default_name(
+                kind, i, req.lang
             )
             seats.append(
                 {"kind": kind, "name": name, "token": secrets.token_urlsafe(18) if kind == HUMAN else None}
@@ -282,12 +285,14 @@ class Hub:
 
     def _changed(self, t: Table, events: list[Event]) -> None:
         t.version += 1
+        if self.started:
+            # Before the views are made: a new turn's clock (its deadline) and
+            # round timer are part of what every seat is told.
+            schedule(self, t)
         for c in list(t.conns):
             for e in events:
-                c.send({"type": "event", "event": e.for_seat(c.seat).to_dict()})
+                c.send(event_message(t, e, c.seat, c.lang))
             c.send({"type": "view", "view": self.view(t, c.seat)})
-        if self.started:
-            schedule(self, t)
 
     def tell_all(self, t: Table) -> None:
         """Send every connection its view (someone came or went)."""

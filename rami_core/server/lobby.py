@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import Problem, ProfileError
 from ..profile import Profile
 from ..resources import house_dir, preset_names
-from .protocol import CreateTable
+from .protocol import MAX_VARIANT_NAME, CreateTable, plain_text
 
 
 def house_names() -> list[str]:
@@ -18,6 +18,20 @@ def house_names() -> list[str]:
 
 
 def profile_from_request(req: CreateTable) -> tuple[str, Profile]:
+    """The profile a table is created with (see _read_profile), its `name`,
+    `description` and `source` made plain text: they are shown to everyone."""
+    variant, profile = _read_profile(req)
+    clean = {
+        "name": plain_text(profile.name, MAX_VARIANT_NAME) or "custom",
+        "description": plain_text(profile.description, 400),
+        "source": plain_text(profile.source, 400),
+    }
+    if req.rules is not None:
+        variant = clean["name"]
+    return variant, profile.model_copy(update=clean)
+
+
+def _read_profile(req: CreateTable) -> tuple[str, Profile]:
     """The profile a table is created with: a preset or bundled house file by
     name (never a path), or a pasted YAML text read by the same loader, its
     errors located in the text (`rules:LINE: key: message`)."""

@@ -10,6 +10,7 @@ seat comes from the token.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -145,6 +146,9 @@ class CreateTable(_Strict):
     seed: int | None = Field(None, ge=0, lt=2**63, description="The deal's seed (never shown to players).")
     names: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=8)] | None = None
     undo: bool = Field(True, description="Whether a seat may take back this turn's lays before it ends.")
+    lang: Literal["en", "fr"] = Field(
+        "en", description="The language of the names given to unnamed seats (`Joueur 2`, `robot glouton 3`)."
+    )
 
     @model_validator(mode="after")
     def _one_profile(self) -> CreateTable:
@@ -214,6 +218,11 @@ class RoundLine(BaseModel):
 class Clock(BaseModel):
     limit: int = Field(description="Seconds per turn.")
     remaining: float = Field(description="Seconds left in this turn when the view was sent.")
+    deadline: float = Field(
+        description="When the turn's time runs out, in the server's clock (Unix seconds): a page "
+        "counts down to it, re-synchronised by `server_time` on every view."
+    )
+    server_time: float = Field(description="The server's clock (Unix seconds) when the view was made.")
 
 
 class TableRules(BaseModel):
@@ -290,12 +299,15 @@ class ViewMessage(BaseModel):
 class EventMessage(BaseModel):
     type: Literal["event"]
     event: Event
+    text: str = Field("", description="The event in words, in the connection's `lang` (`?lang=fr`).")
+    version: int | None = Field(None, description="The table's version after the change it belongs to.")
 
 
 class ErrorMessage(BaseModel):
     type: Literal["error"]
     code: str
     message: str
+    text: str = Field("", description="The refusal in words, in the connection's `lang`.")
 
 
 ServerMessage = ViewMessage | EventMessage | ErrorMessage
@@ -336,6 +348,21 @@ class ServerError(Exception):
         self.status = status
         self.code = code
         self.message = message
+
+
+MAX_NAME = 40
+MAX_VARIANT_NAME = 60
+
+
+def plain_text(text: str, limit: int) -> str:
+    """A user's text as the server stores and shows it: control and format
+    characters (escape sequences, NUL, bidi overrides) dropped, runs of white
+    space made one space, at most `limit` characters. Applied once, when a
+    table is created, so every view and summary carries the clean text."""
+    kept = "".join(
+        ch for ch in text if ch == "\u200d" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return " ".join(kept.split())[:limit]
 
 
 def validation_message(e: ValidationError) -> str:

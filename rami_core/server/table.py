@@ -31,6 +31,7 @@ class Conn:
     """One client connection (WebSocket) and its outgoing queue."""
 
     seat: int | None
+    lang: str = "en"  # the page's language: events come with their words in it
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
     closed: bool = False
 
@@ -76,8 +77,9 @@ class Table:
         """The seat a token opens; None for no token (a spectator). A wrong token is refused."""
         if token is None or token == "":
             return None
+        given = token.encode("utf-8", "surrogatepass")  # compare_digest takes ASCII str or bytes only
         for i, s in enumerate(self.seats):
-            if s.token is not None and secrets.compare_digest(s.token, token):
+            if s.token is not None and secrets.compare_digest(s.token.encode("utf-8"), given):
                 return i
         raise ServerError(403, "bad_token", "this link's token opens no seat at this table")
 

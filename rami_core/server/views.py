@@ -4,6 +4,7 @@ and the lobby's one-line summary of a table."""
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..state import LAY, OVER
@@ -79,8 +80,17 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     r = g.rules
     clock = None
     if r.turn_time_limit and t.deadline is not None and g.state.phase != OVER:
+        # The deadline, not only what is left: a page counts down to it in the
+        # server's clock (its offset re-read from `server_time` on every view),
+        # so a view sent late or read late still shows the server's time.
         left = max(0.0, t.deadline - loop_time()) / hub.clock_scale
-        clock = {"limit": r.turn_time_limit, "remaining": round(left, 1)}
+        now = time.time()
+        clock = {
+            "limit": r.turn_time_limit,
+            "remaining": round(left, 1),
+            "deadline": round(now + left, 3),
+            "server_time": round(now, 3),
+        }
     nxt = None
     if t.next_round_at is not None and g.state.phase == OVER and not g.state.game_over:
         nxt = round(max(0.0, t.next_round_at - loop_time()), 1)

@@ -46,7 +46,7 @@ def wait_turn(page, seat: int, timeout: float = 30) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         # One reading of both (the page may change between two readings).
-        phase, turn = page.evaluate("[document.body.dataset.phase, document.body.dataset.turn]")
+        phase, turn = page.evaluate("() => [document.body.dataset.phase, document.body.dataset.turn]")
         if phase == "over" or (turn == str(seat) and phase in ("draw", "lay")):
             return phase
         page.wait_for_timeout(50)
@@ -94,7 +94,9 @@ def test_a_round_against_a_bot_by_clicks(browser, server, tmp_path):
         hand = hand_of(page)
         page.locator("#hand button.card").nth(len(hand) - 1).click()
         page.click("#b-discard")
-        page.wait_for_function("document.body.dataset.turn !== '0' || document.body.dataset.phase === 'over'")
+        page.wait_for_function(
+            "() => document.body.dataset.turn !== '0' || document.body.dataset.phase === 'over'"
+        )
     assert page.get_attribute("body", "data-phase") == "over", "the round did not end"
     # The score sheet: one round, its totals the view's scores.
     tid, query = page.url.split("/t/")[1].split("?")
@@ -130,7 +132,7 @@ def test_a_refusal_is_shown_in_words(browser, server):
     page.keyboard.press("Tab")
     page.click("#b-stage")
     page.click("#b-lay")
-    page.wait_for_function("document.getElementById('refusal').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
     text = page.inner_text("#refusal")
     assert text.startswith("Refusé")
     assert "suite" in text or "ouvert" in text or "combinaison" in text
@@ -159,10 +161,10 @@ def test_two_people_at_one_table(browser, server):
         card.click()
         me.click("#b-discard")
         # The other person's page shows the discard and that it is now their turn.
-        other.wait_for_function(f"document.body.dataset.turn === '{1 - seat}'")
+        other.wait_for_function(f"() => document.body.dataset.turn === '{1 - seat}'")
         other.wait_for_selector(f'#discard .card[data-card="{code}"]')
     # Usable at phone width: nothing wider than the screen.
-    width = pages[1].evaluate("document.documentElement.scrollWidth")
+    width = pages[1].evaluate("() => document.documentElement.scrollWidth")
     assert width <= 392, width
     desk.close()
     phone.close()
@@ -174,7 +176,7 @@ def test_lobby_pasted_house_rules_error(browser, server, lang):
     page.goto(server.url + f"/?lang={lang}")
     page.fill("#rules", "extends: rami51\nopening:\n  pointz: 40\n")
     page.click("#create-btn")
-    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
     assert "rules:3: opening.pointz" in page.inner_text("#error")
     page.close()
 
@@ -196,7 +198,7 @@ def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     page.click("#new-meld")
     assert page.locator("#work .meld").count() == 1
     page.click("#rearrange-send")
-    page.wait_for_function("document.getElementById('refusal').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
     assert '"rearrange"' in sent[-1]
     assert page.inner_text("#refusal").startswith("Refused")
     page.click("#rearrange-cancel")

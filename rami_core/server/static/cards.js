@@ -54,7 +54,7 @@ export function cardElement(code, { button = false, pressed = false, small = fal
   }
   el.setAttribute("aria-label", label(code));
   if (rank === "JK") {
-    el.innerHTML = '<span class="rank">JK</span><span class="pip">★</span>';
+    el.innerHTML = `<span class="rank jk">${t("joker")}</span><span class="pip">★</span>`;
   } else {
     el.innerHTML = `<span class="rank">${shownRank(rank)}</span><span class="pip">${SYMBOL[suit]}</span>`;
   }

@@ -4,7 +4,11 @@
 const STRINGS = {
   en: {
     title: "rami — table server",
+    colon: ":",
+    card_one: "card",
+    bots: {},
     lobby: "New table",
+    daily_puzzle: "Casse-tête du jour: today's voleur puzzle",
     variant: "Variant",
     preset: "Preset or house file",
     paste: "…or paste a house-rule file (YAML)",
@@ -106,7 +110,11 @@ const STRINGS = {
   },
   fr: {
     title: "rami — serveur de tables",
+    colon: " :",
+    card_one: "carte",
+    bots: { greedy: "glouton", random: "hasard", expert: "expert" },
     lobby: "Nouvelle table",
+    daily_puzzle: "Casse-tête du jour : le problème de rami voleur du jour",
     variant: "Variante",
     preset: "Variante ou règle maison",
     paste: "…ou collez un fichier de règles maison (YAML)",

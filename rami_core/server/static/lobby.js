@@ -15,6 +15,7 @@ function texts() {
   document.title = t("title");
   $("title").textContent = t("title");
   $("h-lobby").textContent = t("lobby");
+  $("daily-puzzle").textContent = t("daily_puzzle");
   $("l-lang").textContent = t("language");
   $("l-preset").textContent = t("preset");
   $("l-paste").textContent = t("paste");
@@ -28,30 +29,48 @@ function texts() {
   $("lang").value = lang();
 }
 
+// Every text below is set with textContent or a DOM attribute, never parsed as
+// HTML: a seat's name and a pasted file's `name:` are anyone's typing.
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === "text") node.textContent = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
 function renderSeats() {
   const box = $("seats");
-  box.innerHTML = "";
+  box.replaceChildren();
   seats.forEach((s, i) => {
-    const row = document.createElement("div");
-    row.className = "seat-row";
-    const kinds = ["human", ...meta.bots];
-    const options = kinds
-      .map((k) => `<option value="${k}"${k === s.kind ? " selected" : ""}>${k === "human" ? t("human") : t("bot") + " " + k}</option>`)
-      .join("");
-    row.innerHTML = `<span>${t("seat")} ${i + 1}</span>
-      <label><span class="sr-only">${t("kind")} ${i + 1}</span><select data-i="${i}" class="kind">${options}</select></label>
-      <label><span class="sr-only">${t("name")} ${i + 1}</span><input data-i="${i}" class="name" maxlength="40" placeholder="${t("name")}"></label>`;
-    row.querySelector("input").value = s.name;
-    box.appendChild(row);
+    const select = el("select", { class: "kind", dataset: { i } });
+    for (const k of ["human", ...meta.bots]) {
+      const o = el("option", { value: k, text: k === "human" ? t("human") : `${t("bot")} ${k}` });
+      o.selected = k === s.kind;
+      select.append(o);
+    }
+    const input = el("input", { class: "name", maxlength: "40", placeholder: t("name"), dataset: { i } });
+    input.value = s.name;
+    select.onchange = () => (seats[i].kind = select.value);
+    input.oninput = () => (seats[i].name = input.value);
+    const row = el(
+      "div",
+      { class: "seat-row" },
+      el("span", { text: `${t("seat")} ${i + 1}` }),
+      el("label", {}, el("span", { class: "sr-only", text: `${t("kind")} ${i + 1}` }), select),
+      el("label", {}, el("span", { class: "sr-only", text: `${t("name")} ${i + 1}` }), input),
+    );
+    box.append(row);
   });
-  box.querySelectorAll("select.kind").forEach((el) => (el.onchange = () => (seats[+el.dataset.i].kind = el.value)));
-  box.querySelectorAll("input.name").forEach((el) => (el.oninput = () => (seats[+el.dataset.i].name = el.value)));
 }
 
 async function loadMeta() {
   meta = await (await fetch("/api/meta")).json();
   const sel = $("variant");
-  sel.innerHTML = "";
+  sel.replaceChildren();
   for (const [group, names] of [["presets", meta.presets], ["house", meta.house]]) {
     const og = document.createElement("optgroup");
     og.label = group;
@@ -70,20 +89,27 @@ async function loadMeta() {
 async function loadTables() {
   const list = await (await fetch("/api/tables")).json();
   const ul = $("tables");
-  ul.innerHTML = "";
-  if (!list.length) ul.innerHTML = `<li>${t("none")}</li>`;
+  ul.replaceChildren();
+  if (!list.length) ul.append(el("li", { text: t("none") }));
   for (const tb of list) {
-    const li = document.createElement("li");
     const who = tb.seats.map((s) => `${s.name}${s.connected ? "" : " (" + t("away") + ")"}`).join(", ");
-    li.innerHTML = `<strong>${tb.variant}</strong> · ${t("round")} ${tb.round_no} · ${who} · <a href="/t/${tb.table}?lang=${lang()}">${t("watch")}</a>`;
-    ul.appendChild(li);
+    const href = `/t/${encodeURIComponent(tb.table)}?lang=${lang()}`;
+    ul.append(
+      el(
+        "li",
+        {},
+        el("strong", { text: tb.variant }),
+        ` · ${t("round")} ${tb.round_no} · ${who} · `,
+        el("a", { href, text: t("watch") }),
+      ),
+    );
   }
 }
 
 async function create(ev) {
   ev.preventDefault();
   $("error").textContent = "";
-  const body = { seats: seats.map((s) => s.kind), names: seats.map((s) => s.name), undo: $("undo").checked };
+  const body = { seats: seats.map((s) => s.kind), names: seats.map((s) => s.name), undo: $("undo").checked, lang: lang() };
   const seed = new URLSearchParams(location.search).get("seed"); // a reproducible deal, for tests and demos
   if (seed !== null && /^\d+$/.test(seed)) body.seed = Number(seed);
   const text = $("rules").value.trim();
@@ -92,26 +118,29 @@ async function create(ev) {
   const r = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const data = await r.json();
   if (!r.ok) {
-    $("error").textContent = `${t("refused")}: ${refusal(data.error.code, data.error.message)}`;
+    $("error").textContent = `${t("refused")}${t("colon")} ${refusal(data.error.code, data.error.message)}`;
     return;
   }
   const box = $("links");
-  box.innerHTML = `<h2>${t("links")}</h2>`;
-  const ul = document.createElement("ul");
+  box.replaceChildren(el("h2", { text: t("links") }));
+  const ul = el("ul");
   data.seats.forEach((s) => {
-    const li = document.createElement("li");
     if (s.token) {
       const href = `${data.url}?token=${encodeURIComponent(s.token)}&lang=${lang()}`;
-      li.innerHTML = `${t("play_seat")} ${s.seat + 1} (${s.name}): <a class="join" data-seat="${s.seat}" href="${href}">${location.origin}${href}</a>`;
+      ul.append(
+        el(
+          "li",
+          {},
+          `${t("play_seat")} ${s.seat + 1} (${s.name}): `,
+          el("a", { class: "join", href, dataset: { seat: s.seat }, text: `${location.origin}${href}` }),
+        ),
+      );
     } else {
-      li.textContent = `${t("seat")} ${s.seat + 1}: ${t("bot")} ${s.kind}`;
+      ul.append(el("li", { text: `${t("seat")} ${s.seat + 1}: ${t("bot")} ${s.kind}` }));
     }
-    ul.appendChild(li);
   });
-  const watch = document.createElement("li");
-  watch.innerHTML = `<a href="${data.url}?lang=${lang()}">${t("watch")}</a>`;
-  ul.appendChild(watch);
-  box.appendChild(ul);
+  ul.append(el("li", {}, el("a", { href: `${data.url}?lang=${lang()}`, text: t("watch") })));
+  box.append(ul);
   box.querySelector("a.join")?.focus();
   loadTables();
 }

@@ -3,13 +3,16 @@
 // The page judges nothing: the server refuses what the rules refuse, and the
 // refusal is shown in words.
 
-import { cardBack, cardElement, parse, sortCards } from "./cards.js";
-import { eventText, lang, refusal, t } from "./i18n.js";
+import { cardBack, cardElement, parse, sortCards, text as cardText } from "./cards.js";
+import { lang, refusal, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
 const token = new URLSearchParams(location.search).get("token") || "";
-const q = token ? `?token=${encodeURIComponent(token)}` : "";
+// Every request names the page's language: the server answers refusals and
+// events in its words (one catalogue, the terminal's).
+const q = `?${token ? `token=${encodeURIComponent(token)}&` : ""}lang=${lang()}`;
+const stagedKey = `rami-staged:${tableId}:${token}`;
 
 const ui = {
   view: null,
@@ -21,9 +24,10 @@ const ui = {
   rearranging: false,
   work: [], // the table being rearranged: [[{code, hand}]]
   picked: null, // {from: "hand", code} | {from: "work", m, i}
-  log: [],
-  clockAt: 0,
-  clockLeft: null,
+  log: [], // [{version, text}]: rebuilt from the table's events on load
+  logVersion: -1, // the version the fetched events were read at
+  deadline: null, // the turn's deadline in the server's clock (ms)
+  clockOffset: 0, // the server's clock minus this browser's, re-read from every view
   nextAt: 0,
   nextLeft: null,
 };
@@ -59,7 +63,44 @@ function show(el, on) {
 }
 
 function setRefusal(text) {
-  $("refusal").textContent = text ? `${t("refused")}: ${text}` : "";
+  $("refusal").textContent = text || "";
+}
+
+function refusalOf(err) {
+  return err.text || `${t("refused")}${t("colon")} ${refusal(err.code, err.message)}`;
+}
+
+// Melds being prepared outlive a reload (this browser only).
+function loadStaged() {
+  try {
+    const v = JSON.parse(localStorage.getItem(stagedKey) || "[]");
+    return Array.isArray(v) ? v.filter((m) => Array.isArray(m) && m.every((c) => typeof c === "string")) : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function saveStaged() {
+  try {
+    if (ui.staged.length) localStorage.setItem(stagedKey, JSON.stringify(ui.staged));
+    else localStorage.removeItem(stagedKey);
+  } catch (e) {
+    /* a browser without storage keeps them for this page only */
+  }
+}
+
+async function loadLog() {
+  try {
+    const r = await fetch(`/api/tables/${tableId}/events${q}`);
+    if (!r.ok) return;
+    const d = await r.json();
+    const later = ui.log.filter((l) => l.version > d.version);
+    ui.log = d.events.filter((e) => e.text).map((e) => ({ version: d.version, text: e.text })).concat(later);
+    ui.logVersion = d.version;
+    renderLog();
+  } catch (e) {
+    /* the log is rebuilt at the next connection */
+  }
 }
 
 // ------------------------------------------------------------ talking to the server
@@ -79,7 +120,7 @@ async function send(action) {
   }
   const data = await r.json();
   if (!r.ok) {
-    setRefusal(refusal(data.error.code, data.error.message));
+    setRefusal(refusalOf(data.error));
     return false;
   }
   accept(data);
@@ -96,15 +137,21 @@ function accept(view, force = false) {
     ui.staged = ui.staged.filter((m) => m.every((c) => { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); return true; }));
     ui.selected = ui.selected.filter((c) => { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); return true; });
   }
+  if (view.phase === "over") ui.staged = [];
   if (view.phase !== "lay" || view.turn !== view.seat) {
-    ui.staged = [];
     ui.rearranging = false;
     ui.work = [];
     ui.picked = null;
   }
   if (ui.target !== null && ui.target >= view.melds.length) ui.target = null;
-  ui.clockLeft = view.clock ? view.clock.remaining : null;
-  ui.clockAt = performance.now();
+  // The clock counts down to the server's deadline, never from a leftover:
+  // every view re-synchronises this browser's clock with the server's.
+  if (view.clock && view.clock.deadline) {
+    ui.clockOffset = view.clock.server_time * 1000 - Date.now();
+    ui.deadline = view.clock.deadline * 1000;
+  } else {
+    ui.deadline = null;
+  }
   ui.nextLeft = view.next_round_in;
   ui.nextAt = performance.now();
   render();
@@ -120,14 +167,17 @@ function connect() {
     const msg = JSON.parse(m.data);
     if (msg.type === "view") {
       accept(msg.view, first);
+      if (first) loadLog();
       first = false;
       retry = 500;
     } else if (msg.type === "event") {
-      ui.log.push(eventText(msg.event, nameOf(msg.event.seat)));
-      if (ui.log.length > 60) ui.log.shift();
-      renderLog();
+      if (msg.text && !(msg.version <= ui.logVersion)) {
+        ui.log.push({ version: msg.version, text: msg.text });
+        if (ui.log.length > 400) ui.log.shift();
+        renderLog();
+      }
     } else if (msg.type === "error") {
-      setRefusal(refusal(msg.code, msg.message));
+      setRefusal(refusalOf(msg));
       if (msg.code === "bad_token" || msg.code === "no_such_table") retry = -1;
     }
   };
@@ -150,13 +200,25 @@ function renderPlayers() {
     div.className = "player" + (v.turn === s && v.phase !== "over" ? " turn" : "");
     div.dataset.seat = s;
     const score = v.scores.length === v.players ? v.scores[s] : v.scores[s % v.scores.length];
+    const kind = v.kinds[s];
     const flags = [
-      v.kinds[s] !== "human" ? `${t("bot")} ${v.kinds[s]}` : v.connected[s] ? t("connected") : t("away"),
+      kind !== "human" ? `${t("bot")} ${t("bots")[kind] || kind}` : v.connected[s] ? t("connected") : t("away"),
       v.opened[s] ? t("opened") : "",
     ].filter(Boolean);
-    div.innerHTML = `<strong>${escapeHtml(nameOf(s))}</strong><br>
-      <span class="muted">${flags.join(" · ")}</span><br>
-      <span class="count" data-count="${v.hand_sizes[s]}">${v.hand_sizes[s]} ${t("cards")}</span> · ${t("scores")}: ${score}`;
+    const n = v.hand_sizes[s];
+    const strong = document.createElement("strong");
+    strong.textContent = nameOf(s);
+    const muted = document.createElement("span");
+    muted.className = "muted";
+    muted.textContent = flags.join(" · ");
+    const count = document.createElement("span");
+    count.className = "count";
+    count.dataset.count = n;
+    count.textContent = `${n} ${n === 1 ? t("card_one") : t("cards")}`;
+    const total = document.createElement("span");
+    total.className = "total";
+    total.textContent = ` · ${t("total")}${t("colon")} ${score}`;
+    div.replaceChildren(strong, document.createElement("br"), muted, document.createElement("br"), count, total);
     const backs = document.createElement("div");
     if (v.revealed_hands) {
       v.revealed_hands[s].forEach((c) => backs.appendChild(cardElement(c, { small: true })));
@@ -201,14 +263,14 @@ function renderMelds() {
   const stock = $("stock");
   stock.innerHTML = "";
   stock.appendChild(cardBack(false));
-  stock.insertAdjacentHTML("beforeend", `<span class="count">${t("stock")}: ${v.stock_size}</span>`);
-  stock.setAttribute("aria-label", `${t("stock")}: ${v.stock_size} ${t("cards")}. ${t("draw_stock")}`);
+  stock.insertAdjacentHTML("beforeend", `<span class="count">${t("stock")}${t("colon")} ${v.stock_size}</span>`);
+  stock.setAttribute("aria-label", `${t("stock")}${t("colon")} ${v.stock_size} ${t("cards")}. ${t("draw_stock")}`);
   stock.disabled = !may("draw_stock");
   const disc = $("discard");
   disc.innerHTML = "";
   if (v.discard_top) disc.appendChild(cardElement(v.discard_top));
   disc.insertAdjacentHTML("beforeend", `<span class="count">${t("discard")}${v.discard_top ? "" : ": " + t("empty")}</span>`);
-  disc.setAttribute("aria-label", `${t("discard")}: ${v.discard_top || t("empty")}`);
+  disc.setAttribute("aria-label", `${t("discard")}${t("colon")} ${v.discard_top || t("empty")}`);
   disc.disabled = !(may("draw_discard") || (may("discard") && ui.selected.length === 1));
 }
 
@@ -310,8 +372,8 @@ function renderActions() {
     "b-stage": [mine && !ui.rearranging, sel > 0, t("stage")],
     "b-lay": [mine && ui.staged.length > 0, true, t("lay")],
     "b-clear": [mine && ui.staged.length > 0, true, t("clear_staged")],
-    "b-layoff": [may("layoff") && !ui.rearranging, sel > 0 && target !== null, `${t("layoff")} ${target ? target.number : "…"}`],
-    "b-swap": [may("swap") && !ui.rearranging && target !== null && target.cards.includes("JK"), sel > 0, `${t("swap")} ${target ? target.number : ""}`],
+    "b-layoff": [may("layoff") && !ui.rearranging, sel > 0 && target !== null, `${t("layoff")} ${target ? target.number + 1 : "…"}`],
+    "b-swap": [may("swap") && !ui.rearranging && target !== null && target.cards.includes("JK"), sel > 0, `${t("swap")} ${target ? target.number + 1 : ""}`],
     "b-rearrange": [may("rearrange") && !ui.rearranging, true, t("rearrange")],
     "b-discard": [may("discard") && !ui.rearranging, sel === 1, t("discard_btn")],
     "b-end": [may("end_turn") && !ui.rearranging, true, t("end_turn")],
@@ -332,8 +394,18 @@ function renderActions() {
     const suit = target.cards.map(parse).find((c) => c.suit)?.suit;
     const sel = $("joker-as");
     const keep = sel.value;
-    sel.innerHTML = `<option value="">${t("auto")}</option>` +
-      "A 2 3 4 5 6 7 8 9 10 J Q K".split(" ").map((r) => `<option value="${r}${suit}">${r}${suit}</option>`).join("");
+    const auto = document.createElement("option");
+    auto.value = "";
+    auto.textContent = t("auto");
+    sel.replaceChildren(
+      auto,
+      ..."A 2 3 4 5 6 7 8 9 10 J Q K".split(" ").map((r) => {
+        const o = document.createElement("option");
+        o.value = `${r}${suit}`;
+        o.textContent = cardText(`${r}${suit}`);
+        return o;
+      }),
+    );
     sel.value = keep && keep.endsWith(suit) ? keep : "";
   }
 }
@@ -380,17 +452,23 @@ function renderSheet() {
 
 function renderLog() {
   const ol = $("log");
-  ol.innerHTML = ui.log.map((l) => `<li>${escapeHtml(l)}</li>`).join("");
+  ol.replaceChildren(
+    ...ui.log.map((l) => {
+      const li = document.createElement("li");
+      li.textContent = l.text;
+      return li;
+    }),
+  );
   ol.scrollTop = ol.scrollHeight;
 }
 
 function tick() {
   const el = $("clock");
-  if (ui.clockLeft === null) {
+  if (ui.deadline === null) {
     el.textContent = "";
   } else {
-    const left = Math.max(0, ui.clockLeft - (performance.now() - ui.clockAt) / 1000);
-    el.textContent = `${t("clock")}: ${Math.ceil(left)} ${t("seconds")}`;
+    const left = Math.max(0, (ui.deadline - (Date.now() + ui.clockOffset)) / 1000);
+    el.textContent = `${t("clock")}${t("colon")} ${Math.ceil(left)} ${t("seconds")}`;
     el.classList.toggle("low", left < 10);
   }
   if (ui.view && ui.view.phase === "over" && ui.nextLeft !== null) {
@@ -403,6 +481,7 @@ function tick() {
 
 function render() {
   if (!ui.view) return;
+  saveStaged();
   renderStatus();
   renderPlayers();
   renderMelds();
@@ -500,11 +579,12 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+ui.staged = loadStaged();
 setInterval(tick, 500);
 fetch(`/api/tables/${tableId}/view${q}`)
   .then((r) => r.json().then((d) => ({ ok: r.ok, d })))
   .then(({ ok, d }) => {
     if (ok) accept(d, true);
-    else setRefusal(refusal(d.error.code, d.error.message));
+    else setRefusal(refusalOf(d.error));
   });
 connect();

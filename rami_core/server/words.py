@@ -1,0 +1,121 @@
+"""What the table page reads in words: events and refusals, in the page's
+language, from the project's one catalogue (`i18n`) and narrator
+(`narration`), so the browser never writes a card code or a rule itself.
+
+Cards are written as on a card (rank in the language, suit symbol: "V♥",
+"10♠"); the joker is "Joker"; meld numbers count from 1, as shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from ..events import Event
+from ..i18n import CODES, LANGS, Messages, refusal_text
+from ..narration import Teller, tell
+from ..terminal.card_text import CardStyle
+
+if TYPE_CHECKING:
+    from .table import Table
+
+# The server's own refusals (the engine's are in the catalogue), in French.
+SERVER_FR = {
+    "bad_token": "ce lien n'ouvre aucune place à cette table",
+    "game_not_over": "la partie s'exporte une fois finie",
+    "invalid_action": "ce coup est mal formé",
+    "invalid_json": "la requête n'est pas du JSON",
+    "invalid_request": "la demande est mal formée",
+    "no_such_table": "cette table n'existe pas",
+    "spectator": "un spectateur ne joue pas : rejoignez la table avec le lien d'une place",
+    "too_large": "la requête est trop grande",
+    "undo_forbidden": "rien à annuler : la pioche reste, les poses peuvent être reprises",
+}
+
+# The bots' names as a French table calls them.
+BOT_WORDS = {"fr": {"greedy": "glouton", "random": "hasard", "expert": "expert"}}
+
+
+def page_lang(value: str | None) -> str:
+    """The page's language from a `lang` parameter: one the catalogue has, else English."""
+    return value if value in LANGS else "en"
+
+
+class Words:
+    """One language's words for one table's page."""
+
+    def __init__(self, lang: str):
+        self.lang = page_lang(lang)
+        self.msg = Messages(self.lang)
+        self.style = CardStyle(self.lang)
+
+    def card(self, code: str) -> str:
+        if code == "JK":
+            return "Joker"
+        return self.style.code(code)
+
+    def cards(self, codes: Sequence[str]) -> Text:
+        return Text(" ".join(self.card(c) for c in codes))
+
+    def melds(self, melds: Sequence[Sequence[str]]) -> Text:
+        return Text("  ".join("[" + " ".join(self.card(c) for c in m) + "]" for m in melds))
+
+    def event(self, t: Table, e: Event, seat: int | None) -> str:
+        """An event as `seat` sees it, in words ("" where the narrator says nothing)."""
+        teller = Teller(
+            self.msg,
+            name=lambda s: t.seats[s].name,
+            cards=self.cards,
+            melds=self.melds,
+            you=seat,
+            discard_enabled=t.game.rules.ends_with_discard,
+            ends=True,
+        )
+        try:
+            said = tell(teller, e)
+        except (KeyError, ValueError, IndexError, TypeError):  # a plugin's event the narrator lacks
+            return e.kind
+        return said.plain if said is not None else ""
+
+    def refusal(self, code: str, message: str) -> str:
+        """A refusal in words: the engine's through the catalogue (meld numbers
+        from 1, cards as shown), the server's own from its short list."""
+        if code in CODES:
+            return refusal_text(code, message, self.lang, self.card)
+        if self.lang == "fr":
+            return self.msg("refused", detail=SERVER_FR.get(code, message))
+        return self.msg("refused", code=code, detail=message)
+
+
+def event_message(t: Table, e: Event, seat: int | None, lang: str) -> dict[str, Any]:
+    """The WebSocket message for an event: the seat's view of it, its words, and
+    the table's version it belongs to (a page that fetched the events at a
+    version drops the messages it already has)."""
+    mine = e.for_seat(seat)
+    return {
+        "type": "event",
+        "event": mine.to_dict(),
+        "text": Words(lang).event(t, mine, seat),
+        "version": t.version,
+    }
+
+
+def table_events(t: Table, seat: int | None, lang: str) -> list[dict[str, Any]]:
+    """Every event of the game so far as `seat` sees it, with its words: a page
+    rebuilds its log from these when it opens."""
+    words = Words(lang)
+    out = []
+    for e in t.game.events:
+        mine = e.for_seat(seat)
+        out.append({"event": mine.to_dict(), "text": words.event(t, mine, seat)})
+    return out
+
+
+def default_name(kind: str, seat: int, lang: str) -> str:
+    """An unnamed seat's name in the table's language: "Joueur 2", "robot glouton 3"."""
+    msg = Messages(page_lang(lang))
+    if kind == "human":
+        return msg("player", n=seat + 1)
+    return msg("bot_name", bot=BOT_WORDS.get(msg.lang, {}).get(kind, kind), n=seat + 1)

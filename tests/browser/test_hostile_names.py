@@ -1,0 +1,93 @@
+"""Hostile names and variant names rendered in a real browser: the lobby and
+the table page show them as text, and no element they describe is created
+(issue 23: a seat named `<img onerror=...>` ran its script in every lobby)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+# Each one would create an element (and run a script) if parsed as HTML.
+PAYLOADS = [
+    "<img src=x onerror=document.title=1337>",
+    "<script>window.__pwned=1</script>",
+    '"><svg onload=window.__pwned=2>',
+    "<iframe src=javascript:window.__pwned=3>",
+]
+HOSTILE_RULES = "extends: rami51\nname: '<img src=y onerror=window.__pwned=4><b id=injected>x</b>'\n"
+
+
+def _tables(server) -> list[dict]:
+    made = []
+    for i in range(0, len(PAYLOADS), 2):
+        r = httpx.post(
+            server.url + "/api/tables",
+            json={"seats": ["human", "human"], "names": PAYLOADS[i : i + 2], "variant": "rami51", "seed": 4},
+        )
+        assert r.status_code == 201, r.text
+        made.append(r.json())
+    r = httpx.post(
+        server.url + "/api/tables",
+        json={
+            "seats": ["human", "greedy"],
+            "names": ["<b id=injected>n</b>"],
+            "rules": HOSTILE_RULES,
+            "seed": 4,
+        },
+    )
+    assert r.status_code == 201, r.text
+    made.append(r.json())
+    return made
+
+
+INJECTED = "() => document.querySelectorAll('main img, main script, main svg, main iframe, #injected').length"
+
+
+def _no_injection(page) -> None:
+    assert page.evaluate(INJECTED) == 0
+    assert page.evaluate("() => window.__pwned === undefined")
+    assert page.title() != "1337"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_lobby_shows_hostile_names_as_text(browser, server, lang):
+    _tables(server)
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + f"/?lang={lang}")
+    page.wait_for_function("() => document.querySelectorAll('#tables li').length >= 3")
+    page.wait_for_timeout(300)  # an onerror handler would have fired by now
+    text = page.inner_text("#tables")
+    for p in PAYLOADS:
+        assert p in text
+    assert "<b id=injected>" in text
+    _no_injection(page)
+    assert not errors, errors
+    page.close()
+
+
+def test_the_table_page_shows_hostile_names_as_text(browser, server):
+    made = _tables(server)
+    for out in (made[0], made[-1]):
+        page = browser.new_page()
+        page.goto(server.url + out["links"][0] + "&lang=en")
+        page.wait_for_selector("#hand button.card")
+        page.wait_for_timeout(300)
+        assert PAYLOADS[0] in page.inner_text("#players") or "<b id=injected>" in page.inner_text("#players")
+        _no_injection(page)
+        page.close()
+
+
+def test_the_lobby_links_carry_no_referrer(browser, server):
+    """A player who follows the table page's link back to the lobby does not
+    hand it the table URL (and its token) as the referrer."""
+    out = _tables(server)[0]
+    page = browser.new_page()
+    page.goto(server.url + out["links"][0] + "&lang=en")
+    page.wait_for_selector("#hand button.card")
+    page.click("#home")
+    page.wait_for_selector("#tables")
+    assert page.url.rstrip("/") == server.url
+    assert page.evaluate("() => document.referrer") == ""
+    page.close()

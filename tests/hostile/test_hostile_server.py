@@ -1,0 +1,236 @@
+"""The table server attacked as a hostile visitor would (issue 23): each case
+ends in a clean, documented answer, never a 500, a traceback or a stall."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the [server] extra is not installed")
+
+from starlette.testclient import TestClient
+
+from rami_core.server.app import create_app
+from rami_core.server.protocol import plain_text
+
+
+@pytest.fixture
+def client(tmp_path: Path):
+    app = create_app(tmp_path / "rami.sqlite", bot_delay=0, round_pause=1000)
+    with TestClient(app) as c:
+        yield c
+
+
+def create(client, **body) -> dict:
+    body.setdefault("seats", ["human", "human"])
+    if "rules" not in body:
+        body.setdefault("variant", "rami51")
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+# --------------------------------------------------------------------------- item 1: text stays text
+
+
+@pytest.mark.parametrize("path", ["/", "/t/abc", "/api/meta", "/api/tables", "/static/lobby.js"])
+def test_every_answer_carries_the_security_headers(client, path):
+    r = client.get(path)
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert r.headers["referrer-policy"] == "no-referrer"
+    assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_pages_hold_no_inline_script(client):
+    for path in ("/", "/t/abc"):
+        html = client.get(path).text
+        scripts = re.findall(r"<script[^>]*>(.*?)</script>", html, re.S)
+        assert scripts and all(body.strip() == "" for body in scripts)  # modules from /static only
+        assert re.findall(r"<script[^>]*>", html) == [re.search(r"<script[^>]*>", html)[0]]
+        assert 'src="/static/' in re.search(r"<script[^>]*>", html)[0]
+        assert not re.search(r"\son[a-z]+\s*=", html)  # no onload=, onclick=...
+
+
+def test_the_lobby_script_never_parses_data_as_html(client):
+    """lobby.js builds its DOM with textContent: no innerHTML, no outerHTML,
+    no insertAdjacentHTML, no document.write."""
+    text = client.get("/static/lobby.js").text
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
+        assert sink not in text
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("Ana\x1b[2J\x07", "Ana[2J"),
+        ("\u202eevil", "evil"),
+        ("a\x00b\r\nc", "ab c"),
+        ("  spaced   out ", "spaced out"),
+        ("x" * 500, "x" * 40),
+    ],
+)
+def test_seat_names_are_plain_text(client, raw, shown):
+    out = create(client, names=[raw[:40], "Bo"])
+    assert out["seats"][0]["name"] == shown[:40] or out["seats"][0]["name"] == plain_text(raw[:40], 40)
+    assert "\x1b" not in out["seats"][0]["name"] and "\x00" not in out["seats"][0]["name"]
+    summary = client.get(f"/api/tables/{out['table']}").json()
+    assert summary["seats"][0]["name"] == out["seats"][0]["name"]
+
+
+def test_a_name_of_only_control_characters_gets_the_default(client):
+    out = create(client, names=["\x1b\x07\u200b", ""])
+    assert out["seats"][0]["name"] == "Player 1"
+
+
+def test_a_long_or_escaped_variant_name_is_cut_and_cleaned(client):
+    rules = 'extends: rami51\nname: "' + "\\e]0;owned\\a" + "N" * 80 + '"\n'
+    out = create(client, rules=rules)
+    summary = client.get(f"/api/tables/{out['table']}").json()
+    assert "\x1b" not in summary["variant"] and "\x07" not in summary["variant"]
+    assert len(summary["variant"]) <= 60
+    view = client.get(f"/api/tables/{out['table']}/view").json()
+    assert view["variant"] == summary["variant"]
+
+
+# --------------------------------------------------------------------------- item 7: tokens, frames, integers
+
+
+@pytest.mark.parametrize("token", ["%C3%A9", "%F0%9F%82%A1", "%ED%A0%80", "%00", "a" * 300])
+def test_a_strange_token_is_a_403(client, token):
+    out = create(client)
+    r = client.get(f"/api/tables/{out['table']}/view?token={token}")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+
+
+def test_a_strange_token_over_a_websocket_is_refused(client):
+    out = create(client)
+    with client.websocket_connect(f"/ws/tables/{out['table']}?token=%C3%A9") as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "bad_token"
+
+
+def test_a_binary_frame_is_answered_and_the_connection_lives(client):
+    out = create(client)
+    with client.websocket_connect(f"/ws/tables/{out['table']}?token={out['seats'][0]['token']}") as ws:
+        assert ws.receive_json()["type"] == "view"
+        ws.send_bytes(b'{"type": "ping"}')
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "invalid_message"
+        ws.send_text('{"type": "ping"}')
+        assert ws.receive_json()["type"] == "view"
+
+
+@pytest.mark.parametrize("digits", [400, 5000, 100_000])
+def test_a_huge_integer_is_a_400(client, digits):
+    body = '{"seats": ["human", "human"], "variant": "rami51", "seed": ' + "9" * digits + "}"
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
+    out = create(client)
+    r = client.post(
+        f"/api/tables/{out['table']}/actions?token={out['seats'][0]['token']}",
+        content='{"player": ' + "1" * digits + ', "draw": "stock"}',
+    )
+    assert r.status_code == 400
+
+
+def test_a_huge_integer_over_a_websocket_is_answered(client):
+    out = create(client)
+    with client.websocket_connect(f"/ws/tables/{out['table']}?token={out['seats'][0]['token']}") as ws:
+        assert ws.receive_json()["type"] == "view"
+        ws.send_text('{"type": "action", "action": {"player": ' + "7" * 5000 + ', "draw": "stock"}}')
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "invalid_message"
+
+
+@pytest.mark.parametrize("body", ["NaN", '{"seed": Infinity}', "[" * 5000 + "]" * 5000])
+def test_json_oddities_are_a_400(client, body):
+    r = client.post("/api/tables", content=body)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
+
+
+# --------------------------------------------------------------------------- item 2: profiles read off the loop, bounded
+
+
+def test_a_megabyte_of_unknown_keys_is_refused_briefly(client):
+    rules = "extends: rami51\n" + "".join(f"k{i:05d}: 1\n" for i in range(99_990))
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules[: (1 << 20) - 1]})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err["code"] == "profile_invalid"
+    assert "more than 4000 values" in err["message"] and err["message"].startswith("rules:")
+    assert len(r.content) < 2000  # one located line, not 4 MB of suggestions
+
+
+@pytest.mark.parametrize("n", [25, 3000])
+def test_many_mistakes_are_counted_past_twenty(client, n):
+    rules = "extends: rami51\n" + "".join(f"k{i:05d}: 1\n" for i in range(n))
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    lines = r.json()["error"]["message"].splitlines()
+    assert len(lines) == 21
+    assert lines[-1].endswith(f"and {n - 20} more problems")
+    assert all(line.startswith("rules:") for line in lines[:-1])
+
+
+@pytest.mark.parametrize("n", [8, 100, 3000])
+def test_a_list_longer_than_its_setting_can_use_is_refused(client, n):
+    rules = "extends: rami51\nplayers:\n  counts: [" + ", ".join(["2"] * n) + "]\n"
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    msg = r.json()["error"]["message"]
+    assert msg.startswith("rules:3:") and "players.counts" in msg
+
+
+def test_a_huge_name_is_refused_where_written(client):
+    rules = "extends: rami51\nname: " + "N" * 5000 + "\n"
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": rules})
+    assert r.status_code == 400
+    assert r.json()["error"]["message"].startswith("rules:2:")
+
+
+def test_the_loop_answers_while_a_profile_is_read(tmp_path, monkeypatch):
+    """A pasted profile is read in a worker thread: a read that takes its time
+    (held here by an event) leaves every other request answered at once."""
+    import threading
+
+    import httpx
+
+    from rami_core.server import app as app_module
+    from tests.server_support import ThreadServer
+
+    held = threading.Event()
+    entered = threading.Event()
+    real = app_module.profile_from_request
+
+    def slow(req):
+        entered.set()
+        assert held.wait(30)
+        return real(req)
+
+    monkeypatch.setattr(app_module, "profile_from_request", slow)
+    with ThreadServer(tmp_path / "t.sqlite", bot_delay=0, round_pause=1000) as srv:
+        answer: dict = {}
+
+        def create() -> None:
+            answer["r"] = httpx.post(
+                srv.url + "/api/tables",
+                json={"seats": ["human", "human"], "rules": "extends: rami51\n"},
+                timeout=60,
+            )
+
+        th = threading.Thread(target=create)
+        th.start()
+        try:
+            assert entered.wait(30)
+            for _ in range(5):  # the loop is free: each of these is answered while the read is held
+                assert httpx.get(srv.url + "/api/meta", timeout=10).status_code == 200
+                assert httpx.get(srv.url + "/api/tables", timeout=10).json() == []
+            assert th.is_alive()
+        finally:
+            held.set()
+            th.join(timeout=30)
+        assert answer["r"].status_code == 201
