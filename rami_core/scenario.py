@@ -80,9 +80,11 @@ SETUP_KEYS = (
     "reshuffle",
 )
 # A seeded start deals from the scenario's `seed`: only these may be set.
-SEEDED_SETUP_KEYS = ("scores", "round", "first_player", "reshuffle")
+SEEDED_SETUP_KEYS = ("seed", "players", "scores", "round", "first_player", "reshuffle")
 # The next round's table, given whole: its number, first player and scores follow from the game.
 NEXT_ROUND_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "reshuffle")
+# Given in a next round's setup, these are checked against what the game gives, never set.
+NEXT_ROUND_CHECKED = ("round", "first_player", "scores")
 SCENARIO_KEYS = (
     "name",
     "description",
@@ -286,6 +288,9 @@ def _top_problem(doc: dict[str, Any]) -> str | None:
     players = doc.get("players")
     setup = doc.get("setup") or {}
     seeded = isinstance(setup, dict) and "hands" not in setup
+    if seeded:
+        seed = setup.get("seed", seed)
+        players = setup.get("players", players)
     if seeded and seed is not None and not (_is_int(players) and players >= 1):
         return "players: a seeded start deals to `players` seats: give their number"
     cap = doc.get("turn_cap", TURN_CAP)
@@ -341,7 +346,11 @@ def _round_step_problem(key: str, value: Any) -> str | None:
     if key == "next_round":
         if not isinstance(value, dict):
             return f"`true` (deal from the seed) or the round's setup, got {short(value)}"
-        return _unknown(value, NEXT_ROUND_KEYS, "setup")
+        if set(value) == {"setup"}:
+            value = value["setup"]
+            if not isinstance(value, dict):
+                return f"setup: a mapping, got {short(value)}"
+        return _unknown(value, NEXT_ROUND_KEYS + NEXT_ROUND_CHECKED, "setup")
     if not isinstance(value, dict):
         return f"`true` or {{turns: N}}, got {short(value)}"
     unknown = _unknown(value, ("turns",), "play_out")
@@ -483,10 +492,19 @@ def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, A
         return want_error, "accepted", f"the next round was dealt, expected refusal with {want_error}"
     table.reshuffle.order = None  # a named reshuffle belongs to the round it was given for
     spec = spec if isinstance(spec, dict) else {}
+    if set(spec) == {"setup"}:
+        spec = spec["setup"]  # `next_round: {setup: {...}}` is the same as the setup written inline
+    s = game.state
+    given = {"round": round_no, "first_player": first, "scores": list(s.scores)}
+    for key, value in given.items():
+        if key in spec and not same(spec[key], value):
+            raise SetupInvalid(
+                f"{key}: the game gives {json.dumps(value)}, the setup says {json.dumps(spec[key])}"
+                " (a next round's number, first player and scores follow from the game)"
+            )
     if "hands" not in spec:
         game.next_round()
     else:
-        s = game.state
         dealt = _closed_state(
             game.rules, spec, round_no=round_no, first=first, scores=list(s.scores), seed=s.seed
         )
@@ -595,7 +613,11 @@ def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any
     if not isinstance(setup, dict):
         raise SetupInvalid("setup must be a mapping")
     reshuffle = ScenarioReshuffle()
-    if "hands" not in setup and seed is not None:
+    if "hands" not in setup and ("seed" in setup or seed is not None):
+        seed = setup.get("seed", seed)
+        players = setup.get("players", players)
+        if not _is_int(seed):
+            raise SetupInvalid(f"seed: a whole number, got {short(seed)}")
         game = _seeded(profile, setup, seed, players, reshuffle)
     else:
         unknown = _unknown(setup, SETUP_KEYS, "setup")

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from rami_core.cards import parse_card
 from rami_core.engine import Game
@@ -83,8 +85,8 @@ def test_next_round_before_the_round_is_over_is_refused() -> None:
 
 
 def test_next_round_setup_keys_are_closed() -> None:
-    result = run(VOLEUR_OUT + "  - {next_round: {hands: [[2C], [3C]], scores: [0, 0]}, expect: {round: 2}}\n")
-    assert not result.passed and "unknown key 'scores'" in result.message
+    result = run(VOLEUR_OUT + "  - {next_round: {hands: [[2C], [3C]], dealt: true}, expect: {round: 2}}\n")
+    assert not result.passed and "unknown key 'dealt'" in result.message
 
 
 def test_next_round_setup_breaking_the_closed_world_is_setup_invalid() -> None:
@@ -189,3 +191,55 @@ def test_hook_rami_reshuffle() -> None:
     broken = Game(profile, 2, base.state.copy(), rules=Rules.build(profile, 2, [Highest(broken=True)]))
     with pytest.raises(PluginError, match="exactly the cards"):
         broken.apply(Draw(0, "stock"))
+
+
+PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    preset=st.sampled_from(PRESETS),
+    seed=st.integers(min_value=0, max_value=10**6),
+    players=st.integers(min_value=2, max_value=4),
+)
+def test_seeded_rounds_keep_the_deck_and_follow_the_engine(preset: str, seed: int, players: int) -> None:
+    """From any seed: a scenario's seeded deal is Game.new's; plain turns lose
+    no card; the next round is the one the engine deals, with its number and
+    first player, and the scores carried over."""
+    profile = load_profile(preset)
+    assume(profile.allows_players(players))
+    table = start(profile, {}, seed=seed, players=players)
+    game = table.game
+    assert game.state.to_json() == Game.new(profile, players, seed).state.to_json()
+    deck = sorted(game.state.all_cards())
+    from rami_core.scenario import _play_out
+
+    assert _play_out(table, 200) is None
+    assert sorted(game.state.all_cards()) == deck
+    if game.state.phase != "over" or game.state.game_over:
+        return
+    round_no, first, _ = game.next_deal()
+    scores = list(game.state.scores)
+    game.next_round()
+    s = game.state
+    assert (s.round_no, s.first_player, s.scores) == (round_no, first, scores)
+    assert sorted(s.all_cards()) == deck
+
+
+def test_a_seed_in_the_setup_is_the_same_start() -> None:
+    top = "variant: rami51\nseed: 3\nplayers: 2\nsteps: [{expect: {round: 1, stock_size: 81}}]\n"
+    inside = "variant: rami51\nsetup: {seed: 3, players: 2}\nsteps: [{expect: {round: 1, stock_size: 81}}]\n"
+    assert run(top).passed and run(inside).passed
+    table_top = start(load_profile("rami51"), {}, seed=3, players=2)
+    table_in = start(load_profile("rami51"), {"seed": 3, "players": 2})
+    assert table_top.game.state.to_json() == table_in.game.state.to_json()
+
+
+def test_next_round_setup_may_be_nested_and_checks_what_the_game_gives() -> None:
+    nested = (
+        "  - {next_round: {setup: {hands: [[2C], [3C]], round: 2, scores: [0, 28]}}, expect: {round: 2}}\n"
+    )
+    assert run(VOLEUR_OUT + nested).passed
+    wrong = nested.replace("scores: [0, 28]", "scores: [0, 0]")
+    result = run(VOLEUR_OUT + wrong)
+    assert not result.passed and "scores: the game gives [0, 28]" in result.message
