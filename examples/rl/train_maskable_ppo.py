@@ -129,7 +129,7 @@ def main() -> None:
     ap.add_argument("--eval", type=int, default=200, help="evaluation rounds on unseen seeds")
     ap.add_argument("--control", action="store_true", help="also evaluate a random masked policy")
     ap.add_argument("--max-turns", type=int, default=200, help="a round longer than this is cut (lost)")
-    ap.add_argument("--report", type=int, default=8192, help="sub-steps between two lines of the curve")
+    ap.add_argument("--report", type=int, default=4096, help="sub-steps between two lines of the curve")
     ap.add_argument("--seed", type=int, default=0, help="the training seeds (deals, network)")
     ap.add_argument("--shaping", type=float, default=0.05, help="training reward per card laid (0: none)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the machine may be shared)")
