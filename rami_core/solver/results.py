@@ -99,7 +99,13 @@ class SolverOptions:
 # four jokers, several times more).
 # The Python search spends about thirty times longer per state, so it is that
 # much slower on the positions that use the budgets, never different.
-SEARCH_DEFAULTS = (5_000, 20_000, 50_000, 300_000)
+# The points tie-break (the card count proven by then) gets 50,000 states: on
+# 360 positions of seeds 2015, 77 and 5 every answer (cards and points) was
+# the same as with 300,000, and the tie-breaks that 50,000 states leave
+# unproven were left unproven by 300,000 too but for one, whose answer did
+# not change; those 250,000 more states were the slowest solves' time (the
+# slowest position, 0.37 s of CPU, now 0.24 s).
+SEARCH_DEFAULTS = (5_000, 20_000, 50_000, 50_000)
 
 
 DEFAULT_OPTIONS = SolverOptions()
