@@ -209,7 +209,14 @@ def test_websocket_player_and_spectator(client):
         assert any(m["type"] == "event" and m["event"]["kind"] == "drawn" for m in seen)
         ws.send_json({"type": "action", "action": {"draw": "stock"}})
         m = ws.receive_json()
-        assert m == {"type": "error", "code": "wrong_phase", "message": "you have already drawn this turn"}
+        assert {k: m[k] for k in ("type", "code", "message")} == {
+            "type": "error",
+            "code": "wrong_phase",
+            "message": "you have already drawn this turn",
+        }
+        assert isinstance(
+            m.get("text", ""), str
+        )  # the refusal in the seat's language, where the server gives it
         ws.send_text("not json")
         assert ws.receive_json()["code"] == "invalid_message"
         ws.send_json({"type": "action", "action": {"draw": "stock", "meld": []}})

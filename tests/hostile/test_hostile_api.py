@@ -404,14 +404,14 @@ def test_an_error_inside_one_scenario_fails_it_and_the_next_runs(
 ) -> None:
     import rami_core.scenario as scenario
 
-    real = scenario.build_setup
+    real = scenario.start
 
-    def sometimes_broken(profile: Any, setup: Any) -> Game:
+    def sometimes_broken(profile: Any, setup: Any, **kw: Any) -> scenario.Table:
         if setup.get("turn") == 1:
             raise RuntimeError("a bug in the runner")
-        return real(profile, setup)
+        return real(profile, setup, **kw)
 
-    monkeypatch.setattr(scenario, "build_setup", sometimes_broken)
+    monkeypatch.setattr(scenario, "start", sometimes_broken)
     path = tmp_path / "two.yaml"
     doc = "variant: rami51\nsetup: {hands: [[7H], [8H]], turn: %d}\nsteps: [{expect: {turn: %d}}]\n"
     path.write_text(doc % (1, 1) + "---\n" + doc % (0, 0), encoding="utf-8")
