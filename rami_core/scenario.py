@@ -333,6 +333,8 @@ def _step_problem(step: Any) -> str | None:
         if "error" in expect and not actions and "next_round" not in step:
             return "expect.error needs an action (or `next_round`) in the same step"
         for key, want in expect.items():
+            if isinstance(want, dict) and not want:
+                return f"expect.{key}: an empty mapping checks nothing: give at least one seat"
             problem = _expect_type_problem(key, want)
             if problem is not None:
                 return f"expect.{key}: {problem}"
