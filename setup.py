@@ -5,9 +5,23 @@ compiler is found, the install goes on and the solver runs its Python twin
 (the same search, slower).
 """
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
+
+
+def packages() -> list[str]:
+    """Every package, found rather than listed (a listed set forgot
+    rami_core.rl once): rami_core and its subpackages, and the folders kept
+    at the top of the repository (variants/, plugins/) that install under
+    rami_core (their package-dir mappings are in pyproject.toml)."""
+    found = find_packages(include=["rami_core", "rami_core.*"])
+    for folder in ("variants", "plugins"):
+        found.append(f"rami_core.{folder}")
+        found.extend(f"rami_core.{folder}.{sub}" for sub in find_packages(folder))
+    return found
+
 
 setup(
+    packages=packages(),
     ext_modules=[
         Extension(
             "rami_core.solver._sweepc",
@@ -15,5 +29,5 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         )
-    ]
+    ],
 )

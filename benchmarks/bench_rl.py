@@ -1,5 +1,14 @@
 """Random-policy environment steps per second: rami's AEC environments beside
-PettingZoo's gin_rummy_v4, measured in the same run (run by hand).
+OpenSpiel's gin_rummy (and PettingZoo's gin_rummy_v4 where installed),
+measured in the same run (run by hand).
+
+    pip install -e '.[rl,bench]'     # open_spiel
+    python benchmarks/bench_rl.py --seconds 20      # classic, rami51, voleur: full and compact spaces
+    python benchmarks/bench_rl.py --seconds 20 --profile rami51   # where rami51's time goes
+
+OpenSpiel's step is `legal_actions()` then `apply_action()` of a uniform
+random one (chance nodes sampled from their outcomes, not counted); rami's
+is the observation with its mask, then `env.step`.
 
     python3 -m venv /tmp/rlpeer
     /tmp/rlpeer/bin/pip install -e . 'pettingzoo[classic]==1.24.3' rlcard
@@ -74,10 +83,35 @@ def rami_rows(steps: int, seed: int, time_limit: float) -> list[tuple[str, float
     from rami_core import rl
 
     rows = []
-    for name in ("rami51", "voleur"):
-        env = rl.env(name, players=2, seed=seed)
-        rows.append((f"rami {name} (2 seats)", *run(env, steps, seed, time_limit)))
+    for name in ("classic", "rami51", "voleur"):
+        for actions in ("full", "compact"):
+            env = rl.env(name, players=2, seed=seed, actions=actions)
+            rows.append((f"rami {name} ({actions})", *run(env, steps, seed, time_limit)))
     return rows
+
+
+def openspiel_row(seconds: float, seed: int) -> tuple[float, int, int]:
+    """(steps per second, games finished, steps) of OpenSpiel's gin_rummy, random legal actions."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    done = games = 0
+    state = game.new_initial_state()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        if state.is_terminal():
+            games += 1
+            state = game.new_initial_state()
+            continue
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            continue
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+        done += 1
+    return done / (time.perf_counter() - start), games, done
 
 
 def main() -> None:
@@ -87,8 +121,28 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=300.0, help="seconds per environment at most")
     ap.add_argument("--before", help="a source tree to measure the rami rows of, in the same run")
     ap.add_argument("--whole", type=int, default=0, help="also time this many whole voleur games")
+    ap.add_argument(
+        "--seconds", type=float, help="run every environment this long (sets --time-limit, steps unbounded)"
+    )
+    ap.add_argument(
+        "--profile", help="cProfile this rami preset's full-space run instead (top 25 by own time)"
+    )
     ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
+    if args.seconds:
+        args.time_limit, args.steps = args.seconds, 10**9
+    if args.profile:
+        import cProfile
+        import pstats
+
+        from rami_core import rl
+
+        env = rl.env(args.profile, players=2, seed=args.seed)
+        cProfile.runctx(
+            "run(env, args.steps, args.seed, args.time_limit)", globals(), locals(), "/tmp/bench_rl.prof"
+        )
+        pstats.Stats("/tmp/bench_rl.prof").sort_stats("tottime").print_stats(25)
+        return
     if args.rows_json:
         print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit)))
         return
@@ -100,6 +154,10 @@ def main() -> None:
         rows.append((label, rate))
         print(f"{label:40} {rate:10.1f} {done:7d} {eps:9d}", flush=True)
 
+    try:
+        show("openspiel gin_rummy", *openspiel_row(args.time_limit, args.seed))
+    except ImportError as e:
+        print(f"OpenSpiel not available ({e}): pip install open_spiel (the bench extra)")
     try:
         from pettingzoo.classic import gin_rummy_v4
 
@@ -115,10 +173,12 @@ def main() -> None:
             show(f"{label} before", rate, eps, done)
     for label, rate, eps, done in rami_rows(args.steps, args.seed, args.time_limit):
         show(label, rate, eps, done)
-    if rows and rows[0][0].startswith("pettingzoo"):
-        gin = rows[0][1]
-        for label, rate in rows[1:]:
-            print(f"{label}: {rate / gin:.4f} x gin_rummy_v4's rate")
+    peers = [(label, rate) for label, rate in rows if not label.startswith("rami")]
+    if peers:
+        peer, gin = peers[0]
+        for label, rate in rows:
+            if label.startswith("rami"):
+                print(f"{label}: {rate / gin:.4f} x {peer}'s rate")
     if args.whole:
         for secs, steps, rounds in whole_games(args.whole, args.seed):
             print(f"a whole voleur game: {rounds} round(s), {steps} sub-steps in {secs:.1f} s", flush=True)

@@ -90,9 +90,11 @@ class Game:
         game._emit([round_dealt(state)])
         return game
 
-    def next_round(self) -> None:
-        """Deal the next round once this one is over (the first player rotates;
-        a round to replay is dealt again by the same player)."""
+    def next_deal(self) -> tuple[int, int, int]:
+        """The next round's number, first player and deal attempt, once this
+        round is over: the first player rotates one seat where the profile says
+        so (« la main tourne à chaque manche »); a round to replay keeps its
+        number and its first player and is dealt afresh (the next attempt)."""
         s = self.state
         if s.phase != OVER or s.game_over:
             raise RuleError("wrong_phase", Reason("round_not_over"))
@@ -101,9 +103,20 @@ class Game:
         if not replay and self.rules.rotate_first_player:
             first = (first + 1) % self.rules.players
         round_no = s.round_no if replay else s.round_no + 1
-        new = deal(
-            self.rules, s.seed, round_no, first, list(s.scores), attempt=s.reshuffles + 1 if replay else 0
-        )
+        return round_no, first, s.reshuffles + 1 if replay else 0
+
+    def next_round(self, dealt: GameState | None = None) -> None:
+        """Deal the next round once this one is over (see :meth:`next_deal`).
+        `dealt`: the round's table given whole instead of dealt from the seed
+        (a scenario's closed setup); it must carry the numbers next_deal gives."""
+        round_no, first, attempt = self.next_deal()
+        s = self.state
+        if dealt is None:
+            new = deal(self.rules, s.seed, round_no, first, list(s.scores), attempt=attempt)
+        else:
+            if (dealt.round_no, dealt.first_player, dealt.players) != (round_no, first, s.players):
+                raise ValueError("a round given whole must carry the next round's number and first player")
+            new = dealt
         self._emit([round_dealt(new)], before_commit=True)
         self.state = new
         self._turn_start = new.copy()
@@ -428,6 +441,10 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
             top = s.discard.pop()
             s.reshuffles += 1
             s.stock = shuffled(s.discard, rng_for(s.seed, "reshuffle", s.round_no, s.reshuffles))
+            if rules.hooks.has("rami_reshuffle"):
+                d = rules.hooks.decide("rami_reshuffle", rules=rules, state=s, cards=list(s.discard))
+                if d is not None:
+                    s.stock = list(d.value)
             s.discard = [top]
         elif mode == EmptyStock.turn_over:
             if not s.discard:

@@ -197,6 +197,15 @@ def _check_refusal(value: Any, kwargs: dict[str, Any]) -> str | None:
 
 
 # What a deciding hook may answer (None, "no opinion", is always allowed).
+def _check_reshuffle(result: Any, kwargs: dict[str, Any]) -> str | None:
+    """A reshuffle returns the very cards it was given, each once, in a list."""
+    if not isinstance(result, list):
+        return f"expected a list of cards, got {type(result).__name__}"
+    if Counter(result) != Counter(kwargs["cards"]):
+        return "a reshuffle must return exactly the cards it was given, in a new order"
+    return None
+
+
 RESULT_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
     "rami_hand_cost": _check_hand_cost,
     "rami_round_scores": _check_round_scores,
@@ -206,6 +215,7 @@ RESULT_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
     "rami_opening_met": _check_refusal,
     "rami_table_acceptable": _check_refusal,
     "rami_discard_allowed": _check_refusal,
+    "rami_reshuffle": _check_reshuffle,
 }
 
 # Hooks that may adjust the state they are given, as long as no card is created or lost.

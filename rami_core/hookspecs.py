@@ -187,6 +187,20 @@ def rami_timeout(rules: Rules, state: GameState, seat: int) -> None:
     """
 
 
+@hookspec(firstresult=True)
+def rami_reshuffle(rules: Rules, state: GameState, cards: list[Card]) -> list[Card] | None:
+    """The order of a stock rebuilt from the discard pile (empty_stock: reshuffle).
+
+    Called when the stock runs out and the discard pile but its top card is
+    to be shuffled into a new stock; a scenario's `setup.reshuffle` names the
+    order through it, so a later draw can be checked card by card.
+
+    :param cards: the physical cards to shuffle (the discard pile without its top).
+    :return: None (the seeded shuffle), or the same cards in the new stock's
+        order, top card last (as ``state.stock`` holds it).
+    """
+
+
 # --------------------------------------------------------------------------- scoring
 
 

@@ -339,6 +339,30 @@ class Rules:
 
     # ------------------------------------------------------------ the game's end
 
+    def dealer(self, first_player: int) -> int:
+        """The seat that dealt a round whose first player is `first_player`:
+        where the dealer keeps a fourteenth card it also plays first; else the
+        deal goes round and the seat after the dealer plays first (not in the
+        sources, which name no dealer: common practice)."""
+        if self.dealer_extra_card:
+            return first_player
+        return (first_player - 1) % self.players
+
+    def game_loser(self, scores: list[int]) -> int | None:
+        """The side that loses a finished game (None: no single one). Under
+        `reacher_loses`, the side that reached the target (the highest of them
+        if several did); with positive scores the lowest total; otherwise the
+        highest."""
+        pool = list(range(len(scores)))
+        if self.positive_scores:
+            worst = min(scores)
+        else:
+            if self.target_outcome == TargetOutcome.reacher_loses:
+                pool = [i for i in pool if scores[i] >= self.target] or pool
+            worst = max(scores[i] for i in pool)
+        losers = [i for i in pool if scores[i] == worst]
+        return losers[0] if len(losers) == 1 else None
+
     def game_winner(self, scores: list[int]) -> int | None:
         """The side that wins a finished game (None: a tie). With positive
         scores the highest total wins; otherwise the lowest, and under

@@ -29,7 +29,16 @@ from .errors import ProfileError, RamiError, RuleError
 from .hooks import PluginError
 from .profile import Profile
 from .state import GameState
-from .userfiles import MAX_INT_DIGITS, FileRefused, cut, loads_json, path_problem, read_text, short
+from .userfiles import (
+    MAX_INT_DIGITS,
+    FileRefused,
+    cut,
+    loads_json,
+    path_problem,
+    read_text,
+    short,
+    write_text_safely,
+)
 
 SAVE_FORMAT = "rami-save"
 SAVE_VERSION = 1
@@ -83,13 +92,11 @@ def save(game: Game, path: str | Path, extra: dict[str, Any] | None = None) -> N
     if not target.name or target.name in (".", "..") or str(path).endswith(("/", os.sep)) or target.is_dir():
         raise _save_failed(path, "it is a folder: give a file name")
     text = json.dumps(to_save(game, extra=extra), indent=1, ensure_ascii=False)
-    tmp = target.with_name(target.name + ".tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)  # never leave a half-written save behind
+        write_text_safely(target, text)  # a unique temporary file, then a rename
+    except FileRefused as e:
+        raise _save_failed(path, e.reason) from None
     except OSError as e:
-        if tmp.is_file():
-            tmp.unlink()
         raise _save_failed(path, (e.strerror or type(e).__name__).lower()) from None
 
 

@@ -22,16 +22,21 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
+from . import actions as A
 from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
+from .caps import TURN_CAP, round_capped, turns_in_round
 from .cards import Card, CardError, format_card, parse_card
-from .engine import Game
+from .engine import STOCK, Game, deal, rng_for
 from .errors import Problem, ProfileError, RuleError
+from .events import round_dealt
 from .hooks import PluginError
+from .hookspecs import hookimpl
 from .melds import read_meld, why_invalid
 from .profile import Profile
 from .rules import Rules
+from .scoring import EMPTY_ALL_PAY, EMPTY_NOBODY, OUT, REPLAY
 from .state import DRAW, LAY, OVER, GameState, TableMeld
 from .userfiles import cut, short
 
@@ -51,11 +56,56 @@ EXPECT_KEYS = (
     "scores",
     "game_over",
     "game_winner",
+    "game_loser",
+    "round",
+    "round_end",
+    "rami_sec",
+    "dealer",
+    "first_player",
+    "discard_size",
+    "turns",
 )
 MAX_SCENARIOS_PER_FILE = 1000  # a file is read whole: many scenarios go in several files
-SETUP_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "scores")
-SCENARIO_KEYS = ("name", "description", "variant", "rules", "players", "setup", "steps")
-STEP_KEYS = ("player", *ACTION_KEYS, "expect")
+SETUP_KEYS = (
+    "hands",
+    "stock",
+    "discard",
+    "table",
+    "opened",
+    "turn",
+    "phase",
+    "scores",
+    "round",
+    "first_player",
+    "reshuffle",
+)
+# A seeded start deals from the scenario's `seed`: only these may be set.
+SEEDED_SETUP_KEYS = ("seed", "players", "scores", "round", "first_player", "reshuffle")
+# The next round's table, given whole: its number, first player and scores follow from the game.
+NEXT_ROUND_KEYS = ("hands", "stock", "discard", "table", "opened", "turn", "phase", "reshuffle")
+# Given in a next round's setup, these are checked against what the game gives, never set.
+NEXT_ROUND_CHECKED = ("round", "first_player", "scores")
+SCENARIO_KEYS = (
+    "name",
+    "description",
+    "variant",
+    "rules",
+    "players",
+    "seed",
+    "turn_cap",
+    "setup",
+    "steps",
+)
+ROUND_STEPS = ("next_round", "play_out")  # steps no seat takes
+STEP_KEYS = ("player", *ACTION_KEYS, *ROUND_STEPS, "expect")
+# How a round ended, as `expect.round_end` names it (the state's own words on the right).
+ROUND_ENDS = {
+    OUT: "out",
+    EMPTY_ALL_PAY: "empty_stock_all_pay",
+    EMPTY_NOBODY: "empty_stock_none_pay",
+    REPLAY: "replayed",
+}
+CAPPED = "capped"  # the round reached the scenario's turn cap without ending
 
 
 def _unknown(keys: Iterable[Any], known: Iterable[str], where: str) -> str | None:
@@ -202,23 +252,51 @@ def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result
             None,
             "checks nothing: no step has an `expect` (a state to check or an error to expect)",
         )
+    problem = _top_problem(doc)
+    if problem is not None:
+        return Result(name, shown, False, None, None, None, problem)
     try:
         profile = _profile(doc, base_dir)
     except ProfileError as e:
         return Result(name, shown, False, None, None, None, f"profile: {e}")
     try:
-        game = build_setup(profile, doc.get("setup") or {})
+        table = start(profile, doc.get("setup") or {}, seed=doc.get("seed"), players=doc.get("players"))
     except SetupInvalid as e:
         return Result(name, shown, False, None, "setup", "setup_invalid", f"setup_invalid: {e}")
+    table.turn_cap = doc.get("turn_cap", TURN_CAP)
     for n, step in enumerate(steps, start=1):
         try:
-            failure = _run_step(game, step)
+            failure = _run_step(table, step)
         except PluginError as e:
             return Result(name, shown, False, n, None, None, str(e))
+        except SetupInvalid as e:
+            return Result(name, shown, False, n, "setup", "setup_invalid", f"next_round: setup_invalid: {e}")
         if failure is not None:
             expected, actual, message = failure
             return Result(name, shown, False, n, expected, actual, message)
     return Result(name, shown, True)
+
+
+MAX_TURN_CAP = 10_000  # a scenario's turn cap: play_out steps are bounded by it
+
+
+def _top_problem(doc: dict[str, Any]) -> str | None:
+    """What is wrong with the scenario's own keys (`seed`, `players`, `turn_cap`)."""
+    seed = doc.get("seed")
+    if seed is not None and not _is_int(seed):
+        return f"seed: a whole number, got {short(seed)}"
+    players = doc.get("players")
+    setup = doc.get("setup") or {}
+    seeded = isinstance(setup, dict) and "hands" not in setup
+    if seeded:
+        seed = setup.get("seed", seed)
+        players = setup.get("players", players)
+    if seeded and seed is not None and not (_is_int(players) and players >= 1):
+        return "players: a seeded start deals to `players` seats: give their number"
+    cap = doc.get("turn_cap", TURN_CAP)
+    if not _is_int(cap) or not 1 <= cap <= MAX_TURN_CAP:
+        return f"turn_cap: a whole number from 1 to {MAX_TURN_CAP}, got {short(cap)}"
+    return None
 
 
 def _step_problem(step: Any) -> str | None:
@@ -230,14 +308,21 @@ def _step_problem(step: Any) -> str | None:
     if unknown:
         return unknown
     actions = [k for k in ACTION_KEYS if k in step]
-    if len(actions) > 1:
-        return f"a step holds one action, got {', '.join(actions)}"
+    rounds = [k for k in ROUND_STEPS if k in step]
+    if len(actions) + len(rounds) > 1:
+        return f"a step holds one action, got {', '.join(actions + rounds)}"
+    if rounds:
+        if "player" in step:
+            return f"{rounds[0]}: no seat takes it, so no `player`"
+        problem = _round_step_problem(rounds[0], step[rounds[0]])
+        if problem is not None:
+            return f"{rounds[0]}: {problem}"
     if actions and "player" not in step:
         return f"{actions[0]}: a step with an action needs `player`"
     if "player" in step and not actions:
         return "`player` without an action: a step is `player` with one action, or `expect` alone"
-    if not actions and "expect" not in step:
-        return "an empty step: give `player` with an action, or `expect`"
+    if not actions and not rounds and "expect" not in step:
+        return "an empty step: give `player` with an action, `next_round`, `play_out`, or `expect`"
     expect = step.get("expect")
     if "expect" in step and not isinstance(expect, dict):
         return "expect must be a mapping"
@@ -245,16 +330,41 @@ def _step_problem(step: Any) -> str | None:
         unknown = _unknown(expect, EXPECT_KEYS, "expect")
         if unknown:
             return unknown
-        if "error" in expect and not actions:
-            return "expect.error needs an action in the same step"
+        if "error" in expect and not actions and "next_round" not in step:
+            return "expect.error needs an action (or `next_round`) in the same step"
         for key, want in expect.items():
+            if isinstance(want, dict) and not want:
+                return f"expect.{key}: an empty mapping checks nothing: give at least one seat"
             problem = _expect_type_problem(key, want)
             if problem is not None:
                 return f"expect.{key}: {problem}"
     return None
 
 
-def _is_int(x: Any) -> bool:
+def _round_step_problem(key: str, value: Any) -> str | None:
+    """A `next_round` is `true` or the round's setup; a `play_out` is `true` or `{turns: N}`."""
+    if value is True:
+        return None
+    if key == "next_round":
+        if not isinstance(value, dict):
+            return f"`true` (deal from the seed) or the round's setup, got {short(value)}"
+        if set(value) == {"setup"}:
+            value = value["setup"]
+            if not isinstance(value, dict):
+                return f"setup: a mapping, got {short(value)}"
+        return _unknown(value, NEXT_ROUND_KEYS + NEXT_ROUND_CHECKED, "setup")
+    if not isinstance(value, dict):
+        return f"`true` or {{turns: N}}, got {short(value)}"
+    unknown = _unknown(value, ("turns",), "play_out")
+    if unknown:
+        return unknown
+    turns = value.get("turns")
+    if not _is_int(turns) or not 1 <= turns <= MAX_TURN_CAP:
+        return f"turns: a whole number from 1 to {MAX_TURN_CAP}, got {short(turns)}"
+    return None
+
+
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -268,10 +378,17 @@ def _card_texts(x: Any) -> bool:
 
 def _expect_type_problem(key: str, want: Any) -> str | None:
     """Why an expected value has the wrong type for its key, or None (exact types: a bool is no seat)."""
-    if key in ("turn", "stock_size"):
+    if key in ("turn", "stock_size", "round", "dealer", "first_player", "discard_size", "turns"):
         ok = _is_int(want)
         kind = "a whole number"
-    elif key in ("winner", "game_winner"):
+    elif key == "round_end":
+        names = (*ROUND_ENDS.values(), CAPPED)
+        ok = want is None or want in names
+        kind = f"one of {', '.join(names)}, or null"
+    elif key == "rami_sec":
+        ok = isinstance(want, bool)
+        kind = "true or false"
+    elif key in ("winner", "game_winner", "game_loser"):
         ok = want is None or _is_int(want)
         kind = "a seat number or null"
     elif key in ("hand_sizes", "penalties", "scores"):
@@ -321,9 +438,21 @@ def _profile(doc: dict, base_dir: Path) -> Profile:
     return load_profile(variant, base_dir=base_dir, rules=rules)
 
 
-def _run_step(game: Game, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
+def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
     """Run one step already checked by :func:`_step_problem`."""
+    game = table.game
     expect = step.get("expect") or {}
+    if "next_round" in step:
+        failure = _next_round(table, step["next_round"], expect)
+        return (
+            failure
+            if failure is not None
+            else _compare(table, {k: v for k, v in expect.items() if k != "error"})
+        )
+    if "play_out" in step:
+        spec = step["play_out"]
+        failure = _play_out(table, table.turn_cap if spec is True else spec["turns"])
+        return failure if failure is not None else _compare(table, expect)
     has_action = any(k in step for k in ACTION_KEYS)
     if has_action:
         try:
@@ -341,10 +470,86 @@ def _run_step(game: Game, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
                 return want_error, e.code, f"refused with {e.code} instead of {want_error}: {e.message}"
             if game.state.to_json() != before:
                 return "state unchanged", "state changed", "a refused action changed the state"
-            return _compare(game, {k: v for k, v in expect.items() if k != "error"})
+            return _compare(table, {k: v for k, v in expect.items() if k != "error"})
         if want_error is not None:
             return want_error, "accepted", f"accepted, expected refusal with {want_error}"
-    return _compare(game, expect)
+    return _compare(table, expect)
+
+
+def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
+    """Deal the next round: from the game's seed, or the table `spec` gives whole.
+    Its number, first player and scores follow from the game (the engine's
+    :meth:`Game.next_deal`), never from the scenario."""
+    game = table.game
+    want_error = expect.get("error")
+    try:
+        round_no, first, _attempt = game.next_deal()
+    except RuleError as e:
+        if want_error is None:
+            return "next round", e.code, f"no next round: {e.message}"
+        if e.code != want_error:
+            return want_error, e.code, f"refused with {e.code} instead of {want_error}: {e.message}"
+        return None
+    if want_error is not None:
+        return want_error, "accepted", f"the next round was dealt, expected refusal with {want_error}"
+    table.reshuffle.order = None  # a named reshuffle belongs to the round it was given for
+    spec = spec if isinstance(spec, dict) else {}
+    if set(spec) == {"setup"}:
+        spec = spec["setup"]  # `next_round: {setup: {...}}` is the same as the setup written inline
+    s = game.state
+    given = {"round": round_no, "first_player": first, "scores": list(s.scores)}
+    for key, value in given.items():
+        if key in spec and not same(spec[key], value):
+            raise SetupInvalid(
+                f"{key}: the game gives {json.dumps(value)}, the setup says {json.dumps(spec[key])}"
+                " (a next round's number, first player and scores follow from the game)"
+            )
+    if "hands" not in spec:
+        game.next_round()
+    else:
+        dealt = _closed_state(
+            game.rules, spec, round_no=round_no, first=first, scores=list(s.scores), seed=s.seed
+        )
+        game.next_round(dealt)
+    if "reshuffle" in spec:
+        table.reshuffle.order = _card_list(spec["reshuffle"], "reshuffle")
+    return None
+
+
+def _play_out(table: Table, turns: int) -> tuple[Any, Any, str] | None:
+    """Plain turns until the round ends, `turns` have been played, or the turn
+    cap is reached: the seat to play draws from the stock, then discards the
+    card drawn (where a discard is refused, the last card of its hand that is
+    accepted) or, where the variant has no discard, ends its turn."""
+    game = table.game
+    for _ in range(turns):
+        s = game.state
+        if s.phase == OVER or round_capped(s, table.turn_cap):
+            return None
+        seat = s.turn
+        try:
+            if s.phase == DRAW:
+                game.apply(A.Draw(seat, STOCK))
+            if game.state.phase == OVER:
+                return None
+            if not game.rules.ends_with_discard:
+                game.apply(A.EndTurn(seat))
+                continue
+            for card in reversed(game.state.hands[seat]):
+                try:
+                    game.apply(A.Discard(seat, card))
+                    break
+                except RuleError:
+                    continue
+            else:
+                return "a discard", "none accepted", f"play_out: seat {seat} has no card it may discard"
+        except RuleError as e:
+            return (
+                "accepted",
+                e.code,
+                f"play_out: seat {seat}'s plain turn refused with {e.code}: {e.message}",
+            )
+    return None
 
 
 # ------------------------------------------------------------------ setup
@@ -361,19 +566,133 @@ def _card_list(value: Any, where: str) -> list[Card]:
         raise SetupInvalid(f"{where}: {e}") from None
 
 
+class ScenarioReshuffle:
+    """The order a scenario names for the next reshuffle of a round
+    (`setup.reshuffle`, top card first), given to the engine through the
+    `rami_reshuffle` hook; without one, the seeded shuffle stands."""
+
+    name = "scenario_reshuffle"
+
+    def __init__(self) -> None:
+        self.order: list[Card] | None = None
+
+    @hookimpl
+    def rami_reshuffle(self, rules: Rules, state: GameState, cards: list[Card]) -> list[Card] | None:
+        if self.order is None:
+            return None
+        faces, self.order = self.order, None
+        pool = list(cards)
+        out: list[Card] = []
+        for face in faces:
+            match = next((c for c in pool if c.face == face.face), None)
+            if match is None:
+                raise ValueError(f"setup.reshuffle: {format_card(face)} is not among the cards reshuffled")
+            pool.remove(match)
+            out.append(match)
+        if pool:
+            raise ValueError(f"setup.reshuffle names {len(faces)} cards, the discard pile gives {len(cards)}")
+        return list(reversed(out))  # the state holds the stock top card last
+
+
+@dataclass
+class Table:
+    """A scenario's game and what the scenario adds to it: the order of a
+    reshuffle named in a setup, and the turn cap of its play_out steps."""
+
+    game: Game
+    reshuffle: ScenarioReshuffle
+    turn_cap: int = TURN_CAP
+
+
 def build_setup(profile: Profile, setup: dict) -> Game:
+    """A closed setup's game (the API callers used before seeds and rounds)."""
+    return start(profile, setup).game
+
+
+def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any = None) -> Table:
+    """The scenario's first round: a closed setup (`hands` given), or dealt from
+    `seed` to `players` seats (a setup without `hands`)."""
     if not isinstance(setup, dict):
         raise SetupInvalid("setup must be a mapping")
-    unknown = _unknown(setup, SETUP_KEYS, "setup")
+    reshuffle = ScenarioReshuffle()
+    if "hands" not in setup and ("seed" in setup or seed is not None):
+        seed = setup.get("seed", seed)
+        players = setup.get("players", players)
+        if not _is_int(seed):
+            raise SetupInvalid(f"seed: a whole number, got {short(seed)}")
+        game = _seeded(profile, setup, seed, players, reshuffle)
+    else:
+        unknown = _unknown(setup, SETUP_KEYS, "setup")
+        if unknown:
+            raise SetupInvalid(unknown)
+        hands_in = setup.get("hands")
+        if not isinstance(hands_in, list) or not hands_in:
+            raise SetupInvalid("setup.hands: one list of cards per seat (or a top-level `seed` to deal)")
+        n = len(hands_in)
+        if not profile.allows_players(n):
+            raise SetupInvalid(f"{profile.name} is not played by {n} players")
+        rules = Rules.build(profile, n, [reshuffle])
+        turn = setup.get("turn", 0)
+        first = setup.get("first_player", turn)
+        round_no = setup.get("round", 1)
+        if not _is_int(round_no) or round_no < 1:
+            raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+        teams = rules.teams
+        sides = 2 if teams else n
+        scores = setup.get("scores", [0] * sides)
+        state = _closed_state(
+            rules, setup, round_no=round_no, first=first, scores=scores, seed=seed if seed is not None else 0
+        )
+        game = Game(profile, n, state, rules=rules)
+    if "reshuffle" in setup:
+        reshuffle.order = _card_list(setup["reshuffle"], "reshuffle")
+    return Table(game, reshuffle)
+
+
+def _seeded(profile: Profile, setup: dict, seed: int, players: Any, reshuffle: ScenarioReshuffle) -> Game:
+    """Round `setup.round` (1 by default) dealt from the seed, as Game.new deals it."""
+    unknown = _unknown(setup, SEEDED_SETUP_KEYS, "setup (dealt from the seed)")
     if unknown:
-        raise SetupInvalid(unknown)
+        raise SetupInvalid(unknown + ": a table given card by card needs `hands`")
+    n = players
+    if not _is_int(n) or not profile.allows_players(n):
+        raise SetupInvalid(f"{profile.name} is not played by {short(n)} players")
+    rules = Rules.build(profile, n, [reshuffle])
+    round_no = setup.get("round", 1)
+    if not _is_int(round_no) or round_no < 1:
+        raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+    if "first_player" in setup:
+        first = setup["first_player"]
+        if not _is_int(first) or not 0 <= first < n:
+            raise SetupInvalid(f"first_player: not a seat: {short(first)}")
+    elif rules.random_first_player:
+        first = rng_for(seed, "first").randrange(n)
+    else:
+        first = 0
+    scores = setup.get("scores", [0] * rules.sides)
+    _check_scores(scores, rules)
+    state = deal(rules, seed, round_no, first, list(scores))
+    game = Game(profile, n, state, rules=rules)
+    for e in [round_dealt(state)]:
+        rules.hooks.call_all("rami_event", rules=rules, event=e)
+        game.events.append(e)
+    return game
+
+
+def _check_scores(scores: Any, rules: Rules) -> None:
+    sides = rules.sides
+    if not isinstance(scores, list) or len(scores) != sides or not all(_is_int(x) for x in scores):
+        raise SetupInvalid(f"scores: one whole number per {'team' if rules.teams else 'seat'} ({sides})")
+
+
+def _closed_state(
+    rules: Rules, setup: dict, *, round_no: int, first: Any, scores: Any, seed: int | None
+) -> GameState:
+    """The table a closed setup names card by card (round 1, or the next round's)."""
     hands_in = setup.get("hands")
-    if not isinstance(hands_in, list) or not hands_in:
-        raise SetupInvalid("setup.hands: one list of cards per seat")
-    n = len(hands_in)
-    if not profile.allows_players(n):
-        raise SetupInvalid(f"{profile.name} is not played by {n} players")
-    rules = Rules.build(profile, n)
+    n = rules.players
+    if not isinstance(hands_in, list) or len(hands_in) != n:
+        raise SetupInvalid(f"setup.hands: one list of cards per seat ({n})")
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
@@ -423,24 +742,18 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         if not isinstance(o, list) or len(o) != n or not all(isinstance(x, bool) for x in o):
             raise SetupInvalid(f"opened: one true/false per seat ({n})")
         opened = list(o) if rules.has_opening else [True] * n
-    teams = rules.teams
-    sides = 2 if teams else n
-    scores = setup.get("scores", [0] * sides)
-    if (
-        not isinstance(scores, list)
-        or len(scores) != sides
-        or not all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
-    ):
-        raise SetupInvalid(f"scores: one whole number per {'team' if teams else 'seat'} ({sides})")
-    turn = setup.get("turn", 0)
+    _check_scores(scores, rules)
+    turn = setup.get("turn", first)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
         raise SetupInvalid(f"turn: not a seat: {short(turn)}")
+    if not _is_int(first) or not 0 <= first < n:
+        raise SetupInvalid(f"first_player: not a seat: {short(first)}")
     phase = setup.get("phase", DRAW)
     if phase not in (DRAW, LAY):
         raise SetupInvalid(f"phase: draw or lay, not {short(phase)}")
     marked = setup.get("opened") or [False] * n
     laid_before = [i in owners or marked[i] is True for i in range(n)]
-    state = GameState(
+    return GameState(
         players=n,
         hands=hands,
         stock=list(reversed(stock_top_first)),
@@ -451,10 +764,10 @@ def build_setup(profile: Profile, setup: dict) -> Game:
         scores=list(scores),
         turn=turn,
         phase=phase,
-        first_player=turn,
-        seed=0,
+        round_no=round_no,
+        first_player=first,
+        seed=seed,
     )
-    return Game(profile, n, state, rules=rules)
 
 
 # ------------------------------------------------------------------ expectations
@@ -470,10 +783,15 @@ def _expected_faces(value: Any) -> list[str]:
     return sorted(format_card(parse_card(x)) for x in value)
 
 
-def observe(game: Game) -> dict[str, Any]:
+def observe(game: Game, turn_cap: int = TURN_CAP) -> dict[str, Any]:
     """The state as `expect` keys see it."""
     s = game.state
     n = s.players
+    rules = game.rules
+    if s.phase == OVER:
+        round_end: str | None = ROUND_ENDS.get(s.round_end or "", s.round_end)
+    else:
+        round_end = CAPPED if round_capped(s, turn_cap) else None
     return {
         "hands": {i: _faces(h) for i, h in enumerate(s.hands)},
         "hand_sizes": [len(h) for h in s.hands],
@@ -489,6 +807,14 @@ def observe(game: Game) -> dict[str, Any]:
         "scores": list(s.scores),
         "game_over": s.game_over,
         "game_winner": s.game_winner if s.game_over else None,
+        "game_loser": rules.game_loser(s.scores) if s.game_over else None,
+        "round": s.round_no,
+        "round_end": round_end,
+        "rami_sec": s.phase == OVER and s.rami_sec,
+        "dealer": rules.dealer(s.first_player),
+        "first_player": s.first_player,
+        "discard_size": len(s.discard),
+        "turns": turns_in_round(s),
     }
 
 
@@ -503,8 +829,10 @@ def same(want: Any, got: Any) -> bool:
     return bool(want == got)
 
 
-def _compare(game: Game, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
-    actual = observe(game)
+def _compare(table: Table, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
+    if not expect:
+        return None
+    actual = observe(table.game, table.turn_cap)
     for key, want in expect.items():
         got = actual[key]
         try:

@@ -13,6 +13,7 @@ as its profile must not print the key.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -66,6 +67,47 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     if any(len(part) > MAX_NAME_BYTES for part in parts):
         return f"a name in the path is longer than {MAX_NAME_BYTES} bytes"
     return None
+
+
+def write_text_safely(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that nothing but ``path`` itself can change.
+
+    The text goes to a temporary file of a unique name created beside the
+    target (``O_CREAT | O_EXCL``: a planted file or symlink of that name is
+    never followed nor removed), then is renamed over the target. A target
+    that exists and is not a regular file (a symlink, a FIFO, a device, a
+    folder) is refused with :class:`FileRefused`; OSError for the rest."""
+    import tempfile
+
+    target = os.fspath(path)
+    try:
+        st = os.lstat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = (
+            "a symbolic link"
+            if stat.S_ISLNK(st.st_mode)
+            else "a folder"
+            if stat.S_ISDIR(st.st_mode)
+            else "not a regular file (a FIFO, a socket or a device)"
+        )
+        raise FileRefused(f"it is {kind}: refused")
+    folder, name = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:

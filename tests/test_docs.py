@@ -45,15 +45,18 @@ def test_the_messages_refer_to_nothing_outside():
     assert not [t for t in texts if OUTSIDE.search(t)]
 
 
-def test_the_scenario_example_passes(tmp_path):
+def test_the_scenario_examples_pass(tmp_path):
+    """Every YAML example of the format's page is a scenario that passes."""
     from rami_core.scenario import run_file
 
     text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
-    block = re.search(r"```yaml\n(.*?)```", text, re.S).group(1)
-    path = tmp_path / "example.yaml"
-    path.write_text(block, encoding="utf-8")
-    results = run_file(path)
-    assert results and all(r.passed for r in results), results
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    assert len(blocks) >= 5
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example{i}.yaml"
+        path.write_text(block, encoding="utf-8")
+        results = run_file(path)
+        assert results and all(r.passed for r in results), (i, results)
 
 
 def test_rules_cover_every_preset_in_both_languages():

@@ -22,6 +22,7 @@ def test_deciding_hooks_are_exactly_the_firstresult_ones():
         "rami_hand_cost",
         "rami_round_scores",
         "rami_game_over",
+        "rami_reshuffle",
     }
 
 

@@ -244,7 +244,7 @@ ROWS: dict[str, dict[str, Any]] = {
         "hand": dict.fromkeys(range(2, 6), 13),
         "draw": {"from_discard": True, "discard_before_opening": True},
         "discard": {"enabled": True},
-        "keep_last": True,
+        "keep_last": False,
         "plugins": {},
         "upcard": True,
         "opening": {
@@ -262,7 +262,7 @@ ROWS: dict[str, dict[str, Any]] = {
         "ace": (AceRule.both, False),
         "joker_penalty": 25,
         "rami_sec": RamiSec.none,
-        "empty_stock": EmptyStock.reshuffle,
+        "empty_stock": EmptyStock.turn_over,
         "game": {"end": GameEnd.target, "target": 150, "target_outcome": TargetOutcome.lowest_wins},
         "teams": False,
     },
@@ -395,7 +395,7 @@ def test_voleur_table():
 
 def test_voleur_002():
     p = _house("voleur_002")
-    assert p.jokers.penalty == 15 and p.game.target == 250
+    assert p.jokers.penalty == 15 and p.game.target == 251  # "exceeds 250"
     assert (p.jokers.swap, p.jokers.replay, p.jokers.set_swap) == (
         JokerSwap.to_hand,
         JokerReplay.same_turn,
@@ -407,6 +407,7 @@ def test_voleur_002():
 def test_rami51_atlas():
     p = _house("rami51_atlas")
     assert p.opening.go_out_below_points and p.opening.points == 51
+    assert not p.opening.pure_run  # Atlas names the 51 points only
     assert p.scoring.rami_sec == RamiSec.none
     assert p.teams.enabled and p.target_for(4) == 351 and p.target_for(2) == 251
     assert p.game.target_outcome == TargetOutcome.reacher_loses
@@ -418,6 +419,13 @@ def test_kaluki_10():
     p = _house("kaluki_10")
     assert p.hand_size(2) == p.hand_size(5) == 10
     assert p.opening.points == 51
+
+
+def test_kaluki_common():
+    """The common Kalooki rules where the Rami en ligne page differs: a card kept to discard, a reshuffle."""
+    p = _house("kaluki_common")
+    assert p.discard.keep_last and p.draw.empty_stock == EmptyStock.reshuffle
+    assert p.opening.points == 51 and p.deck.jokers == 4  # kept from kaluki
 
 
 def test_kaluki_40():

@@ -109,14 +109,16 @@ def test_a_remembered_lay_off_belongs_to_its_meld_cards_and_rules() -> None:
 
 
 def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
-    """planning._takes remembers whether a meld takes a card, the cheap refusals
-    (a card of another suit and rank) included, per meld, card and rules."""
-    from rami_core.bots.planning import _TAKES, _takes
+    """melds.joins_meld (asked by the bots' lay-off search and Rules.could_join)
+    remembers whether a meld takes a card, the cheap refusals (a card of
+    another suit and rank) included, per meld, card and rules."""
     from rami_core.cards import parse_card
+    from rami_core.melds import _JOINS
+    from rami_core.melds import joins_meld as _takes
 
     run = tuple(parse_cards("JS QS KS"))
     sevens = tuple(parse_cards("7S 7H 7D"))
-    _TAKES.clear()
+    _JOINS.clear()
     for _ in range(2):  # the second round is answered from the memo
         assert _takes(run, parse_card("AS"), NO_WRAP)
         assert not _takes(run, parse_card("AS"), NO_HIGH_ACE)
@@ -124,6 +126,7 @@ def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
         assert _takes(sevens, parse_card("7C"), NO_WRAP)
         assert not _takes(sevens, parse_card("7S"), NO_WRAP)  # the suit is there already
         assert not _takes(sevens, parse_card("8C"), NO_WRAP)
+    assert len(_JOINS) == 6
 
 
 def test_the_faces_of_run_places_follow_suit_and_places(monkeypatch: pytest.MonkeyPatch) -> None:

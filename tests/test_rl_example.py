@@ -36,7 +36,8 @@ def test_the_training_example_plays_and_learns_a_few_rounds():
             policy.w += 0.5 * ret * g
     assert not np.array_equal(policy.w, before)
     # the card features name what they measure, and a discard's usefulness is in 0..1
-    obs, _ = env.reset(seed=5)
+    raw, _ = env.reset(seed=5)
+    obs = ex.unpack(env, raw)
     legal = np.flatnonzero(obs["action_mask"])
     for i in legal:
         x = ex.features(env.aec.layout, obs, int(i))

@@ -96,7 +96,13 @@ def useful(hand_counts, face: int, in_hand: bool) -> float:
     return min(usefulness(card, hand), 10) / 10
 
 
+def unpack(env, obs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The structured fields of an observation (rl.observation_layout), with its mask."""
+    return {**env.aec.observation_layout.unpack(obs["observation"]), "action_mask": obs["action_mask"]}
+
+
 def features(layout, obs, index: int) -> np.ndarray:
+    """`obs`: the structured fields (unpack)."""
     step = layout.decode(index)
     x = np.zeros(N_FEATURES)
     x[KINDS.index(step.kind)] = 1.0
@@ -142,14 +148,16 @@ def play_round(
     ``shaping`` adds that much to the return for every card laid (training
     only: it makes the first melds worth finding sooner than the round's end
     would say; the evaluation plays without it)."""
-    obs, _ = env.reset(seed=seed)
+    raw, _ = env.reset(seed=seed)
+    obs = unpack(env, raw)
     grads, total = [], 0.0
     while True:
         a, g, _ = policy.act(env.aec.layout, obs, greedy)
         grads.append(g)
         before = int(obs["hand"].sum())
         laid = env.aec.layout.decode(a).kind in LAYS
-        obs, r, term, trunc, info = env.step(a)
+        raw, r, term, trunc, info = env.step(a)
+        obs = unpack(env, raw)
         total += r
         if shaping and laid:
             total += shaping * max(0, before - int(obs["hand"].sum()))

@@ -7,6 +7,7 @@ can change without reaching into another's private helpers.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -18,6 +19,34 @@ from rami_core.errors import ProfileError
 from rami_core.userfiles import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Seconds(click.ParamType):
+    """A number of seconds: finite and not negative (NaN, inf and -1 made every
+    bot move a timeout, or no bot move at all); `positive` refuses 0 too."""
+
+    name = "seconds"
+
+    def __init__(self, positive: bool = False):
+        self.positive = positive
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            number = float(value)
+        else:
+            try:
+                number = float(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r}: a number of seconds is finite", param, ctx)
+        if number < 0 or (self.positive and number == 0):
+            self.fail(
+                f"{value!r}: give a number of seconds {'above' if self.positive else 'at least'} 0",
+                param,
+                ctx,
+            )
+        return number
 
 
 def err_console() -> Console:

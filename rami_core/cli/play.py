@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from rami_core.cli.common import one_line
+from rami_core.cli.common import Seconds, one_line
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
 from rami_core.resources import DEFAULT_VARIANT
@@ -120,7 +120,7 @@ def _bot_list(value: str | None) -> list[str]:
 )
 @click.option(
     "--delay",
-    type=float,
+    type=Seconds(),
     default=None,
     help="Seconds between a bot's moves on a terminal (default 0.6; 0 when the output is not a terminal).",
 )

@@ -12,11 +12,17 @@ from rami_core.cli.common import plugin_classes, plugin_doc
 
 @click.command()
 @click.option("--protocol", is_flag=True, help="Print the table server's message schemas instead.")
-def schema(protocol: bool) -> None:
+@click.option("--puzzle", is_flag=True, help="Print the schema of one puzzle line instead (docs/puzzles.md).")
+def schema(protocol: bool, puzzle: bool) -> None:
     """Print the profile JSON Schema (for editor completion of house-rule files),
     each bundled or installed plugin's settings included under `plugins`."""
     from rami_core.profile import Profile
 
+    if puzzle:
+        from rami_core.puzzles.format import schema as puzzle_schema
+
+        click.echo(json.dumps(puzzle_schema(), indent=2, ensure_ascii=False))
+        return
     if protocol:
         from rami_core.server.protocol import schemas
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -232,6 +233,9 @@ def simulate_cmd(
     """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
     from rami_core.bots import BOTS
 
+    # More processes than games or cores only costs forks (100,000 asked
+    # forked hundreds): the games and the machine set the ceiling.
+    workers = max(1, min(workers, games, (os.cpu_count() or 1) if backend == "local" else workers))
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     known = list(BOTS)
     for n in names:

@@ -14,10 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pettingzoo import AECEnv
+
 from ..loader import load_profile
 from ..profile import Profile
 from .aec import RamiEnv
+from .compact import CompactLayout
 from .layout import ActionLayout, SubStep
+from .observe import ObservationLayout
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -30,7 +34,7 @@ def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Prof
     return load_profile(variant, rules=rules)
 
 
-def env(
+def raw_env(
     variant: str | Profile = "rami51",
     rules: Mapping[str, Any] | None = None,
     players: int = 2,
@@ -38,10 +42,45 @@ def env(
     plugins: Sequence[object] = (),
     **options: Any,
 ) -> RamiEnv:
-    """A PettingZoo AEC environment for `variant` (preset name or house file)
-    at `players` seats. `options`: episode, reward, normalize, max_turns,
-    render_mode (see RamiEnv)."""
+    """The environment unwrapped (PettingZoo's `raw_env`): see `env`."""
     return RamiEnv(load(variant, rules), players, seed=seed, plugins=plugins, **options)
+
+
+def env(
+    variant: str | Profile = "rami51",
+    rules: Mapping[str, Any] | None = None,
+    players: int = 2,
+    seed: int = 0,
+    plugins: Sequence[object] = (),
+    terminate_illegal: bool = False,
+    illegal_reward: float = -1.0,
+    **options: Any,
+) -> AECEnv:
+    """A PettingZoo AEC environment for `variant` (preset name or house file)
+    at `players` seats, wrapped as PettingZoo's classic games are: actions
+    checked against the space (AssertOutOfBoundsWrapper) and the API's order
+    enforced (OrderEnforcingWrapper: no step before reset). With
+    `terminate_illegal=True`, an unmasked action ends the episode for every
+    seat, the mover paid `illegal_reward` (TerminateIllegalWrapper), instead
+    of a ValueError. `options`: episode, reward, normalize, max_turns,
+    render_mode, actions, groups, scaled, turn_substeps (see RamiEnv). The
+    wrapper passes attributes through: `env.layout`, `env.game`,
+    `env.unwrapped`."""
+    from pettingzoo.utils import wrappers
+
+    out: AECEnv = raw_env(variant, rules, players, seed, plugins, **options)
+    if terminate_illegal:
+        out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)
+
+
+def observation_layout(
+    variant: str | Profile = "rami51", rules: Mapping[str, Any] | None = None, players: int = 2
+) -> ObservationLayout:
+    """Where each structured field lies in the `observation` vector of this
+    profile at this many seats (`unpack(vector)` gives them back)."""
+    return RamiEnv(load(variant, rules), players).observation_layout
 
 
 def single_agent_env(
@@ -52,14 +91,36 @@ def single_agent_env(
     opponents: str | Sequence[str] = "random",
     seat: int = 0,
     plugins: Sequence[object] = (),
+    illegal: str = "raise",
+    mask_in_observation: bool = True,
     **options: Any,
 ):
-    """A Gymnasium environment: the agent at `seat`, rami bots at the others."""
+    """A Gymnasium environment: the agent at `seat`, rami bots at the others.
+    `illegal`: "raise" (ValueError on an unmasked action) or "terminate"
+    (the episode ends, reward -1: what Gymnasium's and SB3's checkers need,
+    as they step unmasked samples). `mask_in_observation=False`: the
+    observation is the vector alone (a Box, what SB3's MlpPolicy takes), the
+    mask read through `action_masks()` as sb3-contrib's MaskablePPO does."""
     from .single import RamiSingleAgentEnv
 
     return RamiSingleAgentEnv(
-        env(variant, rules, players, seed, plugins, **options), opponents=opponents, seat=seat
+        raw_env(variant, rules, players, seed, plugins, **options),
+        opponents=opponents,
+        seat=seat,
+        illegal=illegal,
+        mask_in_observation=mask_in_observation,
     )
 
 
-__all__ = ["ActionLayout", "RamiEnv", "SubStep", "env", "load", "single_agent_env"]
+__all__ = [
+    "ActionLayout",
+    "CompactLayout",
+    "ObservationLayout",
+    "RamiEnv",
+    "SubStep",
+    "env",
+    "load",
+    "observation_layout",
+    "raw_env",
+    "single_agent_env",
+]

@@ -53,6 +53,19 @@ def table_slots(rules: Rules) -> int:
 
 
 @dataclass(frozen=True)
+class _Blocks:
+    """Where each block starts (worked out once: the mask's loops read them)."""
+
+    add: int
+    discard: int
+    lay_off: int
+    lay_off_joker_low: int
+    swap: int
+    swap_pending: int
+    size: int
+
+
+@dataclass(frozen=True)
 class ActionLayout:
     """Blocks after the single sub-steps, each indexed by face (53) or slot (K):
 
@@ -61,33 +74,43 @@ class ActionLayout:
 
     slots: int
 
+    def __post_init__(self) -> None:
+        K = self.slots
+        add = SINGLES
+        discard = add + FACES
+        lay_off = discard + FACES
+        low = lay_off + FACES * K
+        swap = low + K
+        pending = swap + NATURALS * K
+        object.__setattr__(self, "_b", _Blocks(add, discard, lay_off, low, swap, pending, pending + K))
+
     @property
     def add(self) -> int:
-        return SINGLES
+        return self._b.add  # type: ignore[attr-defined]
 
     @property
     def discard(self) -> int:
-        return self.add + FACES
+        return self._b.discard  # type: ignore[attr-defined]
 
     @property
     def lay_off(self) -> int:
-        return self.discard + FACES
+        return self._b.lay_off  # type: ignore[attr-defined]
 
     @property
     def lay_off_joker_low(self) -> int:
-        return self.lay_off + FACES * self.slots
+        return self._b.lay_off_joker_low  # type: ignore[attr-defined]
 
     @property
     def swap(self) -> int:
-        return self.lay_off_joker_low + self.slots
+        return self._b.swap  # type: ignore[attr-defined]
 
     @property
     def swap_pending(self) -> int:
-        return self.swap + NATURALS * self.slots
+        return self._b.swap_pending  # type: ignore[attr-defined]
 
     @property
     def size(self) -> int:
-        return self.swap_pending + self.slots
+        return self._b.size  # type: ignore[attr-defined]
 
     # ---- encoding
 

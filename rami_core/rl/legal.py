@@ -75,15 +75,20 @@ LAY_OFF_STATE_REFUSALS = frozenset({"not_your_turn", "wrong_phase", "action_forb
 class TurnOracle:
     """Masks and engine actions for the seat whose turn it is, cached per state."""
 
-    def __init__(self, game: Game, layout: ActionLayout):
+    def __init__(self, game: Game, layout: ActionLayout, timeout: bool = False):
         self.game = game
         self.layout = layout
+        # The timeout is the clock's move, not a seat's choice: a policy
+        # offered "let the clock run out" from the draw step learns that
+        # first. `timeout=True` offers it in the mask (the engine's verdict).
+        self.timeout = timeout
         self._key: tuple[int, ...] | None = None
         self._read: dict[Group, Candidate | None] = {}  # groups read under this game's rules
         self._reset()
 
     def _reset(self) -> None:
         self._base: np.ndarray | None = None
+        self._ranked: list[Group] | None = None
         self._hand: Counter[int] = Counter()
         self._counts: tuple[int, ...] = ()
         self._cands: list[Candidate] | None = None
@@ -214,12 +219,63 @@ class TurnOracle:
 
     def mask(self, draft: Draft) -> np.ndarray:
         self._refresh()
-        if self._base is None:
-            self._base = self._engine_mask()
-        m = self._base.copy()
+        m = self.engine_mask().copy()
         if self.game.state.phase == LAY:
             self._draft_mask(draft, m)
         return m
+
+    def engine_mask(self) -> np.ndarray:
+        """Sub-steps that are whole engine actions and do not depend on the
+        draft (cached per state; do not write into it)."""
+        self._refresh()
+        if self._base is None:
+            self._base = self._engine_mask()
+        return self._base
+
+    def timeout_accepted(self) -> bool:
+        """The engine would play the clock's default turn now."""
+        s = self.game.state
+        return s.phase != OVER and self.accepts(A.Timeout(s.turn))
+
+    # ---- what the compact layout (rami_core.rl.compact) asks
+
+    def in_lay_phase(self) -> bool:
+        return self.game.state.phase == LAY
+
+    def hand(self) -> Counter[int]:
+        """The seat's hand as face -> copies (a copy)."""
+        self._refresh()
+        return Counter(self._hand)
+
+    def ranked_groups(self) -> list[Group]:
+        """Every group of the hand the meld reader reads, most points first,
+        then fewest jokers, then most cards."""
+        if self._ranked is None:
+            cands = self._candidates()
+            order = sorted(cands, key=lambda c: (-c.points, c.jokers, -c.group.size, c.group))
+            self._ranked = [c.group for c in order]
+        return self._ranked
+
+    def meld_reachable(self, groups: list[Group]) -> bool:
+        """Some lay the engine accepts holds these groups (and maybe more)."""
+        self._refresh()
+        return self._meld_reachable(groups, Group())
+
+    def meld_accepted(self, groups: list[Group]) -> bool:
+        self._refresh()
+        return self._meld_code_of(groups) is None
+
+    def rebuild_possible(self) -> bool:
+        self._refresh()
+        return self._rearrange_possible()
+
+    def rebuild_reachable(self, draft: Draft) -> bool:
+        self._refresh()
+        return self._rearrange_reachable(draft)
+
+    def rebuild_accepted(self, faces: Counter[int]) -> bool:
+        self._refresh()
+        return self._rebuild_accepted(faces)
 
     def _engine_mask(self) -> np.ndarray:
         """Sub-steps that are whole engine actions and do not depend on the draft."""
@@ -230,7 +286,8 @@ class TurnOracle:
             return m
         seat = s.turn
         rules = self.game.rules
-        m[TIMEOUT] = self.accepts(A.Timeout(seat))
+        if self.timeout:
+            m[TIMEOUT] = self.accepts(A.Timeout(seat))
         if s.phase == DRAW:
             m[DRAW_STOCK] = self.accepts(A.Draw(seat, STOCK))
             m[DRAW_DISCARD] = self.accepts(A.Draw(seat, DISCARD))

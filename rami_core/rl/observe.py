@@ -8,6 +8,8 @@ from the observer's own place ("me" first, then the next seat to play).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from gymnasium import spaces
 
@@ -17,46 +19,104 @@ from ..views import SeatView
 from .draft import Draft
 from .faces import FACES, JOKER_INDEX, face_index
 
-BIG = 1_000_000  # bound for scores and counters
+BIG = 1_000_000  # bound for scores and the round number
 
 PHASE_WAITING, PHASE_DRAW, PHASE_LAY, PHASE_OVER = 0, 1, 2, 3
 
 
-def observation_space(players: int, slots: int, actions: int, copies: int) -> spaces.Dict:
-    """`copies`: the most cards of one face (decks, or jokers for the joker column)."""
+@dataclass(frozen=True)
+class Field:
+    """One named block of the flat observation: where it lies, its shape, its
+    integer bounds, and the divisor that brings it into [0, 1] (scores into
+    [-1, 1], clipped) in the scaled form."""
 
-    def box(shape: tuple[int, ...], low: int, high: int) -> spaces.Box:
-        return spaces.Box(low=low, high=high, shape=shape, dtype=np.int32)
+    name: str
+    start: int
+    shape: tuple[int, ...]
+    low: int
+    high: int
+    scale: float
 
-    faces = (FACES,)
-    one = (1,)
-    return spaces.Dict(
-        {
-            "hand": box(faces, 0, copies),
-            "pending": box(faces, 0, copies),
-            "pending_current": box(faces, 0, copies),
-            "pending_low_jokers": box(one, 0, copies),
-            "pending_groups": box(one, 0, BIG),
-            "table": box((slots, FACES), 0, copies),
-            "table_jokers_as": box((slots, FACES), 0, copies),
-            "table_kind": box((slots,), 0, 2),
-            "table_owner": box((slots,), 0, players),
-            "discard": box(faces, 0, copies),
-            "discard_top": box(one, 0, FACES),
-            "discard_size": box(one, 0, BIG),
-            "stock_size": box(one, 0, BIG),
-            "hand_sizes": box((players,), 0, BIG),
-            "opened": box((players,), 0, 1),
-            "scores": box((players,), -BIG, BIG),
-            "phase": box(one, 0, 3),
-            "taken_discard": box(one, 0, FACES),
-            "jokers_to_replay": box(one, 0, copies),
-            "laid_this_turn": box(one, 0, 1),
-            "opened_this_turn": box(one, 0, 1),
-            "round_no": box(one, 0, BIG),
-            "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8),
-        }
-    )
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class ObservationLayout:
+    """Where each structured field lies in the flat `observation` vector.
+
+    The environment hands a learner PettingZoo's classic pair
+    `{"observation": vector, "action_mask": mask}`; a policy that wants the
+    structure back (a convolution over the table, an embedding of the hand)
+    reads it here: `layout.unpack(obs["observation"])` is a dict of arrays
+    shaped as documented in docs/rl.md, and `layout.fields` names each block
+    with its slice and bounds. The layout depends only on the profile's deck
+    and the number of players, so one policy keeps its meaning across games."""
+
+    def __init__(self, players: int, slots: int, copies: int, cards: int, target: int | None = None):
+        self.players = players
+        self.slots = slots
+        score_scale = float(2 * (target or 500))
+        spec: list[tuple[str, tuple[int, ...], int, int, float]] = [
+            ("hand", (FACES,), 0, copies, copies),
+            ("pending", (FACES,), 0, copies, copies),
+            ("pending_current", (FACES,), 0, copies, copies),
+            ("pending_low_jokers", (1,), 0, copies, copies),
+            ("pending_groups", (1,), 0, slots, slots),
+            ("table", (slots, FACES), 0, copies, copies),
+            ("table_jokers_as", (slots, FACES), 0, copies, copies),
+            ("table_kind", (slots,), 0, 2, 2),
+            ("table_owner", (slots,), 0, players, players),
+            ("discard", (FACES,), 0, copies, copies),
+            ("discard_top", (1,), 0, FACES, FACES),
+            ("discard_size", (1,), 0, cards, cards),
+            ("stock_size", (1,), 0, cards, cards),
+            ("hand_sizes", (players,), 0, cards, cards),
+            ("opened", (players,), 0, 1, 1),
+            ("scores", (players,), -BIG, BIG, score_scale),
+            ("phase", (1,), 0, 3, 3),
+            ("taken_discard", (1,), 0, FACES, FACES),
+            ("jokers_to_replay", (1,), 0, copies, copies),
+            ("laid_this_turn", (1,), 0, 1, 1),
+            ("opened_this_turn", (1,), 0, 1, 1),
+            ("round_no", (1,), 0, BIG, 100.0),
+        ]
+        self.fields: dict[str, Field] = {}
+        at = 0
+        for name, shape, low, high, scale in spec:
+            f = Field(name, at, shape, low, high, float(scale))
+            self.fields[name] = f
+            at = f.stop
+        self.size = at
+        self.low = np.concatenate([np.full(f.size, f.low, dtype=np.int64) for f in self.fields.values()])
+        self.high = np.concatenate([np.full(f.size, f.high, dtype=np.int64) for f in self.fields.values()])
+        self._scale = np.concatenate([np.full(f.size, f.scale) for f in self.fields.values()])
+        self.scaled_low = np.where(self.low < 0, -1.0, 0.0).astype(np.float32)
+        self.scaled_high = np.ones(self.size, dtype=np.float32)
+
+    def space(self, scaled: bool = False) -> spaces.Box:
+        """The Box of the flat vector: int32 within the fields' bounds, or
+        float32 within [0, 1] ([-1, 1] for the scores) when scaled."""
+        if scaled:
+            return spaces.Box(low=self.scaled_low, high=self.scaled_high, dtype=np.float32)
+        return spaces.Box(low=self.low.astype(np.int32), high=self.high.astype(np.int32), dtype=np.int32)
+
+    def pack(self, fields: dict[str, np.ndarray], scaled: bool = False) -> np.ndarray:
+        """The flat vector of a structured observation (the inverse of unpack)."""
+        flat = np.concatenate([np.asarray(fields[name], dtype=np.int64).ravel() for name in self.fields])
+        flat = np.clip(flat, self.low, self.high)
+        if scaled:
+            return np.clip(flat / self._scale, self.scaled_low, self.scaled_high).astype(np.float32)
+        return flat.astype(np.int32)
+
+    def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """The structured fields of a flat observation, each in its documented shape."""
+        v = np.asarray(vector)
+        return {name: v[f.start : f.stop].reshape(f.shape) for name, f in self.fields.items()}
 
 
 def _counts(cards) -> np.ndarray:
@@ -66,9 +126,7 @@ def _counts(cards) -> np.ndarray:
     return out
 
 
-def encode(
-    view: SeatView, draft: Draft, mask: np.ndarray, slots: int, side_of: list[int]
-) -> dict[str, np.ndarray]:
+def encode(view: SeatView, draft: Draft, slots: int, side_of: list[int]) -> dict[str, np.ndarray]:
     """The observation of `view.seat`. `draft`: the seat's pending cards (empty
     when it is not its turn); `side_of[seat]`: the index of its score."""
     n = view.players
@@ -124,5 +182,4 @@ def encode(
         "laid_this_turn": one(int(view.laid_this_turn)),
         "opened_this_turn": one(int(view.opened_this_turn)),
         "round_no": one(view.round_no),
-        "action_mask": mask.astype(np.int8),
     }

@@ -24,11 +24,23 @@ from .aec import RamiEnv
 BOT_STEP_CAP = 200  # a bot still playing after this many actions in one turn lets its clock run out
 
 
-class RamiSingleAgentEnv(gym.Env):
-    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium declares it an instance variable)
+ILLEGAL = ("raise", "terminate")
 
-    def __init__(self, aec: RamiEnv, opponents: str | Sequence[str] = "random", seat: int = 0):
+
+class RamiSingleAgentEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium declares it an instance variable)
+
+    def __init__(
+        self,
+        aec: RamiEnv,
+        opponents: str | Sequence[str] = "random",
+        seat: int = 0,
+        illegal: str = "raise",
+        mask_in_observation: bool = True,
+    ):
         n = aec.players
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not at this table (0 to {n - 1})")
         names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
@@ -38,9 +50,16 @@ class RamiSingleAgentEnv(gym.Env):
         self.seat = seat
         self.agent = aec.possible_agents[seat]
         self.opponent_names = names
-        self.observation_space = aec.observation_space(self.agent)
+        self.illegal = illegal
+        self.mask_in_observation = mask_in_observation
+        self.render_mode = aec.render_mode
+        space = aec.observation_space(self.agent)
+        assert isinstance(space, gym.spaces.Dict)
+        self.observation_space = space if mask_in_observation else space["observation"]
         self.action_space = aec.action_space(self.agent)
         self._bots: dict[int, Any] = {}
+        self._over = True
+        aec.external_seats = frozenset(s for s in range(n) if s != seat)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -53,17 +72,20 @@ class RamiSingleAgentEnv(gym.Env):
             for s, name in zip(others, self.opponent_names, strict=False)
         }
         self._pending_reward = 0.0
+        self._over = False
         self._play_bots()
         return self._obs(), self._info()
 
-    def _obs(self) -> dict[str, np.ndarray]:
-        return self.aec.observe(self.agent)
+    def _obs(self) -> Any:
+        obs = self.aec.observe(self.agent)
+        return obs if self.mask_in_observation else obs["observation"]
 
     def _info(self) -> dict[str, Any]:
         return dict(self.aec.infos.get(self.agent, {}))
 
     def action_masks(self) -> np.ndarray:
-        return self._obs()["action_mask"].astype(bool)
+        """The agent's mask as booleans (all False when the episode is over)."""
+        return self.aec.observe(self.agent)["action_mask"].astype(bool)
 
     def _done(self) -> bool:
         a = self.agent
@@ -102,6 +124,13 @@ class RamiSingleAgentEnv(gym.Env):
 
     def step(self, action: int):
         env = self.aec
+        if self._over:
+            raise RuntimeError("the episode is over (or never began): call reset()")
+        if self.illegal == "terminate" and not self.action_masks()[int(action)]:
+            # Gymnasium's and SB3's checkers step unmasked samples: the episode ends, as
+            # PettingZoo's TerminateIllegalWrapper ends it, and the game is left as it was.
+            self._over = True
+            return self._obs(), -1.0, True, False, {**self._info(), "illegal_action": int(action)}
         env.step(int(action))
         reward = env.rewards.get(self.agent, 0.0)
         self._pending_reward = 0.0
@@ -111,7 +140,9 @@ class RamiSingleAgentEnv(gym.Env):
             self._pending_reward = 0.0
         terminated = env.terminations[self.agent]
         truncated = env.truncations[self.agent] and not terminated
+        self._over = bool(terminated or truncated)
         return self._obs(), float(reward), bool(terminated), bool(truncated), self._info()
 
     def render(self) -> str | None:
+        """ "ansi": the text (the agent's hand among it); "human": printed, None."""
         return self.aec.render()

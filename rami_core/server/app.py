@@ -33,6 +33,7 @@ from ..userfiles import loads_json
 from .hub import Hub
 from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
+from .puzzles import ROUTES as puzzle_routes
 from .store import Store
 from .table import Conn
 from .views import summary
@@ -343,6 +344,7 @@ def create_app(
         Route("/api/tables/{id}/actions", act, methods=["POST"]),
         Route("/api/tables/{id}/save", export),
         WebSocketRoute("/ws/tables/{id}", ws),
+        *puzzle_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])

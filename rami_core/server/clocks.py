@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import actions as A
 from ..errors import RuleError
 from ..state import OVER
+from .protocol import ServerError
 from .table import Table
 
 if TYPE_CHECKING:
@@ -53,12 +55,32 @@ def schedule(hub: Hub, t: Table) -> None:
         t.bot_task = asyncio.create_task(bot_turn(hub, t, len(g.log)))
 
 
+RETRY_SECONDS = 0.5  # between two tries while the store is locked by another process
+MAX_TRIES = 7200  # an hour of retries, then the task gives up (the next request reschedules it)
+
+
+async def retrying(hub: Hub, do: Callable[[], None]) -> None:
+    """Run `do` (an accept); while the store is busy (503), wait and try
+    again: a lock held by an admin's sqlite3 session delays a table, it never
+    stops it for good."""
+    for _ in range(MAX_TRIES):
+        try:
+            do()
+            return
+        except ServerError as e:
+            if e.code != "busy" or not hub.started:
+                raise
+        await asyncio.sleep(RETRY_SECONDS)
+
+
 async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if t.key() == key:
         t.clock_task = None
         with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
-            hub.accept(t, A.Timeout(t.game.state.turn))
+            await retrying(
+                hub, lambda: hub.accept(t, A.Timeout(t.game.state.turn)) if t.key() == key else None
+            )
 
 
 async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
@@ -66,7 +88,7 @@ async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
     if t.key() == key:
         t.round_task = None
         with contextlib.suppress(RuleError):
-            hub.next_round(t)
+            await retrying(hub, lambda: hub.next_round(t) if t.key() == key else None)
 
 
 async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
@@ -89,11 +111,21 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
             action = A.Timeout(seat)
         if len(g.log) != log_len:
             return  # the game moved on while it thought (a timeout): think again from the new state
-        t.bot_task = None
-        try:
-            hub.accept(t, action)
-        except RuleError:
-            hub.accept(t, A.Timeout(seat))
+
+        def play() -> None:
+            if len(g.log) != log_len:
+                return  # someone else moved the game while the store was locked
+            t.bot_task = None  # so that the accept's schedule starts the next bot
+            try:
+                try:
+                    hub.accept(t, action)
+                except RuleError:
+                    hub.accept(t, A.Timeout(seat))
+            except ServerError:
+                t.bot_task = asyncio.current_task()  # still this turn's bot, trying again
+                raise
+
+        await retrying(hub, play)
     finally:
         if t.bot_task is asyncio.current_task():
             t.bot_task = None

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from ..cli.common import Seconds
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -21,10 +23,26 @@ import click
     help="normal: nothing lost if the process dies; full: nor on a power cut (an fsync per action).",
 )
 @click.option(
-    "--round-pause", default=4.0, show_default=True, help="Seconds between a round's end and the next deal."
+    "--round-pause",
+    default=4.0,
+    show_default=True,
+    type=Seconds(),
+    help="Seconds between a round's end and the next deal.",
 )
-@click.option("--bot-delay", default=0.25, show_default=True, help="Seconds a bot waits before each action.")
-@click.option("--think-budget", default=5.0, show_default=True, help="Seconds a bot may think per action.")
+@click.option(
+    "--bot-delay",
+    default=0.25,
+    show_default=True,
+    type=Seconds(),
+    help="Seconds a bot waits before each action.",
+)
+@click.option(
+    "--think-budget",
+    default=5.0,
+    show_default=True,
+    type=Seconds(positive=True),
+    help="Seconds a bot may think per action.",
+)
 @click.option(
     "--export",
     "export_id",
@@ -53,9 +71,19 @@ def serve(
     except ImportError as e:  # pragma: no cover - the [server] extra is missing
         click.echo(f"rami serve needs the server extra: pip install 'rami[server]' ({e})", err=True)
         sys.exit(1)
-    app = create_app(
-        db, synchronous=synchronous, round_pause=round_pause, bot_delay=bot_delay, think_budget=think_budget
-    )
+    from .store import StoreError
+
+    try:
+        app = create_app(
+            db,
+            synchronous=synchronous,
+            round_pause=round_pause,
+            bot_delay=bot_delay,
+            think_budget=think_budget,
+        )
+    except StoreError as e:
+        click.echo(f"rami serve: {e}", err=True)
+        sys.exit(1)
     click.echo(f"rami table server on http://{host}:{port}/ (games kept in {db})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
 
@@ -64,12 +92,16 @@ def _export(db: str, table_id: str) -> None:
     from pathlib import Path
 
     from .hub import Hub
-    from .store import Store
+    from .store import Store, StoreError
 
     if not Path(db).is_file():
         click.echo(f"{db}: no such file", err=True)
         sys.exit(1)
-    hub = Hub(Store(db))
+    try:
+        hub = Hub(Store(db, readonly=True))  # an export writes nothing, converts nothing
+    except StoreError as e:
+        click.echo(f"rami serve: {e}", err=True)
+        sys.exit(1)
     hub.load()
     t = hub.tables.get(table_id)
     if t is None:

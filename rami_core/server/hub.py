@@ -32,10 +32,16 @@ from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
 from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
-from .store import Store, StoredTable
+from .store import Store, StoreBusy, StoredTable
 from .table import HUMAN, Seat, Table
 from .views import build_view
 from .words import default_name, event_message
+
+
+def busy() -> ServerError:
+    """The answer while another process holds the store's write lock: nothing
+    changed, try again (the bots, clocks and round timers do, by themselves)."""
+    return ServerError(503, "busy", "the game store is locked by another process: nothing changed, try again")
 
 
 class Hub:
@@ -63,7 +69,10 @@ class Hub:
 
     def load(self) -> None:
         """Rebuild every stored table by replaying its log through the engine."""
-        for st in self.store.tables():
+        stored = self.store.tables()
+        for tid, reason in self.store.damaged:
+            print(f"rami serve: table {tid} left out: {reason}", file=sys.stderr)
+        for st in stored:
             try:
                 t = self._build(st)
                 for entry in st.log:
@@ -162,7 +171,10 @@ class Hub:
             log=[],
         )
         t = self._build(st)  # deals: a profile the engine cannot play fails here, before anything is stored
-        self.store.create_table(st)
+        try:
+            self.store.create_table(st)
+        except StoreBusy:
+            raise busy() from None
         self.tables[t.id] = t
         if self.started:
             schedule(self, t)
@@ -224,6 +236,9 @@ class Hub:
             g.apply(action)  # RuleError: nothing changed
         try:
             self.store.append(t.id, len(g.log) - 1, A.action_to_dict(action))
+        except StoreBusy:
+            g.rollback(cp)
+            raise busy() from None
         except Exception:
             g.rollback(cp)
             raise
@@ -271,7 +286,10 @@ class Hub:
             raise ServerError(409, "undo_forbidden", "nothing to take back: the draw stays, lays can go back")
         assert t.undo_point is not None
         n = t.undo_point[1]
-        self.store.truncate(t.id, n)
+        try:
+            self.store.truncate(t.id, n)
+        except StoreBusy:
+            raise busy() from None
         t.game.rollback(t.undo_point)
         t.undo_point = t.game.checkpoint()
         self._changed(t, [Event(EventKind.UNDONE, seat)])

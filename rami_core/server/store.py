@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,70 +52,152 @@ class StoredTable:
     log: list[dict[str, Any]]
 
 
+class StoreError(Exception):
+    """A file that cannot be the server's store (not SQLite, not rami's, not
+    openable): one line for the operator, never a traceback."""
+
+
+class StoreBusy(Exception):
+    """Another process holds the file's write lock (an admin's sqlite3
+    session): the action is refused with 503 busy and may be tried again."""
+
+
+# How long one call may wait for another process's lock. Short: the calls run
+# on the event loop, so a wait here is a wait for every table.
+BUSY_TIMEOUT_MS = 100
+COLUMNS = {
+    "tables": {"id", "created", "variant", "profile", "players", "seed", "seats", "options"},
+    "actions": {"table_id", "n", "action"},
+}
+
+
 class Store:
     """The SQLite file. One connection, used from the event loop's thread;
-    the lock only guards against a benchmark or test touching it from another."""
+    the lock only guards against a benchmark or test touching it from another.
 
-    def __init__(self, path: str | Path, synchronous: str = "normal"):
+    `readonly` (for `rami serve --export`) opens the file read-only: nothing
+    is created, converted (WAL) or added."""
+
+    def __init__(self, path: str | Path, synchronous: str = "normal", *, readonly: bool = False):
         self.path = str(path)
         self._lock = threading.Lock()
-        self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'full' else 'NORMAL'}")
-        self.db.executescript(SCHEMA)
+        self.damaged: list[tuple[str, str]] = []  # (table id, reason) of rows left out by tables()
+        p = Path(self.path)
+        if p.exists() and not p.is_file():
+            raise StoreError(f"{self.path}: not a file (a folder or a device): give a SQLite file")
+        if not p.parent.is_dir():
+            raise StoreError(f"{self.path}: no such folder {str(p.parent)!r}")
+        if readonly and not p.is_file():
+            raise StoreError(f"{self.path}: no such file")
+        try:
+            if readonly:
+                uri = "file:" + urllib.parse.quote(str(p.resolve())) + "?mode=ro"
+                self.db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+            else:
+                self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            self._check_schema(readonly)
+            if not readonly:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'full' else 'NORMAL'}")
+                self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: cannot be used as rami's store ({e})") from None
+        except OSError as e:
+            raise StoreError(f"{self.path}: cannot be opened ({e.strerror or e})") from None
+
+    def _check_schema(self, readonly: bool) -> None:
+        """A file with tables of its own, or rami's tables without their
+        columns, is somebody else's database: refused, left untouched."""
+        names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not names and readonly:
+            raise StoreError(f"{self.path}: an empty SQLite file, not a rami database")
+        if not names:
+            return
+        for table, columns in COLUMNS.items():
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if not columns <= have:
+                raise StoreError(
+                    f"{self.path}: not a rami database (its tables: {', '.join(sorted(names))[:200]})"
+                )
 
     def close(self) -> None:
         with self._lock:
             self.db.close()
 
     def create_table(self, t: StoredTable) -> None:
+        self._write(
+            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                t.id,
+                t.created,
+                t.variant,
+                json.dumps(t.profile),
+                t.players,
+                t.seed,
+                json.dumps(t.seats),
+                json.dumps(t.options),
+            ),
+        )
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         with self._lock:
-            self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    t.id,
-                    t.created,
-                    t.variant,
-                    json.dumps(t.profile),
-                    t.players,
-                    t.seed,
-                    json.dumps(t.seats),
-                    json.dumps(t.options),
-                ),
-            )
+            try:
+                self.db.execute(sql, args)
+            except sqlite3.OperationalError as e:
+                if "locked" in str(e) or "busy" in str(e):
+                    raise StoreBusy(str(e)) from None
+                raise
 
     def append(self, table_id: str, n: int, action: dict[str, Any]) -> None:
-        """Store action number n (from 0) of a table; committed when this returns."""
-        with self._lock:
-            self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, n, json.dumps(action)))
+        """Store action number n (from 0) of a table; committed when this returns.
+        StoreBusy if another process holds the write lock (nothing stored)."""
+        self._write("INSERT INTO actions VALUES (?, ?, ?)", (table_id, n, json.dumps(action)))
 
     def truncate(self, table_id: str, n: int) -> None:
         """Forget actions n and later (an undo within the turn)."""
-        with self._lock:
-            self.db.execute("DELETE FROM actions WHERE table_id = ? AND n >= ?", (table_id, n))
+        self._write("DELETE FROM actions WHERE table_id = ? AND n >= ?", (table_id, n))
 
     def tables(self) -> list[StoredTable]:
+        """Every table that reads back. A damaged row (a column that is not
+        JSON, a value of the wrong type) costs its own table only: it is
+        left out and listed in `damaged`, the others load."""
         with self._lock:
             rows = self.db.execute(
                 "SELECT id, created, variant, profile, players, seed, seats, options FROM tables ORDER BY created"
             ).fetchall()
-            logs: dict[str, list[dict[str, Any]]] = {r[0]: [] for r in rows}
+            raw: dict[Any, list[Any]] = {r[0]: [] for r in rows}
             for tid, action in self.db.execute("SELECT table_id, action FROM actions ORDER BY table_id, n"):
-                logs.setdefault(tid, []).append(json.loads(action))
-        return [
-            StoredTable(
-                id=r[0],
-                created=r[1],
-                variant=r[2],
-                profile=json.loads(r[3]),
-                players=r[4],
-                seed=r[5],
-                seats=json.loads(r[6]),
-                options=json.loads(r[7]),
-                log=logs.get(r[0], []),
-            )
-            for r in rows
-        ]
+                raw.setdefault(tid, []).append(action)
+        out = []
+        self.damaged = []
+        for r in rows:
+            try:
+                log = [json.loads(a) for a in raw.get(r[0], [])]
+                if not all(isinstance(a, dict) for a in log):
+                    raise ValueError("an action that is not a mapping")
+                t = StoredTable(
+                    id=str(r[0]),
+                    created=float(r[1]),
+                    variant=str(r[2]),
+                    profile=json.loads(r[3]),
+                    players=int(r[4]),
+                    seed=int(r[5]),
+                    seats=json.loads(r[6]),
+                    options=json.loads(r[7]),
+                    log=log,
+                )
+                if (
+                    not isinstance(t.profile, dict)
+                    or not isinstance(t.seats, list)
+                    or not isinstance(t.options, dict)
+                ):
+                    raise ValueError("a column of the wrong shape")
+            except (ValueError, TypeError) as e:
+                self.damaged.append((str(r[0]), f"a damaged row ({type(e).__name__}: {str(e)[:120]})"))
+                continue
+            out.append(t)
+        return out
 
     def table(self, table_id: str) -> StoredTable | None:
         return next((t for t in self.tables() if t.id == table_id), None)

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..events import Event
 from ..errors import RuleError
+from ..events import Event
 from ..i18n import LANGS, Messages
-from ..refusals import CODES, refusal_words
 from ..narration import Teller, tell
+from ..refusals import CODES, refusal_words
 from ..terminal.card_text import CardStyle
 
 if TYPE_CHECKING:

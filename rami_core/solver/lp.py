@@ -42,10 +42,8 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations, product
 
-# Loaded with the module, and the module with the solver (solve.py imports it):
-# scipy.optimize takes about half a second to import, which a lazy import
-# made the first hard solve of every process pay, where a player waits on a
-# hint; a process that imports the solver pays it once, up front, instead.
+# scipy.optimize takes about half a second to import: this module is imported
+# by the first solve that asks the LP (solve._lp_path), not with the solver.
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 from scipy.sparse import csc_matrix, vstack

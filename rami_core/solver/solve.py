@@ -8,10 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
 
-from ..cards import Card
+from ..cards import JOKER_SUIT, Card
 from ..errors import InternalError
 from ..melds import MeldRules, read_meld
-from . import lp
 from .pool import CardPool
 from .results import (
     DEFAULT_MAX_STATES,
@@ -141,19 +140,25 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     hand = list(hand)
     if rules.wrap:
         return hand
-    jokers = sum(1 for c in table if c.is_joker) + sum(1 for c in hand if c.is_joker)
+    # faces counted in one pass each (a card's first two fields are its face),
+    # the jokers taken out after: this filter runs before every bot rebuild,
+    # where the Python around the search cost more than the search
+    tfaces = Counter(c[:2] for c in table)
+    hfaces = Counter(c[:2] for c in hand)
+    jokers = 0
+    for counts in (tfaces, hfaces):
+        for f in [f for f in counts if f[1] == JOKER_SUIT]:
+            jokers += counts.pop(f)
     jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    tfaces = Counter(c.face for c in table if not c.is_joker)
     lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
     while True:
-        avail = tfaces + Counter(c.face for c in hand if not c.is_joker)
+        avail = tfaces + hfaces
         # per suit, how many of places 1..p hold a card: a window's naturals in one subtraction
         present = [[0] * 15 for _ in range(4)]
         for s in range(4):
             row = present[s]
             for q in range(1, 15):
                 row[q] = row[q - 1] + (1 if avail.get((1 if q == 14 else q, s)) else 0)
-        verdicts: dict[tuple[int, int], bool] = {}
 
         def fits(face: tuple[int, int], avail: Counter = avail, present: list = present) -> bool:
             r, s = face
@@ -183,20 +188,12 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
                         return True
             return False
 
-        keep = []
-        for c in hand:
-            if c.is_joker:
-                keep.append(c)
-                continue
-            f = c.face
-            ok = verdicts.get(f)
-            if ok is None:
-                ok = verdicts[f] = fits(f)
-            if ok:
-                keep.append(c)
-        if len(keep) == len(hand):
-            return keep
-        hand = keep
+        dead = {f for f in hfaces if not fits(f)}
+        if not dead:
+            return hand
+        hand = [c for c in hand if c[:2] not in dead]
+        for f in dead:
+            del hfaces[f]
 
 
 def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:
@@ -254,6 +251,12 @@ def _lp_path(
     """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
     if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
         return None
+    # imported here, not with the module: with scipy loaded at import, voleur
+    # bot games (which never ask the LP under their 2,000-state rebuilds) ran
+    # at 4.4 rounds per CPU second instead of 6.6, same decisions; the cause
+    # is not found yet (not the garbage collector, not OpenBLAS's threads)
+    from . import lp
+
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout

@@ -404,17 +404,92 @@ def test_an_error_inside_one_scenario_fails_it_and_the_next_runs(
 ) -> None:
     import rami_core.scenario as scenario
 
-    real = scenario.build_setup
+    real = scenario.start
 
-    def sometimes_broken(profile: Any, setup: Any) -> Game:
+    def sometimes_broken(profile: Any, setup: Any, **kw: Any) -> scenario.Table:
         if setup.get("turn") == 1:
             raise RuntimeError("a bug in the runner")
-        return real(profile, setup)
+        return real(profile, setup, **kw)
 
-    monkeypatch.setattr(scenario, "build_setup", sometimes_broken)
+    monkeypatch.setattr(scenario, "start", sometimes_broken)
     path = tmp_path / "two.yaml"
     doc = "variant: rami51\nsetup: {hands: [[7H], [8H]], turn: %d}\nsteps: [{expect: {turn: %d}}]\n"
     path.write_text(doc % (1, 1) + "---\n" + doc % (0, 0), encoding="utf-8")
     first, second = scenario.run_file(path)
     assert not first.passed and "internal error: RuntimeError: a bug in the runner" in first.message
     assert second.passed
+
+
+# --------------------------------------------------------------------------- saves written safely (issue 23)
+
+
+def test_a_planted_tmp_symlink_is_never_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "game.json.tmp").symlink_to(victim)
+    other = tmp_path / "notes.tmp"
+    other.write_text("mine")
+    game = Game.new(load_profile("rami51"), 2, seed=1)
+    save(game, tmp_path / "game.json")
+    assert victim.read_text() == "precious"
+    assert (tmp_path / "game.json.tmp").is_symlink() and other.read_text() == "mine"
+    assert json.loads((tmp_path / "game.json").read_text())["seed"] == game.state.seed
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "game.json",
+        "game.json.tmp",
+        "notes.tmp",
+        "victim.txt",
+    ]
+
+
+def test_two_saves_to_one_target_use_two_temporary_files(tmp_path: Path, monkeypatch) -> None:
+    """The temporary name is unique: a second writer cannot clobber the first's."""
+    import tempfile
+
+    names = []
+    real = tempfile.mkstemp
+
+    def spy(*args, **kwargs):
+        fd, name = real(*args, **kwargs)
+        names.append(name)
+        return fd, name
+
+    monkeypatch.setattr(tempfile, "mkstemp", spy)
+    game = Game.new(load_profile("rami51"), 2, seed=1)
+    save(game, tmp_path / "g.json")
+    save(game, tmp_path / "g.json")
+    assert len(set(names)) == 2 and all(Path(n).parent == tmp_path for n in names)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "dangling"])
+def test_a_target_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind: str) -> None:
+    import os
+
+    target = tmp_path / "game.json"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    if kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        target.symlink_to(victim)
+    else:
+        target.symlink_to(tmp_path / "nowhere")
+    game = Game.new(load_profile("rami51"), 2, seed=1)
+    with pytest.raises(SaveError, match="refused"):
+        save(game, target)
+    assert victim.read_text() == "precious"
+    assert not (tmp_path / "nowhere").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "victim.txt"]
+    assert (kind == "fifo") == target.is_fifo()
+
+
+def test_rami_play_save_refuses_a_fifo(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "game.json")
+    out = run_rami(
+        "play", "--bots", "greedy,greedy", "--seed", "3", "--save", str(tmp_path / "game.json"), cwd=tmp_path
+    )
+    assert "Traceback" not in out.stderr + out.stdout
+    assert "not a regular file (a FIFO, a socket or a device): refused" in out.stderr + out.stdout
+    assert (tmp_path / "game.json").is_fifo()

@@ -175,3 +175,54 @@ def test_exit_codes_are_documented_in_help() -> None:
 
 def test_a_usage_error_exits_2() -> None:
     assert_refused(run_rami("simulate", "--games", "zero"), code=2)
+
+
+# --------------------------------------------------------------------------- numbers of seconds and workers (issue 23)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("serve", "--think-budget", "nan"),
+        ("serve", "--think-budget", "-1"),
+        ("serve", "--think-budget", "0"),
+        ("serve", "--bot-delay", "inf"),
+        ("serve", "--bot-delay", "-0.5"),
+        ("serve", "--round-pause", "NaN"),
+        ("serve", "--round-pause", "1e999"),
+        ("play", "--bots", "greedy,greedy", "--delay", "nan"),
+        ("play", "--bots", "greedy,greedy", "--delay", "-1"),
+    ],
+)
+def test_numbers_of_seconds_are_finite_and_not_negative(tmp_path, args):
+    out = run_rami(
+        *args,
+        "--db" if args[0] == "serve" else "--seed",
+        str(tmp_path / "x.sqlite") if args[0] == "serve" else "1",
+    )
+    assert out.returncode == 2, out.stderr
+    assert "seconds" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_workers_are_capped_by_the_games_and_the_cores(monkeypatch):
+    import os
+
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+    from rami_core.cli import simulate as sim
+
+    asked = []
+    real = sim.run_simulation
+
+    def spy(config, workers, backend, **kw):
+        asked.append(workers)
+        return real(config, 1, backend, **kw)
+
+    monkeypatch.setattr(sim, "run_simulation", spy)
+    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--workers", "100000", "--bots", "random"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", "--bots", "random"])
+    assert r.exit_code == 0, r.output
+    assert asked == [1, min(3, os.cpu_count() or 1)]

@@ -4,6 +4,7 @@ ends in a clean, documented answer, never a 500, a traceback or a stall."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,149 @@ def test_the_loop_answers_while_a_profile_is_read(tmp_path, monkeypatch):
             held.set()
             th.join(timeout=30)
         assert answer["r"].status_code == 201
+
+
+# --------------------------------------------------------------------------- item 4: a damaged store costs one table
+
+
+def _two_tables(db: Path) -> list[str]:
+    app = create_app(db, bot_delay=0, round_pause=1000)
+    with TestClient(app) as c:
+        ids = [create(c)["table"] for _ in range(2)]
+        tok = c.get(f"/api/tables/{ids[0]}").json()  # both exist
+        assert tok["table"] == ids[0]
+    return ids
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE actions SET action = '{oops' WHERE table_id = ?",
+        "UPDATE actions SET action = '[1, 2]' WHERE table_id = ?",
+        "UPDATE tables SET seats = 'null' WHERE id = ?",
+        "UPDATE tables SET options = '{' WHERE id = ?",
+        "UPDATE tables SET seed = 'x' WHERE id = ?",
+        "UPDATE tables SET profile = '\"rami51\"' WHERE id = ?",
+    ],
+)
+def test_a_damaged_row_leaves_out_its_table_only(tmp_path, damage, capfd):
+    import sqlite3
+
+    db = tmp_path / "rami.sqlite"
+    app = create_app(db, bot_delay=0, round_pause=1000)
+    with TestClient(app) as c:
+        a, b = create(c), create(c)
+        for out in (a, b):
+            r = c.post(
+                f"/api/tables/{out['table']}/actions?token={out['seats'][0]['token']}", json={"draw": "stock"}
+            )
+            r = (
+                r
+                if r.status_code == 200
+                else c.post(
+                    f"/api/tables/{out['table']}/actions?token={out['seats'][1]['token']}",
+                    json={"draw": "stock"},
+                )
+            )
+            assert r.status_code == 200, r.text
+    con = sqlite3.connect(db)
+    con.execute(damage, (a["table"],))
+    con.commit()
+    con.close()
+    app = create_app(db, bot_delay=0, round_pause=1000)
+    with TestClient(app) as c:
+        ids = [t["table"] for t in c.get("/api/tables").json()]
+        assert ids == [b["table"]]
+    assert f"table {a['table']} left out" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["foreign", "text", "folder", "no_folder"])
+def test_a_file_that_is_not_a_rami_database_is_one_line(tmp_path, kind):
+    import sqlite3
+
+    from tests.hostile.support import run_rami
+
+    db = tmp_path / "other.sqlite"
+    if kind == "foreign":
+        con = sqlite3.connect(db)
+        con.execute("CREATE TABLE tables (name TEXT)")
+        con.execute("CREATE TABLE notes (body TEXT)")
+        con.commit()
+        con.close()
+    elif kind == "text":
+        db.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    elif kind == "folder":
+        db.mkdir()
+    else:
+        db = tmp_path / "missing" / "rami.sqlite"
+    before = db.read_bytes() if db.is_file() else None
+    for args in (["--export", "abc"], ["--port", "1"]):
+        out = run_rami("serve", "--db", str(db), *args)
+        assert out.returncode == 1, out.stderr
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(db) in lines[0], out.stderr
+        assert "internal error" not in out.stderr and "Traceback" not in out.stderr
+    if before is not None:
+        assert db.read_bytes() == before  # refused untouched: no WAL, no tables added
+        assert not Path(str(db) + "-wal").exists()
+
+
+def test_an_export_writes_nothing(tmp_path):
+    from tests.hostile.support import run_rami
+
+    db = tmp_path / "rami.sqlite"
+    _two_tables(db)
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+    before = db.read_bytes()
+    out = run_rami("serve", "--db", str(db), "--export", "nope")
+    assert out.returncode == 1 and "no table 'nope'" in out.stderr
+    assert db.read_bytes() == before and not Path(str(db) + "-wal").exists()
+
+
+# --------------------------------------------------------------------------- item 2: a store locked by another process
+
+
+def test_a_locked_store_gives_busy_then_play_resumes(tmp_path):
+    """An admin's sqlite3 session holds the write lock: actions get a clean
+    503 busy (and the loop is not held), the bots wait; once the lock goes,
+    everybody plays on."""
+    import sqlite3
+
+    db = tmp_path / "rami.sqlite"
+    app = create_app(db, bot_delay=0, round_pause=1000)
+    with TestClient(app) as c:
+        people = create(c, seed=4)
+        bots = create(c, seats=["greedy", "greedy"], seed=5)
+        hub = c.app.state.hub
+        seat = hub.tables[people["table"]].game.state.turn
+        tok = people["seats"][seat]["token"]
+        admin = sqlite3.connect(db, isolation_level=None)
+        admin.execute("BEGIN IMMEDIATE")
+        try:
+            r = c.post(f"/api/tables/{people['table']}/actions?token={tok}", json={"draw": "stock"})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
+            assert hub.tables[people["table"]].game.state.phase == "draw"  # nothing changed
+            r = c.post("/api/tables", json={"seats": ["human", "human"], "variant": "rami51"})
+            assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
+            assert c.get("/api/meta").status_code == 200  # the rest answers
+            # What is stored (the loop's own game may hold an action for the
+            # moment its write waits, then takes it back).
+            reader = sqlite3.connect(db)
+            stored = "SELECT count(*) FROM actions WHERE table_id = ?"
+            stuck = reader.execute(stored, (bots["table"],)).fetchone()[0]
+            time.sleep(1.0)
+            assert reader.execute(stored, (bots["table"],)).fetchone()[0] == stuck  # the bots wait...
+            reader.close()
+        finally:
+            admin.execute("ROLLBACK")
+            admin.close()
+        r = c.post(f"/api/tables/{people['table']}/actions?token={tok}", json={"draw": "stock"})
+        assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 30
+        while len(hub.tables[bots["table"]].game.log) <= stuck + 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(hub.tables[bots["table"]].game.log) > stuck + 3  # ...and play on, their tasks alive

@@ -15,6 +15,7 @@ function texts() {
   document.title = t("title");
   $("title").textContent = t("title");
   $("h-lobby").textContent = t("lobby");
+  $("daily-puzzle").textContent = t("daily_puzzle");
   $("l-lang").textContent = t("language");
   $("l-preset").textContent = t("preset");
   $("l-paste").textContent = t("paste");

@@ -1,0 +1,164 @@
+"""`rami puzzle`: casse-têtes (voleur puzzles) to generate, re-prove and solve.
+
+``new`` prints a generated puzzle (one JSON line, reproducible from its
+seed); ``check`` proves every puzzle of a file again; ``play`` solves one at
+the terminal; ``collection`` builds (or resumes building) a collection file.
+See docs/puzzles.md.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.group("puzzle")
+def puzzle_group() -> None:
+    """Casse-têtes: voleur puzzles, generated, proven and graded (docs/puzzles.md)."""
+
+
+@puzzle_group.command("new")
+@click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="The grade, 1 (easy) to 10.")
+@click.option(
+    "--seed", type=click.IntRange(0, 2**63), help="The seed (default: a random one, printed in the puzzle)."
+)
+@click.option("--variant", default="voleur", show_default=True, help="A profile that rearranges the table.")
+@click.option("--show", is_flag=True, help="Also show the table and the hand in words on stderr.")
+def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool) -> None:
+    """Print a new puzzle as one JSON line (save it with `> FILE`, then `rami puzzle play FILE`)."""
+    from rami_core.puzzles.generate import generate
+
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    pz = generate(seed, difficulty, variant)
+    click.echo(pz.line())
+    if show:
+        click.echo(_describe(pz), err=True)
+
+
+def _describe(pz) -> str:
+    lines = [f"{pz.id}: difficulty {pz.difficulty}, goal {pz.goal.kind}"]
+    lines += [f"  {i}: {m}" for i, m in enumerate(pz.table, 1)]
+    lines.append(f"  hand: {pz.hand}")
+    return "\n".join(lines)
+
+
+@puzzle_group.command("check")
+@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--sample", type=click.IntRange(1), help="Check only this many puzzles, spread over each file.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
+def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool) -> None:
+    """Prove again every puzzle of FILES (default: the bundled collection): the
+    referee on the witness, the solver on the goal, no shortcut, every card
+    needed, the count of solutions, the moves and the grade."""
+    from rami_core.puzzles.collection import bundled_path
+    from rami_core.puzzles.format import read_file
+    from rami_core.puzzles.prove import check
+
+    paths = list(files) or [bundled_path()]
+    failed = checked = noted = 0
+    for path in paths:
+        puzzles = read_file(path)
+        if sample is not None and sample < len(puzzles):
+            step = len(puzzles) / sample
+            puzzles = [puzzles[int(i * step)] for i in range(sample)]
+        for pz in puzzles:
+            problems, notes = check(pz)
+            checked += 1
+            if problems:
+                failed += 1
+                click.echo(f"FAIL {pz.id}")
+                for p in problems:
+                    click.echo(f"     {p}")
+            elif not quiet:
+                click.echo(f"ok   {pz.id} (difficulty {pz.difficulty}, {pz.proof.min_moves} moves)")
+            for n in notes:
+                noted += 1
+                if not quiet:
+                    click.echo(f"     note: {n}")
+    sys.stdout.flush()
+    click.echo(f"{checked - failed} proved, {failed} failed" + (f", {noted} notes" if noted else ""))
+    sys.exit(1 if failed or not checked else 0)
+
+
+@puzzle_group.command("collection")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The collection file (resumed if it exists).",
+)
+@click.option(
+    "--per-grade", default=150, show_default=True, type=click.IntRange(1), help="Puzzles in each grade."
+)
+@click.option(
+    "--seed", default=2026, show_default=True, type=click.IntRange(0), help="The collection's seed."
+)
+@click.option("--variant", default="voleur", show_default=True, help="A profile that rearranges the table.")
+@click.option(
+    "--attempts",
+    type=click.IntRange(1),
+    help="Stop at this attempt number, counted from the first (the same command resumes).",
+)
+def collection_cmd(out: Path, per_grade: int, seed: int, variant: str, attempts: int | None) -> None:
+    """Generate a collection of puzzles in ten grades, reproducibly from a seed;
+    run again on the same file to go on where it stopped."""
+    from rami_core.puzzles.collection import GRADES, build
+
+    def progress(have, n) -> None:
+        click.echo(f"attempt {n}: " + " ".join(f"{g}:{have[g]}" for g in GRADES), err=True)
+
+    have = build(out, per_grade=per_grade, seed=seed, variant=variant, attempts=attempts, progress=progress)
+    full = all(have[g] >= per_grade for g in GRADES)
+    click.echo(
+        f"{sum(have.values())} puzzles in {out}" + ("" if full else " (not every grade full yet: run again)")
+    )
+
+
+@puzzle_group.command("play")
+@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.option("--daily", is_flag=True, help="The puzzle of the day from the bundled collection.")
+@click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="A bundled puzzle of this grade.")
+@click.option("--id", "pid", help="The puzzle of FILE (or of the collection) with this id.")
+@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True)
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters.")
+def play_cmd(
+    file: Path | None, daily: bool, difficulty: int | None, pid: str | None, lang: str, ascii_only: bool
+) -> None:
+    """Solve a puzzle at the terminal, with the table editor of `rami play`: from
+    FILE (its first puzzle, or --id), the puzzle of the day (--daily, the
+    default) or a bundled one of a grade (--difficulty)."""
+    from rich.console import Console
+
+    from rami_core.i18n import Messages
+    from rami_core.puzzles import collection
+    from rami_core.puzzles.format import PuzzleError, read_file
+    from rami_core.puzzles.play import PuzzleSession
+    from rami_core.terminal import Terminal
+    from rami_core.terminal.card_text import CardStyle
+
+    if sum(x is not None and x is not False for x in (file, difficulty, daily or None)) > 1:
+        raise click.UsageError("give one of FILE, --daily, --difficulty")
+    pool = tuple(read_file(file)) if file is not None else collection.bundled()
+    if pid is not None:
+        found = [p for p in pool if p.id == pid]
+        if not found:
+            raise PuzzleError(f"no puzzle {pid!r} in {file or 'the collection'}")
+        pz = found[0]
+    elif difficulty is not None:
+        pz = collection.pick(difficulty)
+    elif file is not None:
+        if not pool:
+            raise PuzzleError(f"{file}: no puzzle in it")
+        pz = pool[0]
+    else:
+        pz = collection.daily()
+    msg = Messages(lang)
+    out_tty = sys.stdout.isatty()
+    style = CardStyle(lang, ascii_only=ascii_only or not out_tty, empty_table=msg("table_is_empty"))
+    console = Console(highlight=False, emoji=False, soft_wrap=not out_tty)
+    term = Terminal(console, interactive=sys.stdin.isatty(), delay=0.0)
+    sys.exit(PuzzleSession(pz, term, msg, style).run())
