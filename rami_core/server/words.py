@@ -17,7 +17,7 @@ from ..errors import RuleError
 from ..events import Event
 from ..i18n import LANGS, Messages
 from ..narration import Teller, tell
-from ..refusals import CODES, refusal_words
+from ..refusals import CODES, REFUSED, refusal_words
 from ..terminal.card_text import CardStyle
 
 if TYPE_CHECKING:
@@ -92,8 +92,8 @@ class Words:
         if code in CODES:
             return refusal_words(code, None, None, self.lang, self.card, message)
         if self.lang == "fr":
-            return self.msg("refused", detail=SERVER_FR.get(code, message))
-        return self.msg("refused", code=code, detail=message)
+            return REFUSED["fr"]["refused"].format(detail=SERVER_FR.get(code, message))
+        return REFUSED["en"]["refused"].format(code=code, detail=message)
 
 
 def event_message(t: Table, e: Event, seat: int | None, lang: str) -> dict[str, Any]:
