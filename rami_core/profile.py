@@ -381,6 +381,28 @@ class Profile(Strict):
                     )
                 )
                 break
+        # A hand that can never go out: going out lays every card but the
+        # discard, so the hand (one drawn card more, one discarded) must hold
+        # the smallest meld; and a meld must be able to hold its naturals.
+        smallest_meld = min(self.melds.run_min, self.melds.set_min)
+        counts = range(self.players.min, self.players.max + 1)
+        smallest_hand = min(self.hand_size(n) for n in counts) + (0 if self.discard.enabled else 1)
+        if smallest_hand < smallest_meld:
+            problems.append(
+                (
+                    "deal.hand_size",
+                    f"a hand of {min(self.hand_size(n) for n in counts)} cards can never go out: "
+                    f"the smallest meld holds {smallest_meld} cards",
+                )
+            )
+        elif self.jokers.min_naturals > min(self.hand_size(n) for n in counts) + 1:
+            problems.append(
+                (
+                    "jokers.min_naturals",
+                    f"jokers.min_naturals ({self.jokers.min_naturals}) is more than a hand of "
+                    f"{min(self.hand_size(n) for n in counts)} cards can hold: no meld could be laid",
+                )
+            )
         for n in self.deal.hand_size_by_players:
             if not self.players.min <= n <= self.players.max:
                 problems.append(

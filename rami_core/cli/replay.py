@@ -12,6 +12,7 @@ from rami_core.events import EventKind
 from rami_core.i18n import LANGS, Messages
 from rami_core.narration import Teller, tell
 from rami_core.savegame import SaveError, load
+from rami_core.userfiles import visible
 
 
 @click.command("replay")
@@ -37,7 +38,7 @@ def replay(file: str, seat: int | None, lang: str) -> None:
         raise click.BadParameter(f"this game has seats 0 to {game.rules.players - 1}", param_hint="--seat")
     title = msg(
         "replay_title",
-        variant=game.profile.name,
+        variant=visible(game.profile.name),  # a profile's name is anyone's typing
         players=msg.count("players", game.rules.players),
         seed=game.state.seed,
         entries=msg.count("entries", len(game.log)),

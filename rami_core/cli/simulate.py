@@ -14,6 +14,7 @@ from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.bot_games import simulate as run_simulation
 from rami_core.cli.common import set_option
 from rami_core.resources import DEFAULT_VARIANT
+from rami_core.userfiles import visible
 
 
 def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...]):
@@ -21,7 +22,13 @@ def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...
 
     if variant and rules_file:
         raise click.UsageError("give --variant or --rules, not both")
-    return load_profile(rules_file or variant or DEFAULT_VARIANT, overrides)
+    return shown(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
+
+
+def shown(profile):
+    """The profile with its name made safe for a terminal (an escape sequence
+    in a house file's `name:` is shown escaped, never run)."""
+    return profile.model_copy(update={"name": visible(profile.name)})
 
 
 def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict:
@@ -254,7 +261,7 @@ def simulate_cmd(
     if compare_files:
         from rami_core.loader import load_profile
 
-        pa, pb = (load_profile(f, overrides) for f in compare_files)
+        pa, pb = (shown(load_profile(f, overrides)) for f in compare_files)
         ra = _run(config(pa), workers, backend, "A")
         rb = _run(config(pb), workers, backend, "B")
         cmp = compare(ra, rb)

@@ -11,6 +11,7 @@ See docs/rl.md for the action layout, the observation and the rewards.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,6 +28,12 @@ from .observe import ObservationLayout
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
     """A profile from a preset name, a house-rule YAML file or a Profile, with
     `rules` merged over it as a child file would be."""
+    if rules is not None and not isinstance(rules, Mapping):
+        kind = "a path" if isinstance(rules, str | os.PathLike) else type(rules).__name__
+        raise TypeError(
+            f"rules= takes settings (a mapping such as {{'opening': {{'points': 40}}}}), not {kind}: "
+            f"give a house-rule file as the first argument, rl.env({str(rules)[:60]!r})"
+        )
     if isinstance(variant, Profile):
         if rules:
             raise ValueError("rules= needs a preset name or a file, not a Profile")

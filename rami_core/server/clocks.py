@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import actions as A
+from ..caps import ROUND_CAP, TURN_CAP, round_capped
 from ..errors import RuleError
 from ..state import OVER
 from .protocol import ServerError
@@ -28,10 +29,26 @@ def loop_time() -> float:
     return asyncio.get_running_loop().time()
 
 
+def capped(t: Table) -> str | None:
+    """Why a table stops where `rami play` and `rami simulate` stop a game
+    (the same caps), or None while it may go on."""
+    s = t.game.state
+    if round_capped(s, TURN_CAP):
+        return f"stopped: round {s.round_no} reached {TURN_CAP} turns without ending"
+    if s.phase == OVER and not s.game_over and t.deals >= ROUND_CAP:
+        return f"stopped: the game reached {ROUND_CAP} rounds without ending"
+    return None
+
+
 def schedule(hub: Hub, t: Table) -> None:
-    """Start what the table's new turn needs: its clock, its round timer, its bot."""
+    """Start what the table's new turn needs: its clock, its round timer, its bot.
+    A table past the caps is stopped instead: nothing is started, and it says why."""
     g = t.game
     s = g.state
+    if t.stopped is None:
+        t.stopped = capped(t)
+    if t.stopped is not None:
+        return
     key = t.key()
     if key != t.turn_key:
         t.turn_key = key

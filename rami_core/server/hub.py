@@ -214,6 +214,8 @@ class Hub:
         """Play one client action for `seat` (raises ServerError or RuleError, nothing changed)."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
+        if t.stopped is not None:
+            raise ServerError(409, "table_stopped", t.stopped)
         action = self.parse_action(t, seat, data)
         if action == "undo":
             self.undo(t, seat)

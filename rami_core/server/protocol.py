@@ -186,6 +186,10 @@ class TableSummary(BaseModel):
     phase: str
     game_over: bool
     actions: int = Field(description="Actions stored so far (the log's length).")
+    stopped: str | None = Field(
+        None,
+        description="Why the table no longer moves (a round or a game past the turn and round caps), or null.",
+    )
 
 
 class RefusalFields(BaseModel):

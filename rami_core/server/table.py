@@ -68,6 +68,9 @@ class Table:
     clock_task: asyncio.Task | None = None
     bot_task: asyncio.Task | None = None
     round_task: asyncio.Task | None = None
+    # Why the table no longer moves (a round past TURN_CAP turns, a game past
+    # ROUND_CAP rounds: a profile in which no hand goes out), or None.
+    stopped: str | None = None
 
     @property
     def players(self) -> int:

@@ -136,4 +136,5 @@ def summary(t: Table) -> dict[str, Any]:
         "phase": s.phase,
         "game_over": s.game_over,
         "actions": len(t.game.log),
+        "stopped": t.stopped,
     }

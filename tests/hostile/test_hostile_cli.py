@@ -226,3 +226,35 @@ def test_workers_are_capped_by_the_games_and_the_cores(monkeypatch):
     r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", "--bots", "random"])
     assert r.exit_code == 0, r.output
     assert asked == [1, min(3, os.cpu_count() or 1)]
+
+
+ESCAPED_NAME = 'extends: rami51\nname: "house\\e[2J\\e]0;owned\\a"\n'
+
+
+def test_simulate_shows_an_escaped_profile_name_escaped(tmp_path):
+    (tmp_path / "house.yaml").write_text(ESCAPED_NAME)
+    out = run_rami("simulate", "--rules", str(tmp_path / "house.yaml"), "--games", "1", "--bots", "random")
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout + out.stderr
+    assert "house\\x1b[2J" in out.stdout
+
+
+def test_replay_shows_an_escaped_profile_name_escaped(tmp_path):
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.savegame import save
+
+    (tmp_path / "house.yaml").write_text(ESCAPED_NAME)
+    game = Game.new(load_profile(tmp_path / "house.yaml"), 2, seed=3)
+    save(game, tmp_path / "g.json")
+    out = run_rami("replay", str(tmp_path / "g.json"))
+    assert out.returncode == 0, out.stderr
+    assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout + out.stderr
+    assert "house\\x1b[2J" in out.stdout
+
+
+def test_rl_env_rules_refuses_a_path_clearly(tmp_path):
+    rl = pytest.importorskip("rami_core.rl")
+    for bad in ("house.yaml", tmp_path / "house.yaml"):
+        with pytest.raises(TypeError, match=r"rules= takes settings .* first argument"):
+            rl.env("rami51", rules=bad)

@@ -381,3 +381,49 @@ def test_a_locked_store_gives_busy_then_play_resumes(tmp_path):
         while len(hub.tables[bots["table"]].game.log) <= stuck + 3 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert len(hub.tables[bots["table"]].game.log) > stuck + 3  # ...and play on, their tasks alive
+
+
+# --------------------------------------------------------------------------- item 3: a table that cannot end is stopped
+
+
+def test_a_table_that_cannot_end_stops_and_says_why(tmp_path, monkeypatch):
+    """An opening of 500 points is out of any hand's reach: the table stops
+    at the turn cap (shrunk here), as `rami play` and `rami simulate` stop
+    such a round."""
+    from rami_core.server import clocks
+
+    monkeypatch.setattr(clocks, "TURN_CAP", 12)
+    app = create_app(tmp_path / "rami.sqlite", bot_delay=0, round_pause=1000)
+    rules = "extends: rami51\nopening:\n  points: 500\n"
+    with TestClient(app) as c:
+        out = create(c, seats=["greedy", "human"], rules=rules, seed=3)
+        deadline = time.monotonic() + 60
+        summary = c.get(f"/api/tables/{out['table']}").json()
+        tok = out["seats"][1]["token"]
+        while summary["stopped"] is None and time.monotonic() < deadline:
+            view = c.get(f"/api/tables/{out['table']}/view?token={tok}").json()
+            if view["turn"] == 1 and view["phase"] != "over":
+                action = {"draw": "stock"} if view["phase"] == "draw" else {"discard": view["hand"][-1]}
+                c.post(f"/api/tables/{out['table']}/actions?token={tok}", json=action)
+            summary = c.get(f"/api/tables/{out['table']}").json()
+        assert summary["stopped"] and "12 turns" in summary["stopped"]
+        n = summary["actions"]
+        r = c.post(f"/api/tables/{out['table']}/actions?token={tok}", json={"draw": "stock"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "table_stopped"
+        time.sleep(0.5)
+        assert c.get(f"/api/tables/{out['table']}").json()["actions"] == n  # the bot stopped too
+
+
+@pytest.mark.parametrize(
+    ("rules", "where"),
+    [
+        ("deal:\n  hand_size: 1\n", "rules:3:"),
+        ("deal:\n  hand_size: 2\n", "rules:3:"),
+        ("jokers:\n  min_naturals: 8\ndeal:\n  hand_size: 5\n", "rules:"),
+    ],
+)
+def test_a_profile_where_no_hand_goes_out_is_refused(client, rules, where):
+    r = client.post("/api/tables", json={"seats": ["human", "human"], "rules": "extends: rami51\n" + rules})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "profile_invalid"
+    msg = r.json()["error"]["message"]
+    assert msg.startswith(where) and ("never go out" in msg or "no meld could be laid" in msg)
