@@ -115,7 +115,7 @@ def profile_with(profile: Profile, path: str, value: Any) -> Profile | None:
     data = profile.model_dump(mode="json")
     parts = path.split(".")
     if parts[0] == "plugins":
-        plugins = {k: v for k, v in profile.active_plugins.items()}
+        plugins: dict[str, Any] = dict(profile.active_plugins)
         if len(parts) == 2:
             if value is None:
                 plugins.pop(parts[1], None)
