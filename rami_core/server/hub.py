@@ -55,7 +55,7 @@ class Hub:
         self,
         store: Store,
         *,
-        round_pause: float = 4.0,
+        round_pause: float = 30.0,
         bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
@@ -239,7 +239,7 @@ class Hub:
         if action == "undo":
             await self.undo(t, seat)
         elif action == "next_round":
-            await self.next_round(t)
+            await self.next_round(t, seat)
         else:
             assert not isinstance(action, str)
             await self.accept(t, action)
@@ -254,36 +254,39 @@ class Hub:
 
     async def _accept(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
         async with t.lock:
-            if still is not None and not still():
-                return False
-            if t.stopped is not None:
-                raise ServerError(409, "table_stopped", t.stopped)
-            if callable(action):
-                action = action()
-            started = time.perf_counter()
-            g = t.game
-            before_events = len(g.events)
-            before_phase = g.state.phase
-            cp = g.checkpoint()
-            if isinstance(action, A.NextRound):
-                g.next_round()
-            else:
-                g.apply(action)  # RuleError: nothing changed
-            try:
-                await self.write(self.store.append, t.id, len(g.log) - 1, A.action_to_dict(action))
-            except StoreBusy:
-                g.rollback(cp)
-                raise busy() from None
-            except BaseException:
-                g.rollback(cp)
-                raise
-            if isinstance(action, A.NextRound):
-                t.deals += 1
-            self._track_undo(t, before_phase)
-            self._changed(t, g.events[before_events:])
-            if self.on_accept is not None:
-                self.on_accept(t, time.perf_counter() - started)
-            return True
+            return await self._accept_locked(t, action, still)
+
+    async def _accept_locked(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
+        if still is not None and not still():
+            return False
+        if t.stopped is not None:
+            raise ServerError(409, "table_stopped", t.stopped)
+        if callable(action):
+            action = action()
+        started = time.perf_counter()
+        g = t.game
+        before_events = len(g.events)
+        before_phase = g.state.phase
+        cp = g.checkpoint()
+        if isinstance(action, A.NextRound):
+            g.next_round()
+        else:
+            g.apply(action)  # RuleError: nothing changed
+        try:
+            await self.write(self.store.append, t.id, len(g.log) - 1, A.action_to_dict(action))
+        except StoreBusy:
+            g.rollback(cp)
+            raise busy() from None
+        except BaseException:
+            g.rollback(cp)
+            raise
+        if isinstance(action, A.NextRound):
+            t.deals += 1
+        self._track_undo(t, before_phase)
+        self._changed(t, g.events[before_events:])
+        if self.on_accept is not None:
+            self.on_accept(t, time.perf_counter() - started)
+        return True
 
     def _replay(self, t: Table, entry: dict[str, Any]) -> None:
         before_phase = t.game.state.phase
@@ -336,16 +339,30 @@ class Hub:
             t.undo_point = t.game.checkpoint()
             self._changed(t, [Event(EventKind.UNDONE, seat)])
 
-    async def next_round(self, t: Table, *, still: Callable[[], bool] | None = None) -> bool:
-        """Deal the next round (a seat's `next_round`, or the round pause's end)."""
+    async def next_round(
+        self, t: Table, seat: int | None = None, *, still: Callable[[], bool] | None = None
+    ) -> bool:
+        """A person's "continue" at a round's end (`seat`), or the round pause's
+        end (no seat). The server deals the next round once every person at
+        the table has continued (bots never wait), or when the pause ends.
+        True when a round was dealt."""
+        return await asyncio.shield(self._next_round(t, seat, still))
 
-        def deal() -> A.NextRound:
+    async def _next_round(self, t: Table, seat: int | None, still: Callable[[], bool] | None) -> bool:
+        async with t.lock:
+            if still is not None and not still():
+                return False
             s = t.game.state
             if s.phase != OVER or s.game_over:
                 raise RuleError("wrong_phase", Reason("round_not_over"))
-            return A.NextRound()
-
-        return await self.accept(t, deal, still=still)
+            if seat is not None:
+                if seat in t.ready:
+                    return False  # asked twice: the first one counts
+                t.ready.add(seat)
+                if not t.all_ready():
+                    self._changed(t, [])  # every page shows who is still reading the round's end
+                    return False
+            return await self._accept_locked(t, A.NextRound(), None)
 
     # ------------------------------------------------------------ telling
 
