@@ -31,6 +31,7 @@ from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
 from .hub import Hub
+from .limits import Limits
 from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
 from .puzzles import ROUTES as puzzle_routes
@@ -136,6 +137,7 @@ def create_app(
     bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,
+    limits_options: dict[str, Any] | None = None,
 ) -> Starlette:
     store = Store(db, synchronous=synchronous)
     hub = Hub(
@@ -146,6 +148,7 @@ def create_app(
         clock_scale=clock_scale,
     )
     hub.load()
+    limits = Limits(**(limits_options or {}))
 
     # Reading a pasted profile (YAML, extends, validation, suggestions) is
     # the one costly thing a visitor can ask for: it runs in a worker thread,
@@ -198,9 +201,11 @@ def create_app(
             req = CreateTable.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
+        limits.check_create(hub, request.client.host if request.client else "")
         try:
             read = await read_profile(req)
             t = await hub.create(req, read)
+            limits.created(request.client.host if request.client else "")
         except ProfileError as e:
             return error(400, "profile_invalid", e.format())
         seats = [
@@ -261,20 +266,28 @@ def create_app(
             await websocket.close(code=4000 + e.status)
             return
         lang = page_lang(websocket.query_params.get("lang"))
-        conn = Conn(seat, lang)
-        t.conns.add(conn)
+        client = websocket.client.host if websocket.client else ""
+        refusal = limits.refuse_connection(t, client)
+        if refusal is not None:
+            await websocket.send_text(
+                _dumps({"type": "error", "code": refusal.code, "message": refusal.message})
+            )
+            await websocket.close(code=4000 + refusal.status)
+            return
+        conn = Conn(seat, lang, client=client)
 
         async def pump() -> None:
             while True:
                 msg = await conn.queue.get()
                 if msg is None:
                     break
-                await websocket.send_text(_dumps(msg))
+                await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
             with contextlib.suppress(Exception):
                 await websocket.close()
 
         sender = asyncio.create_task(pump())
-        await hub.tell_all(t)  # the newcomer gets its view; the others see who is connected
+        limits.opened(client)
+        await hub.joined(t, conn)  # the newcomer gets its view; the others only if its seat was unheld
         try:
             while True:
                 frame = await websocket.receive()
@@ -315,15 +328,14 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            t.conns.discard(conn)
+            limits.closed(client)
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
-            if hub.started:
-                await hub.tell_all(t)
+            await hub.left(t, conn)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
