@@ -133,7 +133,7 @@ def create_app(
     db: str | Path = "rami.sqlite",
     *,
     synchronous: str = "normal",
-    round_pause: float = 4.0,
+    round_pause: float = 30.0,
     bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,

@@ -59,6 +59,7 @@ def schedule(hub: Hub, t: Table) -> None:
             setattr(t, name, None)
         t.deadline = None
         t.next_round_at = None
+        t.ready = set()
         if s.phase == OVER:
             if not s.game_over:
                 t.next_round_at = loop_time() + hub.round_pause
@@ -101,6 +102,8 @@ async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
 
 
 async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
+    """The round's end stays on screen for the round pause at most: then the
+    next round is dealt, whoever has not clicked "continue"."""
     await asyncio.sleep(hub.round_pause)
     if t.key() == key:
         t.round_task = None

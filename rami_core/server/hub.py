@@ -51,7 +51,7 @@ class Hub:
         self,
         store: Store,
         *,
-        round_pause: float = 4.0,
+        round_pause: float = 30.0,
         bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
@@ -220,7 +220,7 @@ class Hub:
         if action == "undo":
             self.undo(t, seat)
         elif action == "next_round":
-            self.next_round(t)
+            self.next_round(t, seat)
         else:
             assert not isinstance(action, str)
             self.accept(t, action)
@@ -296,10 +296,20 @@ class Hub:
         t.undo_point = t.game.checkpoint()
         self._changed(t, [Event(EventKind.UNDONE, seat)])
 
-    def next_round(self, t: Table) -> None:
+    def next_round(self, t: Table, seat: int | None = None) -> None:
+        """A person's "continue" at a round's end (`seat`), or the round pause's
+        end (no seat). The server deals the next round once every person at
+        the table has continued (bots never wait), or when the pause ends."""
         s = t.game.state
         if s.phase != OVER or s.game_over:
             raise RuleError("wrong_phase", Reason("round_not_over"))
+        if seat is not None:
+            if seat in t.ready:
+                return  # asked twice: the first one counts
+            t.ready.add(seat)
+            if not t.all_ready():
+                self._changed(t, [])  # every page shows who is still reading the round's end
+                return
         self.accept(t, A.NextRound())
 
     # ------------------------------------------------------------ telling

@@ -96,7 +96,9 @@ class UndoAction(_Action):
 
 
 class NextRoundAction(_Action):
-    """Server extension: deal the next round now instead of waiting for the pause."""
+    """Server extension: "continue" at a round's end. The next round is dealt
+    once every person at the table has sent it (bots never wait), or when the
+    round pause ends."""
 
     next_round: Literal[True]
 
@@ -300,7 +302,15 @@ class View(BaseModel):
     clock: Clock | None
     score_sheet: list[RoundLine]
     rules: TableRules
-    next_round_in: float | None = Field(None, description="Seconds until the next round is dealt.")
+    next_round_in: float | None = Field(
+        None,
+        description="At a round's end, seconds until the next round is dealt whoever has not "
+        "continued (sooner once every person has); null otherwise.",
+    )
+    ready: list[bool] = Field(
+        description="At a round's end, which seats asked for the next round (`next_round`): "
+        "a bot always, a person once they continued; all false otherwise."
+    )
 
 
 class Event(BaseModel):

@@ -65,6 +65,10 @@ class Table:
     turn_key: tuple = ()
     deadline: float | None = None  # loop time when the clock fires
     next_round_at: float | None = None
+    # The people (human seats) who clicked "continue" at this round's end:
+    # the next round is dealt once all have, or when the round pause ends.
+    # Not stored: after a restart the pause starts again.
+    ready: set[int] = field(default_factory=set)
     clock_task: asyncio.Task | None = None
     bot_task: asyncio.Task | None = None
     round_task: asyncio.Task | None = None
@@ -89,6 +93,14 @@ class Table:
     def connected(self) -> list[bool]:
         live = {c.seat for c in self.conns if not c.closed}
         return [s.kind != HUMAN or i in live for i, s in enumerate(self.seats)]
+
+    def all_ready(self) -> bool:
+        """Whether every person at the table asked for the next round (bots never wait)."""
+        return all(s.kind != HUMAN or i in self.ready for i, s in enumerate(self.seats))
+
+    def readiness(self) -> list[bool]:
+        """Each seat's wish to go on at a round's end: a bot's always, a person's once they clicked."""
+        return [s.kind != HUMAN or i in self.ready for i, s in enumerate(self.seats)]
 
     def key(self) -> tuple:
         """Which turn it is: the clock restarts, and a timer stands down, when this changes."""

@@ -21,7 +21,7 @@ def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
     if seat is None:
         return []
     if s.phase == OVER:
-        return ["next_round"] if not s.game_over else []
+        return ["next_round"] if not s.game_over and seat not in t.ready else []
     if s.turn != seat:
         return []
     if s.phase != LAY:
@@ -132,6 +132,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         },
         next_round_in=nxt,
         owes=_owes(t, seat),
+        ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )
     return d
 

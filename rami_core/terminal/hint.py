@@ -1,6 +1,6 @@
 """`hint`: the bots' plan for the seat to play, from its view only.
 
-A thin adapter over the planning the bots share (`rami_core.bots.planning`):
+A thin adapter over the planning the bots share (`rami_core.bots.candidates`, `.planner`, `.planning`):
 the same openings (what this seat needs now, `Rules.opening_need`, the
 partner rule included), lay offs, joker swaps and rebuilds of the table, and
 the same whole-turn check, every step played by the engine with the game's
@@ -15,7 +15,9 @@ from collections.abc import Callable
 
 from .. import actions as A
 from ..bots.base import state_from_view
-from ..bots.planning import Planner, PlanningBot, run_actions
+from ..bots.candidates import run_actions
+from ..bots.planner import Planner
+from ..bots.planning import PlanningBot
 from ..cards import Card
 from ..i18n import Messages
 from ..rules import Rules
