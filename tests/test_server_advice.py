@@ -83,7 +83,7 @@ def test_check_reads_each_meld_and_orders_a_run(client):
     assert out["ok"] is True and out["error"] is None
     assert out["melds"][1] == {"ok": True, "cards": ["5S", "6S", "7S"], "kind": "run", "text": ""}
     before = client.get(f"/api/tables/{tid}/view?token={a}").json()
-    assert [m["cards"] for m in before["melds"]][0] == ["2S", "3S", "4S", "5S", "6S", "7S"]  # nothing changed
+    assert before["melds"][0]["cards"] == ["2S", "3S", "4S", "5S", "6S", "7S"]  # nothing changed
 
 
 def test_check_marks_an_invalid_meld_with_its_number_as_shown(client):
@@ -109,7 +109,7 @@ def test_rearrangement_tells_what_was_taken_from_whose_meld(client):
     assert "5♠ 6♠ 7♠ de la combinaison 1 à la 2" in last["text"]
     # the untouched run 3 4 JK+5 is new; 2 3 4 and 5 6 7 are cut from Bea's run: the old owner stays on neither
     view = r.json()
-    assert [m["owner"] for m in view["melds"]][2] == 0
+    assert view["melds"][2]["owner"] == 0
 
 
 def test_owes_a_joker_won_back_in_rami51(client):
