@@ -135,7 +135,7 @@ def search(a: str, b: str, budget: int = 150, seed: int = 0, oa=(), ob=()):
 
 
 def test_an_opening_threshold_gives_a_minimal_meld_between_the_two():
-    ra, rb, result = search("rami51", "rami51", ob=("opening.points=30",))
+    _, _, result = search("rami51", "rami51", ob=("opening.points=30",))
     (found,) = result.found
     assert found.causes == ["opening.points"]
     assert (found.how.a, found.how.b) == ("opening_requirement", "accepted")
