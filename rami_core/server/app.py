@@ -30,6 +30,7 @@ from ..errors import ProfileError, RuleError
 from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
+from .advice import check_action, table_hint, table_rules
 from .hub import Hub
 from .limits import Limits
 from .lobby import house_names, profile_from_request
@@ -241,6 +242,27 @@ def create_app(
             return JSON({"version": t.version, "events": table_events(t, seat, lang)})
 
     @guarded
+    async def rules_of(request: Request) -> Response:
+        """The table's title and its rules in words (the page's rules panel)."""
+        t = hub.get(request.path_params["id"])
+        return JSON(table_rules(t, page_lang(request.query_params.get("lang"))))
+
+    @guarded
+    async def hint(request: Request) -> Response:
+        """The terminal's hint for the seat to play, in the page's language."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        return JSON(table_hint(t, seat, page_lang(request.query_params.get("lang"))))
+
+    @guarded
+    async def check(request: Request) -> Response:
+        """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        data = await _json_body(request)
+        return JSON(check_action(hub, t, seat, data, page_lang(request.query_params.get("lang"))))
+
+    @guarded
     async def act(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
@@ -357,6 +379,9 @@ def create_app(
         Route("/api/tables/{id}/view", view),
         Route("/api/tables/{id}/events", events),
         Route("/api/tables/{id}/actions", act, methods=["POST"]),
+        Route("/api/tables/{id}/check", check, methods=["POST"]),
+        Route("/api/tables/{id}/rules", rules_of),
+        Route("/api/tables/{id}/hint", hint),
         Route("/api/tables/{id}/save", export),
         WebSocketRoute("/ws/tables/{id}", ws),
         *puzzle_routes,
