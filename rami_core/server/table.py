@@ -57,6 +57,7 @@ class Table:
     undo: bool
     created: float
     conns: set[Conn] = field(default_factory=set)
+    public: bool = False  # seated by "play now" (see `public`), not by links sent by hand
     deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
     # Grows with every change, and across restarts (it starts from the clock
     # in microseconds), so a client can drop a view older than one it has.
