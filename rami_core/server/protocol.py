@@ -269,6 +269,16 @@ class TableRules(BaseModel):
     undo: bool
 
 
+class Owes(BaseModel):
+    """What the seat must still do this turn (its own view only; empty otherwise)."""
+
+    jokers: list[str] = Field(description="Jokers won back that must go back on the table this turn.")
+    lay_taken: str | None = Field(
+        description="The card taken from the discard pile that must be laid this turn."
+    )
+    keep_for_discard: bool = Field(description="A card must be kept to discard (one goes out by a discard).")
+
+
 class View(BaseModel):
     """What one seat (or a spectator, seat null) may know, and nothing more.
     The engine may add public facts of the round as more keys."""
@@ -320,6 +330,7 @@ class View(BaseModel):
         description="At a round's end, seconds until the next round is dealt whoever has not "
         "continued (sooner once every person has); null otherwise.",
     )
+    owes: Owes = Field(description="What the seat must still do this turn, for the page's status line.")
     ready: list[bool] = Field(
         description="At a round's end, which seats asked for the next round (`next_round`): "
         "a bot always, a person once they continued; all false otherwise."

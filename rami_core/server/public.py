@@ -65,6 +65,7 @@ class Ticket:
     table: str | None = None
     seat: int | None = None
     token: str | None = None
+    waiting: Waiting | None = None  # the list it waits in (kept while its table is being made)
 
 
 @dataclass(eq=False)
@@ -162,7 +163,7 @@ class PublicRoom:
             if t.public and not t.game.state.game_over and t.stopped is None
         )
 
-    def join(self, req: PublicJoin) -> Ticket:
+    async def join(self, req: PublicJoin) -> Ticket:
         offer = self.offers.get(req.offer)
         if offer is None:
             known = ", ".join(self.offers)
@@ -191,8 +192,9 @@ class PublicRoom:
         ticket = Ticket(secrets.token_urlsafe(18), name, req.lang, offer.name, players)
         self.tickets[ticket.id] = ticket
         w.tickets.append(ticket)
+        ticket.waiting = w
         if len(w.tickets) == players:
-            self._make_table(w)  # every seat taken: no need to wait
+            await self._make_table(w)  # every seat taken: no need to wait
         return ticket
 
     def leave(self, ticket_id: str) -> dict[str, Any]:
@@ -209,13 +211,15 @@ class PublicRoom:
         del self.tickets[tk.id]
         return {"ticket": tk.id, "state": "left"}
 
-    def status(self, ticket_id: str) -> dict[str, Any]:
+    async def status(self, ticket_id: str) -> dict[str, Any]:
         tk = self._ticket(ticket_id)
         if tk.table is None:
             w = self.waiting.get((tk.offer, tk.players))
             if w is not None and loop_time() >= w.deadline:
                 with contextlib.suppress(ServerError):
-                    self._make_table(w)  # the timer is late (a busy store): the page's question is enough
+                    await self._make_table(
+                        w
+                    )  # the timer is late (a busy store): the page's question is enough
         if tk.table is not None:
             return {
                 "ticket": tk.id,
@@ -226,7 +230,8 @@ class PublicRoom:
                 "token": tk.token,
                 "url": f"/t/{tk.table}?token={tk.token}",
             }
-        w = self.waiting[(tk.offer, tk.players)]
+        w = tk.waiting
+        assert w is not None
         return {
             "ticket": tk.id,
             "state": "waiting",
@@ -242,11 +247,9 @@ class PublicRoom:
         await asyncio.sleep(max(0.0, w.deadline - loop_time()))
         if self.waiting.get((w.offer, w.players)) is w:
             w.task = None
-            await retrying(
-                self.hub, lambda: self._make_table(w) if self.waiting.get((w.offer, w.players)) is w else None
-            )
+            await retrying(self.hub, lambda: self._make_table(w))
 
-    def _make_table(self, w: Waiting) -> None:
+    async def _make_table(self, w: Waiting) -> None:
         """The people who waited, bots in the seats left: a table of the hub."""
         offer = self.offers[w.offer]
         people = list(w.tickets)
@@ -257,10 +260,16 @@ class PublicRoom:
             names=[tk.name for tk in people],
             lang="fr" if people and people[0].lang == "fr" else "en",
         )
-        t = self.hub.create(req, (offer.name, offer.profile), public=True)
+        if self.waiting.get((w.offer, w.players)) is not w:
+            return  # made meanwhile (the timer and a page's question at once)
+        self._drop(w)  # before the wait for the store: no one joins a table being made
+        try:
+            t = await self.hub.create(req, (offer.name, offer.profile), public=True)
+        except BaseException:
+            self.waiting.setdefault((w.offer, w.players), w)  # not made: the people wait on
+            raise
         for i, tk in enumerate(people):
             tk.table, tk.seat, tk.token = t.id, i, t.seats[i].token
-        self._drop(w)
 
     def _drop(self, w: Waiting) -> None:
         if self.waiting.get((w.offer, w.players)) is w:

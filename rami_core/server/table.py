@@ -58,6 +58,9 @@ class Table:
     created: float
     conns: set[Conn] = field(default_factory=set)
     public: bool = False  # seated by "play now" (see `public`), not by links sent by hand
+    # Held while a change is judged, written and told: one change at a time,
+    # and no view shows a change the store has not yet kept.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
     # Grows with every change, and across restarts (it starts from the clock
     # in microseconds), so a client can drop a view older than one it has.

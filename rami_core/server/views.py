@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..state import LAY, OVER
+from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
 
@@ -62,6 +62,23 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
     return lines
 
 
+def _owes(t: Table, seat: int | None) -> dict[str, Any]:
+    """What the seat must still do this turn, for the page's status line: the
+    jokers won back to lay again, the card taken from the discard pile to
+    lay, and whether a card must be kept for the discard (the engine's own
+    conditions: a turn that ends without them is refused)."""
+    s = t.game.state
+    r = t.game.rules
+    mine = seat is not None and s.turn == seat and s.phase == LAY
+    taken = s.taken_discard
+    owed_card = mine and r.taken_discard_must_be_laid and taken is not None and taken in s.hands[s.turn]
+    return {
+        "jokers": [card_code(c).split("/")[0] for c in s.jokers_to_replay] if mine else [],
+        "lay_taken": card_code(taken).split("/")[0] if owed_card and taken is not None else None,
+        "keep_for_discard": bool(mine and r.keep_last),
+    }
+
+
 def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
@@ -114,6 +131,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
             "undo": t.undo,
         },
         next_round_in=nxt,
+        owes=_owes(t, seat),
         ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )
     return d
