@@ -158,7 +158,9 @@ def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[st
             hand += meld
     going_out = rng.random() < 0.3  # melds and one card: the hand may go out (rami sec, penalties, targets)
     if going_out:
-        hand = [c for m in (random_meld(rng, pool, high) for _ in range(rng.choice([1, 2, 3]))) if m for c in m]
+        hand = [
+            c for m in (random_meld(rng, pool, high) for _ in range(rng.choice([1, 2, 3]))) if m for c in m
+        ]
         table = [] if rng.random() < 0.5 else table
     for _ in range(1 if going_out else rng.choice([0, 1, 2])):
         card = pool.random_card()
