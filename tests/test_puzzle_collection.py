@@ -16,7 +16,6 @@ from rami_core.cli import main
 from rami_core.puzzles import collection
 from rami_core.puzzles.grade import grade
 from rami_core.puzzles.prove import check
-
 from tests.support import puzzle_referee as referee
 
 SEED = 2026  # the seed docs/puzzles.md gives for the bundled collection
