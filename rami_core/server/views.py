@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..state import LAY, OVER
+from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
 
@@ -21,7 +21,7 @@ def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
     if seat is None:
         return []
     if s.phase == OVER:
-        return ["next_round"] if not s.game_over else []
+        return ["next_round"] if not s.game_over and seat not in t.ready else []
     if s.turn != seat:
         return []
     if s.phase != LAY:
@@ -60,6 +60,23 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
                 }
             )
     return lines
+
+
+def _owes(t: Table, seat: int | None) -> dict[str, Any]:
+    """What the seat must still do this turn, for the page's status line: the
+    jokers won back to lay again, the card taken from the discard pile to
+    lay, and whether a card must be kept for the discard (the engine's own
+    conditions: a turn that ends without them is refused)."""
+    s = t.game.state
+    r = t.game.rules
+    mine = seat is not None and s.turn == seat and s.phase == LAY
+    taken = s.taken_discard
+    owed_card = mine and r.taken_discard_must_be_laid and taken is not None and taken in s.hands[s.turn]
+    return {
+        "jokers": [card_code(c).split("/")[0] for c in s.jokers_to_replay] if mine else [],
+        "lay_taken": card_code(taken).split("/")[0] if owed_card and taken is not None else None,
+        "keep_for_discard": bool(mine and r.keep_last),
+    }
 
 
 def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
@@ -114,6 +131,8 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
             "undo": t.undo,
         },
         next_round_in=nxt,
+        owes=_owes(t, seat),
+        ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )
     return d
 
