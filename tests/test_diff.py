@@ -117,3 +117,96 @@ def test_both_languages_hold_the_same_texts_with_the_same_parameters():
     for key, text in WORDS["en"].items():
         names = {n for _, n, _, _ in string.Formatter().parse(text) if n}
         assert names == {n for _, n, _, _ in string.Formatter().parse(WORDS["fr"][key]) if n}, key
+
+
+# ------------------------------------------------------------------ situations and scenarios
+
+from pathlib import Path  # noqa: E402
+
+from rami_core.diff.search import Search  # noqa: E402
+from rami_core.diff.situation import Referee, disagreement  # noqa: E402
+from rami_core.scenario import run_file  # noqa: E402
+
+
+def search(a: str, b: str, budget: int = 150, seed: int = 0, oa=(), ob=()):
+    pa, pb = load_profile(a, oa), load_profile(b, ob)
+    ra, rb = Referee(pa), Referee(pb)
+    return ra, rb, Search(ra, rb, settings_diff(pa, pb), seed, budget).run()
+
+
+def test_an_opening_threshold_gives_a_minimal_meld_between_the_two():
+    _, _, result = search("rami51", "rami51", ob=("opening.points=30",))
+    (found,) = result.found
+    assert found.causes == ["opening.points"]
+    assert (found.how.a, found.how.b) == ("opening_requirement", "accepted")
+    # minimal: the meld and the card kept to discard, nothing else of seat 0's hand
+    (meld,) = found.situation.steps[-1]["meld"]
+    assert len(found.situation.setup["hands"][0]) == len(meld) + 1
+    assert not found.situation.setup.get("stock") and not found.situation.setup.get("table")
+
+
+def test_every_finding_is_a_real_disagreement_and_a_shrunk_one():
+    ra, rb, result = search("voleur", "voleur_002")
+    assert result.found
+    for found in result.found:
+        assert disagreement(ra, rb, found.situation) == found.how
+        # no single card of seat 0's hand can go without losing the difference
+        from rami_core.diff.shrink import without
+
+        for j in range(len(found.situation.setup["hands"][0])):
+            smaller = without(found.situation, [("hand", "0", str(j))])
+            got = smaller and disagreement(ra, rb, smaller)
+            assert got is None or got.signature != found.how.signature
+
+
+def test_the_same_seed_gives_the_same_report():
+    first = run("diff", "rami51", "rami51_atlas", "--budget", "60", "--seed", "3").output
+    assert first == run("diff", "rami51", "rami51_atlas", "--budget", "60", "--seed", "3").output
+
+
+def test_refusals_are_worded_in_french_by_the_catalogue():
+    out = run("diff", "rami51", "rami51", "--set-b", "opening.points=30", "--lang", "fr").output
+    assert "avec A : Refusé" in out or "avec A : refusé" in out.lower()
+    assert "accepté" in out
+
+
+def _under(path: Path, variant: str, rules: dict | None, tmp: Path) -> list:
+    """The scenario file run with another variant (and rules): what A's referee says."""
+    import yaml
+
+    docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    for d in docs:
+        d["variant"] = variant
+        d.pop("rules", None)
+        if rules:
+            d["rules"] = rules
+    other = tmp / "under_a.yaml"
+    other.write_text(yaml.safe_dump_all(docs, sort_keys=False), encoding="utf-8")
+    return run_file(other)
+
+
+HELD_BACK = [
+    ("rami51", (), "rami51", ("opening.points=40",)),
+    ("voleur", (), "voleur_002_strict", ()),
+    ("rami51", (), "rami51_no_throw_back", ()),
+    ("kaluki", (), "kaluki_discard_for_opening_only", ()),
+]
+
+
+@pytest.mark.parametrize("a, oa, b, ob", HELD_BACK)
+def test_scenarios_pass_under_b_and_fail_under_a_at_their_last_move(tmp_path, a, oa, b, ob):
+    out = tmp_path / "club.yaml"
+    args = ["diff", a, b, "--scenarios", str(out)]
+    args += [x for o in oa for x in ("--set-a", o)] + [x for o in ob for x in ("--set-b", o)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    under_b = run_file(out)
+    assert under_b and all(r.passed for r in under_b), [r.message for r in under_b]
+    from rami_core.diff.scenarios import overrides_as_rules
+
+    under_a = _under(out, a, overrides_as_rules(oa), tmp_path)
+    import yaml
+
+    docs = [d for d in yaml.safe_load_all(out.read_text(encoding="utf-8")) if d]
+    for r, d in zip(under_a, docs, strict=True):
+        assert not r.passed and r.step == len(d["steps"]), (r.name, r.step, r.message)
