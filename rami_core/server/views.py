@@ -7,7 +7,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..state import LAY, OVER
+from ..legal import LegalMoves, legal_moves
+from ..state import OVER
 from .clocks import loop_time
 from .table import HUMAN, Table
 
@@ -15,29 +16,10 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 
-def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
-    s = t.game.state
-    r = t.game.rules
-    if seat is None:
-        return []
-    if s.phase == OVER:
-        return ["next_round"] if not s.game_over else []
-    if s.turn != seat:
-        return []
-    if s.phase != LAY:
-        out = ["draw_stock"]
-        if r.draw_from_discard and s.discard:
-            out.append("draw_discard")
-        return out
-    out = ["meld"]
-    if r.lay_offs_ever:
-        out.append("layoff")
-    if r.swaps_to_hand:
-        out.append("swap")
-    if r.may_rearrange:
-        out.append("rearrange")
-    out.append("discard" if r.ends_with_discard else "end_turn")
-    if hub.undo_available(t, seat):
+def _may(hub: Hub, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+    """The kinds the engine offers the seat now, and the table's own undo."""
+    out = legal.allowed()
+    if seat is not None and hub.undo_available(t, seat):
         out.append("undo")
     return out
 
@@ -78,6 +60,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     ]
     d["discard_top"] = d["discard"][-1] if d["discard"] else None
     r = g.rules
+    legal = legal_moves(g, seat)
     clock = None
     if r.turn_time_limit and t.deadline is not None and g.state.phase != OVER:
         # The deadline, not only what is left: a page counts down to it in the
@@ -101,12 +84,14 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
         connected=t.connected(),
-        may=_may(hub, t, seat),
+        may=_may(hub, t, seat, legal),
+        legal=legal.to_json(),
         undo_available=hub.undo_available(t, seat),
         clock=clock,
         score_sheet=_score_sheet(t),
         rules={
             "discard": r.ends_with_discard,
+            "discard_pile": r.has_discard_pile,
             "draw_from_discard": r.draw_from_discard,
             "lay_off": r.lay_offs_ever,
             "rearrange": r.may_rearrange,

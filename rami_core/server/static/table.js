@@ -267,6 +267,7 @@ function renderMelds() {
   stock.setAttribute("aria-label", `${t("stock")}${t("colon")} ${v.stock_size} ${t("cards")}. ${t("draw_stock")}`);
   stock.disabled = !may("draw_stock");
   const disc = $("discard");
+  show(disc, v.rules.discard_pile); // voleur has no discard pile
   disc.innerHTML = "";
   if (v.discard_top) disc.appendChild(cardElement(v.discard_top));
   disc.insertAdjacentHTML("beforeend", `<span class="count">${t("discard")}${v.discard_top ? "" : ": " + t("empty")}</span>`);
@@ -423,7 +424,7 @@ function renderStatus() {
   } else if (v.seat === null) {
     text = `${t("spectator")}. ${t("turn_of", nameOf(v.turn))}.`;
   } else if (v.turn === v.seat) {
-    text = v.phase === "draw" ? t("your_turn_draw") : v.rules.discard ? t("your_turn_lay") : t("your_turn_lay_end");
+    text = v.phase === "draw" ? t(v.rules.discard_pile ? "your_turn_draw" : "your_turn_draw_stock") : v.rules.discard ? t("your_turn_lay") : t("your_turn_lay_end");
   } else {
     text = t("waiting", nameOf(v.turn));
   }
