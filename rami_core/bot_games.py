@@ -360,6 +360,7 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
     ties = 0
     unfinished = 0
     failed = [g for g in records if g.get("plugin_error")]
+    first = min(failed, key=lambda g: g["index"]) if failed else None
     rounds_all = [r for g in records for r in g["rounds"]]
     for g in records:
         bots = g["bots"]
@@ -407,6 +408,12 @@ def summarize(config: SimConfig, records: list[dict[str, Any]], teams: bool = Fa
         "unfinished_games": unfinished,
         "failed_games": len(failed),
         "plugin_errors": sorted({g["plugin_error"] for g in failed})[:5],
+        # The first game (in deal order) a plugin stopped: what a user is told first.
+        "first_plugin_error": (
+            None
+            if first is None
+            else {"game": first["index"], "seed": first["seed"], "message": first["plugin_error"]}
+        ),
         "bots_stats": bots_stats,
         "rounds": len(rounds_all),
         **{name: _r(stat(records)) for name, stat in STATISTICS.items()},

@@ -74,6 +74,39 @@ def _added(before: GameState, after: GameState) -> list[dict[str, Any]]:
     return out
 
 
+def _moved(before: GameState, after: GameState) -> list[dict[str, Any]]:
+    """The table cards a rearrangement took from each old meld (numbered in
+    the old table) and the new meld each went to: the other seats see what
+    was taken from whose meld. An old meld stays where the new meld sharing
+    most of its cards is; the cards it lost moved. Counted by face: two
+    copies of a card are the same card to a person."""
+    new_left = [Counter(c.face for c in m.cards) for m in after.table]
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(before.table):
+        faces = Counter(c.face for c in m.cards)
+        if not new_left:
+            break
+        home = max(
+            range(len(after.table)),
+            key=lambda j: sum((faces & Counter(c.face for c in after.table[j].cards)).values()),
+        )
+        kept = faces & Counter(c.face for c in after.table[home].cards)
+        for card in m.cards:
+            if kept[card.face]:
+                kept[card.face] -= 1
+                continue
+            to = next((j for j, left in enumerate(new_left) if j != home and left[card.face]), None)
+            if to is None:
+                continue
+            new_left[to][card.face] -= 1
+            hit = next((x for x in out if x["from"] == i and x["to"] == to), None)
+            if hit is None:
+                out.append({"from": i, "to": to, "cards": _cards([card])})
+            else:
+                hit["cards"] += _cards([card])
+    return out
+
+
 def events_for(
     action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool
 ) -> list[Event]:
@@ -136,7 +169,11 @@ def events_for(
             Event(
                 EventKind.REARRANGED,
                 seat,
-                {"table": [_cards(m.cards) for m in after.table], "added": _added(before, after)},
+                {
+                    "table": [_cards(m.cards) for m in after.table],
+                    "added": _added(before, after),
+                    "moved": _moved(before, after),
+                },
             )
         )
     if discarded:

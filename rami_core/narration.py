@@ -54,6 +54,17 @@ class Teller:
             out.append_text(self.msg.text("ev_on_meld", card=self.cards(cards), n=to + 1))
         return out
 
+    def from_melds(self, moves: Sequence[dict]) -> Text:
+        """Table cards moved by a rearrangement: "5♠ 6♠ from meld 1 to meld 3", ..."""
+        out = Text()
+        for i, mv in enumerate(moves):
+            if i:
+                out.append(", ")
+            out.append_text(
+                self.msg.text("ev_from_meld", card=self.cards(mv["cards"]), n=mv["from"] + 1, to=mv["to"] + 1)
+            )
+        return out
+
 
 def _dealt(t: Teller, e: Event) -> Text:
     d = e.data
@@ -81,10 +92,16 @@ def _rearranged(t: Teller, e: Event) -> Text:
     added = e.data.get("added") or []
     melds = t.melds(e.data["table"])
     if not added:
-        return t.line("rearranged", e, melds=melds)
-    return t.line(
-        "rearranged_added", e, items=t.on_melds([(a["cards"], a["to"]) for a in added]), melds=melds
-    )
+        said = t.line("rearranged", e, melds=melds)
+    else:
+        said = t.line(
+            "rearranged_added", e, items=t.on_melds([(a["cards"], a["to"]) for a in added]), melds=melds
+        )
+    moved = e.data.get("moved") or []
+    if moved:  # what was taken from whose meld, so that its owner sees it
+        said.append(" ")
+        said.append_text(t.msg.text("ev_moved", items=t.from_melds(moved)))
+    return said
 
 
 def _turn_ended(t: Teller, e: Event) -> Text | None:

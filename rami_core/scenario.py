@@ -649,6 +649,26 @@ def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any
     return Table(game, reshuffle)
 
 
+def closed_state(rules: Rules, setup: dict) -> GameState:
+    """The state a closed setup names, under rules built once by the caller
+    (``rami diff`` judges hundreds of setups under the same rules): the
+    checks of :func:`start`, SetupInvalid where the setup breaks them."""
+    unknown = _unknown(setup, SETUP_KEYS, "setup")
+    if unknown:
+        raise SetupInvalid(unknown)
+    hands_in = setup.get("hands")
+    if not isinstance(hands_in, list) or len(hands_in) != rules.players:
+        raise SetupInvalid(f"setup.hands: one list of cards per seat ({rules.players})")
+    turn = setup.get("turn", 0)
+    round_no = setup.get("round", 1)
+    if not _is_int(round_no) or round_no < 1:
+        raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+    scores = setup.get("scores", [0] * rules.sides)
+    return _closed_state(
+        rules, setup, round_no=round_no, first=setup.get("first_player", turn), scores=scores, seed=0
+    )
+
+
 def _seeded(profile: Profile, setup: dict, seed: int, players: Any, reshuffle: ScenarioReshuffle) -> Game:
     """Round `setup.round` (1 by default) dealt from the seed, as Game.new deals it."""
     unknown = _unknown(setup, SEEDED_SETUP_KEYS, "setup (dealt from the seed)")

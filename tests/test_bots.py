@@ -117,7 +117,7 @@ def test_opening_precheck_never_skips_an_opening(preset):
     import random
     from dataclasses import replace
 
-    from rami_core.bots.planning import opening_may_exist
+    from rami_core.bots.candidates import opening_may_exist
     from rami_core.cards import JOKER, Card
     from rami_core.rules import Rules
     from rami_core.solver import best_opening
@@ -178,7 +178,7 @@ def _state(preset: str, hand: str, **fields):
 def test_unopened_seat_facing_points_sheds_low_cards_first():
     """Before a points opening, high cards are what the seat collects: among
     equally useless cards the lowest goes first; once open, the costliest."""
-    from rami_core.bots.planning import Planner
+    from rami_core.bots.planner import Planner
     from rami_core.cards import parse_card
 
     rules, s = _state("rami51", "2C KD 5H 6H 7H 9S", opened=[False, False])
@@ -256,7 +256,7 @@ def test_expert_rebuilds_where_greedy_gives_up():
     from types import SimpleNamespace
 
     from rami_core.bots.expert import ExpertPlanner
-    from rami_core.bots.planning import Planner
+    from rami_core.bots.planner import Planner
     from rami_core.cards import parse_cards
     from rami_core.melds import read_meld
     from rami_core.rules import Rules

@@ -75,3 +75,21 @@ def test_quit_offers_to_save(tmp_path):
     child.expect("Game saved to")
     child.expect(pexpect.EOF)
     assert (tmp_path / "kept.json").is_file()
+
+
+def test_text_typed_without_enter_is_dropped_at_the_timeout():
+    """`m 10Co` typed, no Enter, the clock runs out; `q` Enter at the next
+    prompt must read `q`, not `m 10Coq`."""
+    child = spawn("--seed", "3", "--clock", "2")
+    child.expect(r"clock: 2 s per turn, 2 s left")
+    child.expect(r"> ")
+    child.send("m 10Co")
+    child.expect(r"Time is up for You: the turn ends by the clock\.", timeout=10)
+    child.expect(r"clock: 2 s per turn, 2 s left", timeout=30)  # the bot played: our turn again
+    child.expect(r"> ")
+    child.sendline("q")
+    child.expect(["Save the game before leaving", "not understood", "is not a card", "Unknown"])
+    assert child.after == "Save the game before leaving", ANSI.sub("", child.before)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()

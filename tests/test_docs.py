@@ -66,3 +66,42 @@ def test_rules_cover_every_preset_in_both_languages():
     for name in preset_names():
         assert f"`{name}`" in text, name
     assert "## English" in text and "## Français" in text
+
+
+def _console_blocks(page: str) -> list[list[tuple[str, list[str]]]]:
+    """A page's console blocks: each a list of (command, the lines it prints)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    blocks = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        runs: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                runs.append((line[2:], []))
+            else:
+                runs[-1][1].append(line)
+        blocks.append(runs)
+    return blocks
+
+
+@pytest.mark.parametrize("block", range(5))
+def test_the_diff_page_shows_what_rami_diff_prints(block, tmp_path, monkeypatch):
+    """docs/diff.md's examples, run: each prints exactly what the page shows."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+
+    blocks = _console_blocks("diff.md")
+    assert len(blocks) == 5
+    monkeypatch.chdir(tmp_path)
+    for command, shown in blocks[block]:
+        args = shlex.split(command)
+        assert args[0] == "rami"
+        result = CliRunner().invoke(main, args[1:], catch_exceptions=False)
+        printed = result.output.rstrip("\n").splitlines()
+        if args[1] == "check":  # the file's folder is the reader's own
+            printed = [line.replace(str(tmp_path) + "/", "") for line in printed]
+        assert result.exit_code == 0, command
+        if shown or args[1] != "diff":  # the page leaves out the report a --scenarios run prints
+            assert printed == shown, command

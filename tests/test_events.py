@@ -218,6 +218,8 @@ def test_rearrange_event_in_voleur():
             "seat": 0,
             "table": [["2S", "3S", "4S"], ["5S", "6S", "7S"], ["3S", "4S", "5S", "JK"]],
             "added": [{"to": 2, "cards": ["5S"]}],
+            # the run 2S..7S stays as 2S 3S 4S; its 5S 6S 7S moved to the new meld 2
+            "moved": [{"from": 0, "to": 1, "cards": ["5S", "6S", "7S"]}],
         }
     ]
     assert new_events(g, A.EndTurn(0)) == [{"kind": "turn_ended", "seat": 0, "next": 1}]

@@ -62,17 +62,25 @@ def _refusals_of_every_scenario(monkeypatch) -> list[RuleError]:
     """Every refusal the engine gives while the bundled scenarios run."""
     from rami_core.scenario import run_file, scenario_files
 
-    seen: list[RuleError] = []
+    # One record per distinct refusal, detached from the raised exception: the
+    # bots' probes raise many thousands of refusals, and an exception kept
+    # alive keeps its traceback's frames (whole game states) alive with it.
+    seen: dict[tuple[str, str, str], RuleError] = {}
     original = RuleError.__init__
 
     def record(self, code, message="", **kw):
         original(self, code, message, **kw)
-        seen.append(self)
+        key = (code, str(self.message), repr(sorted(self.to_json().items())))
+        if key not in seen:
+            copy = RuleError.__new__(RuleError)
+            copy.__dict__.update(self.__dict__)
+            copy.args = self.args
+            seen[key] = copy
 
     monkeypatch.setattr(errors.RuleError, "__init__", record)
     for path in scenario_files([SCENARIOS]):
         run_file(path)
-    return seen
+    return list(seen.values())
 
 
 ENGLISH = re.compile(r"\b(the|is|not|your|meld|card|turn|must)\b")

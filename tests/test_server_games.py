@@ -73,8 +73,8 @@ def test_whole_game_messages_hold_nothing_hidden(tmp_path: Path, rules, bot, pla
             actions = 0
             while not game.state.game_over:
                 s = game.state
-                if s.phase == "over":
-                    seat, body = 0, {"next_round": True}
+                if s.phase == "over":  # every person continues; the last one's deals
+                    seat, body = min(set(range(players)) - srv.hub.get(tid).ready), {"next_round": True}
                 else:
                     seat = s.turn
                     body = action_body(bots[seat].choose(game.view(seat), game.rules))

@@ -32,11 +32,12 @@ class Referee:
     def __init__(self, variant: str, players: int, seed: int):
         self.game = Game.new(load_profile(variant), players, seed=seed)
         self.bots = [make_bot("greedy", seed=i) for i in range(players)]
+        self.ready: set[int] = set()  # the people who continued at this round's end
 
     def next(self) -> tuple[int, dict]:
         g = self.game
         if g.state.phase == "over":
-            return 0, {"next_round": True}
+            return min(set(range(len(self.bots))) - self.ready), {"next_round": True}
         seat = g.state.turn
         return seat, action_body(self.bots[seat].choose(g.view(seat), g.rules))
 
@@ -44,7 +45,10 @@ class Referee:
         from rami_core.actions import action_from_dict
 
         if body == {"next_round": True}:
-            self.game.next_round()
+            self.ready.add(seat)
+            if len(self.ready) == len(self.bots):  # every seat is a person: the last one deals
+                self.ready = set()
+                self.game.next_round()
         else:
             self.game.apply(action_from_dict({"player": seat, **body}))
 
@@ -66,6 +70,7 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path):
         before.append(stable(http.get(f"/api/tables/{tid}/view").json()))
         server.kill()
         server.start()
+        ref.ready = set()  # a click to continue is not stored: the pause starts again
         after = [stable(http.get(f"/api/tables/{tid}/view?token={t}").json()) for t in tokens]
         after.append(stable(http.get(f"/api/tables/{tid}/view").json()))
         assert after == before

@@ -700,3 +700,55 @@ def test_points_objective_is_not_solved_cards_first():
     value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
     sol = checked(table, hand, DEFAULT, objective="points", points=value)
     assert sol.points_laid == 22
+
+
+def _reference_columns(a: Counter, J: int, rules: MeldRules) -> list:
+    """The LP's columns written plainly (every window, every choice of places
+    for its jokers), the twin of the cached per-suit and per-window tables of
+    rami_core.solver.lp.columns."""
+    L, N, K = max(1, rules.run_min), max(1, rules.min_naturals), rules.max_jokers
+    jm = J if K is None else min(J, K)
+    lo, hi = (1 if rules.ace_low else 2), (14 if rules.ace_high else 13)
+    out: dict = {}
+    for s in range(4):
+        for p0 in range(lo, hi - L + 2):
+            for n in range(L, min(13, hi - p0 + 1) + 1):
+                have = [a.get((1 if p == 14 else p, s), 0) > 0 for p in range(p0, p0 + n)]
+                missing = [i for i in range(n) if not have[i]]
+                present = [i for i in range(n) if have[i]]
+                for extra in range(max(-1, jm - len(missing)) + 1):
+                    for drop in combinations(present, extra):
+                        jset = set(missing) | set(drop)
+                        nat = n - len(jset)
+                        if nat < N:
+                            continue
+                        pre, split = 0, False
+                        for k in range(1, n):
+                            pre += 0 if (k - 1) in jset else 1
+                            split = split or (n >= 2 * L and L <= k <= n - L and pre >= N and nat - pre >= N)
+                        if split:
+                            continue
+                        faces = tuple(
+                            sorted((1 if p0 + i == 14 else p0 + i, s) for i in range(n) if i not in jset)
+                        )
+                        items = ["J" if i in jset else "N" for i in range(n)]
+                        out.setdefault((faces, len(jset)), ("run", s, p0, items))
+    return [(k[0], k[1], v) for k, v in out.items() if v[0] == "run"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), rules_strategy)
+def test_lp_columns_from_cached_tables_are_every_run_in_order(pos, rules):
+    """The LP's run columns, built from tables cached per suit pattern and per
+    window, are every run a plain listing finds, in the same order (the
+    column order decides which of equal optima HiGHS returns, so a seeded
+    game depends on it), asked cold and asked again."""
+    table, hand = pos
+    m = _Model(table, hand, rules, lambda c: 1)
+    solver_lp._suit_runs.cache_clear()
+    solver_lp._window_runs.cache_clear()
+    first = solver_lp.columns(m.a, m.J, rules)
+    again = solver_lp.columns(m.a, m.J, rules)
+    runs = [col for col in first if col[2][0] == "run"]
+    assert first == again
+    assert runs == _reference_columns(m.a, m.J, rules)

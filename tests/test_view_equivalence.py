@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from rami_core import actions as A
 from rami_core.bots.base import state_from_view
-from rami_core.bots.planning import Planner
+from rami_core.bots.planner import Planner
 from rami_core.cards import parse_card
 from rami_core.engine import Game, play_on
 from rami_core.errors import RuleError

@@ -47,7 +47,8 @@ from ..state import OVER, GameState
 from ..views import SeatView
 from .base import register_bot
 from .hand import fits_table, meldable, usefulness_of_hand, without
-from .planning import Planner, PlanningBot
+from .planner import Planner
+from .planning import PlanningBot
 
 EXPERT_REARRANGE_STATES = 30_000  # search states for a whole-table rebuild (greedy: 2,000)
 SHORT_HAND = 4  # an opponent holding this many cards or fewer may go out soon

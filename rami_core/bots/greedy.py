@@ -7,7 +7,7 @@ discard where the round must end with one, and discards its worst card: the
 one least useful to its hand, the highest in value among those. It takes the
 discard top only when that card makes a meld with its hand or fits a table
 meld it may lay off on. The planning is shared with the expert and the hint
-(`bots.planning`); legality is the engine's, asked on the rebuilt state.
+(`bots.planner`); legality is the engine's, asked on the rebuilt state.
 """
 
 from __future__ import annotations

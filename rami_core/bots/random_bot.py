@@ -22,14 +22,14 @@ from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
 from .base import register_bot, state_from_view, try_action
-from .planning import (
+from .candidates import (
     REARRANGE_STATES,
-    Planner,
     end_actions,
     first_legal_end,
     opening_actions,
     swap_candidates,
 )
+from .planner import Planner
 
 MAX_LAYOFF_CANDIDATES = 40
 

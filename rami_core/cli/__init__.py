@@ -2,7 +2,7 @@
 
 ``main`` is a click group; each command lives in its own module of this package
 (``play``, ``simulate``, ``check``, ``replay``, ``solve``, ``profiles`` for
-``variants``/``show``/``validate``, ``schema``, ``plugins``, ``puzzle``) and shares helpers
+``variants``/``show``/``validate``, ``schema``, ``diff``, ``plugins``, ``puzzle``) and shares helpers
 only through :mod:`rami_core.cli.common`. A command module keeps its heavy
 imports inside the command function, so ``rami --help`` stays quick.
 
@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from rami_core import __version__
-from rami_core.cli import check, play, plugins, profiles, puzzle, replay, schema, simulate, solve
+from rami_core.cli import check, diff, play, plugins, profiles, puzzle, replay, schema, simulate, solve
 from rami_core.cli.common import err_console, one_line, report_problems, set_option
 from rami_core.cli.schema import add_plugin_schemas
 from rami_core.errors import InternalError, ProfileError, RamiError
@@ -108,6 +108,7 @@ for _command in (
     schema.schema,
     plugins.plugins_command,
     check.check,
+    diff.diff_cmd,
     replay.replay,
     simulate.simulate_cmd,
     play.play,

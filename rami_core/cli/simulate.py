@@ -270,6 +270,12 @@ def simulate_cmd(
             click.echo(json.dumps({"a": ra, "b": rb, "compare": cmp}, indent=1, sort_keys=True))
         else:
             _print_compare(ra, rb, cmp, compare_files)
+        stopped = [
+            _plugin_verdict(r, f"{label} ({name})")
+            for r, label, name in ((ra, "A", compare_files[0]), (rb, "B", compare_files[1]))
+        ]
+        if any(stopped):
+            raise SystemExit(1)
         return
     profile = _load(variant, rules_file, overrides)
     res = _run(config(profile), workers, backend)
@@ -278,3 +284,20 @@ def simulate_cmd(
         click.echo(json.dumps(res, indent=1, sort_keys=True))
     else:
         _print_summary(res)
+    if _plugin_verdict(res):
+        raise SystemExit(1)
+
+
+def _plugin_verdict(res: dict, label: str = "") -> bool:
+    """Name the first plugin error on stderr. True when a plugin stopped
+    every game: there are no statistics at all, and the run fails (exit 1)."""
+    first = res.get("first_plugin_error")
+    if first is None:
+        return False
+    failed, games = res["failed_games"], res["games"]
+    click.echo(
+        f"rami simulate: {visible(label) + ': ' if label else ''}{failed} of {games} games stopped by a "
+        f"plugin error; the first, game {first['game']} (seed {first['seed']}): {visible(first['message'])}",
+        err=True,
+    )
+    return bool(failed == games)

@@ -30,6 +30,7 @@ from ..errors import ProfileError, RuleError
 from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
+from .advice import check_action, table_hint, table_rules
 from .hub import Hub
 from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
@@ -132,7 +133,7 @@ def create_app(
     db: str | Path = "rami.sqlite",
     *,
     synchronous: str = "normal",
-    round_pause: float = 4.0,
+    round_pause: float = 30.0,
     bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,
@@ -155,8 +156,8 @@ def create_app(
     parsing = asyncio.Semaphore(1)
 
     async def read_profile(req: CreateTable) -> tuple[str, Any]:
-        if req.variant is not None:
-            return profile_from_request(req)  # a bundled file by name: small, and cached
+        if req.variant is not None:  # a bundled file by name: small, but still files read off the loop
+            return await asyncio.to_thread(profile_from_request, req)
         try:
             async with asyncio.timeout(PROFILE_SECONDS):
                 async with parsing:
@@ -183,7 +184,9 @@ def create_app(
 
     @guarded
     async def meta(request: Request) -> Response:
-        return JSON({"presets": preset_names(), "house": house_names(), "bots": list(BOTS)})
+        # Two folders listed: off the loop, as every file call of the server is.
+        presets, house = await asyncio.to_thread(lambda: (preset_names(), house_names()))
+        return JSON({"presets": presets, "house": house, "bots": list(BOTS)})
 
     @guarded
     async def protocol_schema(request: Request) -> Response:
@@ -198,7 +201,7 @@ def create_app(
             return error(400, "invalid_request", validation_message(e))
         try:
             read = await read_profile(req)
-            t = hub.create(req, read)
+            t = await hub.create(req, read)
         except ProfileError as e:
             return error(400, "profile_invalid", e.format())
         seats = [
@@ -221,7 +224,7 @@ def create_app(
     async def view(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
-        return JSON(hub.view(t, seat))
+        return JSON(await hub.current_view(t, seat))
 
     @guarded
     async def events(request: Request) -> Response:
@@ -230,15 +233,37 @@ def create_app(
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         lang = page_lang(request.query_params.get("lang"))
-        return JSON({"version": t.version, "events": table_events(t, seat, lang)})
+        async with t.lock:  # nothing not yet stored
+            return JSON({"version": t.version, "events": table_events(t, seat, lang)})
+
+    @guarded
+    async def rules_of(request: Request) -> Response:
+        """The table's title and its rules in words (the page's rules panel)."""
+        t = hub.get(request.path_params["id"])
+        return JSON(table_rules(t, page_lang(request.query_params.get("lang"))))
+
+    @guarded
+    async def hint(request: Request) -> Response:
+        """The terminal's hint for the seat to play, in the page's language."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        return JSON(table_hint(t, seat, page_lang(request.query_params.get("lang"))))
+
+    @guarded
+    async def check(request: Request) -> Response:
+        """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        data = await _json_body(request)
+        return JSON(check_action(hub, t, seat, data, page_lang(request.query_params.get("lang"))))
 
     @guarded
     async def act(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await _json_body(request)
-        hub.act(t, seat, data)
-        return JSON(hub.view(t, seat))
+        await hub.act(t, seat, data)
+        return JSON(await hub.current_view(t, seat))
 
     @guarded
     async def export(request: Request) -> Response:
@@ -271,7 +296,7 @@ def create_app(
                 await websocket.close()
 
         sender = asyncio.create_task(pump())
-        hub.tell_all(t)  # the newcomer gets its view; the others see who is connected
+        await hub.tell_all(t)  # the newcomer gets its view; the others see who is connected
         try:
             while True:
                 frame = await websocket.receive()
@@ -301,10 +326,10 @@ def create_app(
                     conn.send({"type": "error", "code": "invalid_message", "message": validation_message(e)})
                     continue
                 if msg.type == "ping":
-                    conn.send({"type": "view", "view": hub.view(t, seat)})
+                    conn.send({"type": "view", "view": await hub.current_view(t, seat)})
                     continue
                 try:
-                    hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True))
+                    await hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True))
                 except ServerError as e:
                     conn.send(ws_error(e.code, e.message, lang))
                 except RuleError as e:
@@ -320,7 +345,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
             if hub.started:
-                hub.tell_all(t)
+                await hub.tell_all(t)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -342,6 +367,9 @@ def create_app(
         Route("/api/tables/{id}/view", view),
         Route("/api/tables/{id}/events", events),
         Route("/api/tables/{id}/actions", act, methods=["POST"]),
+        Route("/api/tables/{id}/check", check, methods=["POST"]),
+        Route("/api/tables/{id}/rules", rules_of),
+        Route("/api/tables/{id}/hint", hint),
         Route("/api/tables/{id}/save", export),
         WebSocketRoute("/ws/tables/{id}", ws),
         *puzzle_routes,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from .. import actions as A
@@ -59,6 +59,7 @@ def schedule(hub: Hub, t: Table) -> None:
             setattr(t, name, None)
         t.deadline = None
         t.next_round_at = None
+        t.ready = set()
         if s.phase == OVER:
             if not s.game_over:
                 t.next_round_at = loop_time() + hub.round_pause
@@ -76,13 +77,13 @@ RETRY_SECONDS = 0.5  # between two tries while the store is locked by another pr
 MAX_TRIES = 7200  # an hour of retries, then the task gives up (the next request reschedules it)
 
 
-async def retrying(hub: Hub, do: Callable[[], None]) -> None:
+async def retrying(hub: Hub, do: Callable[[], Awaitable[object]]) -> None:
     """Run `do` (an accept); while the store is busy (503), wait and try
     again: a lock held by an admin's sqlite3 session delays a table, it never
     stops it for good."""
     for _ in range(MAX_TRIES):
         try:
-            do()
+            await do()
             return
         except ServerError as e:
             if e.code != "busy" or not hub.started:
@@ -96,16 +97,19 @@ async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
         t.clock_task = None
         with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
             await retrying(
-                hub, lambda: hub.accept(t, A.Timeout(t.game.state.turn)) if t.key() == key else None
+                hub,
+                lambda: hub.accept(t, lambda: A.Timeout(t.game.state.turn), still=lambda: t.key() == key),
             )
 
 
 async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
+    """The round's end stays on screen for the round pause at most: then the
+    next round is dealt, whoever has not clicked "continue"."""
     await asyncio.sleep(hub.round_pause)
     if t.key() == key:
         t.round_task = None
         with contextlib.suppress(RuleError):
-            await retrying(hub, lambda: hub.next_round(t) if t.key() == key else None)
+            await retrying(hub, lambda: hub.next_round(t, still=lambda: t.key() == key))
 
 
 async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
@@ -113,11 +117,14 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
         if hub.bot_delay:
             await asyncio.sleep(hub.bot_delay)
         g = t.game
-        seat = g.state.turn
-        bot = t.seats[seat].bot
-        if bot is None or g.state.phase == OVER:
-            return
-        view = g.view(seat)
+        async with t.lock:  # what the bot sees is what the store holds
+            if len(g.log) != log_len:
+                return
+            seat = g.state.turn
+            bot = t.seats[seat].bot
+            if bot is None or g.state.phase == OVER:
+                return
+            view = g.view(seat)
         try:
             action: A.Action = await asyncio.wait_for(
                 asyncio.to_thread(bot.choose, view, g.rules), hub.think_budget
@@ -129,15 +136,18 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
         if len(g.log) != log_len:
             return  # the game moved on while it thought (a timeout): think again from the new state
 
-        def play() -> None:
-            if len(g.log) != log_len:
-                return  # someone else moved the game while the store was locked
+        def unmoved() -> bool:
+            return len(g.log) == log_len  # else someone moved the game meanwhile: stand down
+
+        async def play() -> None:
+            if not unmoved():
+                return
             t.bot_task = None  # so that the accept's schedule starts the next bot
             try:
                 try:
-                    hub.accept(t, action)
+                    await hub.accept(t, action, still=unmoved)
                 except RuleError:
-                    hub.accept(t, A.Timeout(seat))
+                    await hub.accept(t, A.Timeout(seat), still=unmoved)
             except ServerError:
                 t.bot_task = asyncio.current_task()  # still this turn's bot, trying again
                 raise

@@ -24,10 +24,11 @@ from ..cli.common import Seconds
 )
 @click.option(
     "--round-pause",
-    default=4.0,
+    default=30.0,
     show_default=True,
     type=Seconds(),
-    help="Seconds between a round's end and the next deal.",
+    help="Most seconds a round's end stays on screen (a countdown on the page) before the next "
+    "deal; sooner once every person at the table has clicked continue.",
 )
 @click.option(
     "--bot-delay",

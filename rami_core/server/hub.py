@@ -15,7 +15,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from pydantic import ValidationError
 
@@ -32,10 +32,14 @@ from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
 from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
-from .store import Store, StoreBusy, StoredTable
+from .store import Store, StoreBusy, StoredTable, Writer
 from .table import HUMAN, Seat, Table
 from .views import build_view
 from .words import default_name, event_message
+
+# What accept plays: an action, or a function of the table's state giving it
+# (called under the table's lock: a timeout names the seat then to play).
+Change: TypeAlias = "A.Action | A.NextRound | Callable[[], A.Action | A.NextRound]"
 
 
 def busy() -> ServerError:
@@ -51,7 +55,7 @@ class Hub:
         self,
         store: Store,
         *,
-        round_pause: float = 4.0,
+        round_pause: float = 30.0,
         bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
@@ -64,6 +68,9 @@ class Hub:
         self.clock_scale = clock_scale  # tests shrink the profile's seconds
         self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
         self.started = False
+        # The store's writer thread, from start() on: no write waits on the loop.
+        # Without it (a hub that only loads, an export) a write runs in place.
+        self.writer: Writer | None = None
 
     # ------------------------------------------------------------ start and stop
 
@@ -85,6 +92,8 @@ class Hub:
     def start(self) -> None:
         """Start the clocks, bots and round timers (needs a running event loop)."""
         self.started = True
+        if self.writer is None:
+            self.writer = Writer(self.store)
         for t in self.tables.values():
             t.turn_key = ()
             schedule(self, t)
@@ -104,6 +113,16 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.writer is not None:
+            await asyncio.to_thread(self.writer.close)  # the writes handed over are finished first
+            self.writer = None
+
+    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+        """One store write, in the writer thread (StoreBusy: refused, nothing written)."""
+        if self.writer is None:
+            fn(*args)
+        else:
+            await self.writer.call(fn, *args)
 
     def _build(self, st: StoredTable) -> Table:
         profile = Profile.model_validate(st.profile)
@@ -124,7 +143,7 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
+    async def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
         """A new table. `read` is the request's profile already read (the app
         reads it in a worker thread, off the loop); without it, read here."""
         variant, profile = read if read is not None else profile_from_request(req)
@@ -172,7 +191,7 @@ class Hub:
         )
         t = self._build(st)  # deals: a profile the engine cannot play fails here, before anything is stored
         try:
-            self.store.create_table(st)
+            await self.write(self.store.create_table, st)
         except StoreBusy:
             raise busy() from None
         self.tables[t.id] = t
@@ -210,7 +229,7 @@ class Hub:
         except (A.ActionFormatError, CardError) as e:
             raise ServerError(400, "invalid_action", str(e)) from None
 
-    def act(self, t: Table, seat: int | None, data: Any) -> None:
+    async def act(self, t: Table, seat: int | None, data: Any) -> None:
         """Play one client action for `seat` (raises ServerError or RuleError, nothing changed)."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
@@ -218,15 +237,32 @@ class Hub:
             raise ServerError(409, "table_stopped", t.stopped)
         action = self.parse_action(t, seat, data)
         if action == "undo":
-            self.undo(t, seat)
+            await self.undo(t, seat)
         elif action == "next_round":
-            self.next_round(t)
+            await self.next_round(t, seat)
         else:
             assert not isinstance(action, str)
-            self.accept(t, action)
+            await self.accept(t, action)
 
-    def accept(self, t: Table, action: A.Action | A.NextRound) -> None:
-        """Judge, store, then tell: the one path every change takes."""
+    async def accept(self, t: Table, action: Change, *, still: Callable[[], bool] | None = None) -> bool:
+        """Judge, store, then tell: the one path every change takes, one at a
+        time per table (under its lock, while the store writes off the loop).
+        `still`, asked under the lock, lets a clock or bot whose turn has
+        passed stand down (False: nothing done). Shielded: a caller that goes
+        away mid-write leaves the change to finish (told) or to be taken back."""
+        return await asyncio.shield(self._accept(t, action, still))
+
+    async def _accept(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
+        async with t.lock:
+            return await self._accept_locked(t, action, still)
+
+    async def _accept_locked(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
+        if still is not None and not still():
+            return False
+        if t.stopped is not None:
+            raise ServerError(409, "table_stopped", t.stopped)
+        if callable(action):
+            action = action()
         started = time.perf_counter()
         g = t.game
         before_events = len(g.events)
@@ -237,11 +273,11 @@ class Hub:
         else:
             g.apply(action)  # RuleError: nothing changed
         try:
-            self.store.append(t.id, len(g.log) - 1, A.action_to_dict(action))
+            await self.write(self.store.append, t.id, len(g.log) - 1, A.action_to_dict(action))
         except StoreBusy:
             g.rollback(cp)
             raise busy() from None
-        except Exception:
+        except BaseException:
             g.rollback(cp)
             raise
         if isinstance(action, A.NextRound):
@@ -250,6 +286,7 @@ class Hub:
         self._changed(t, g.events[before_events:])
         if self.on_accept is not None:
             self.on_accept(t, time.perf_counter() - started)
+        return True
 
     def _replay(self, t: Table, entry: dict[str, Any]) -> None:
         before_phase = t.game.state.phase
@@ -279,28 +316,53 @@ class Hub:
             and len(t.game.log) > t.undo_point[1]
         )
 
-    def undo(self, t: Table, seat: int) -> None:
-        if not t.undo:
-            raise ServerError(409, "undo_forbidden", "this table was created without undo")
-        if t.game.state.turn != seat or t.game.state.phase == OVER:
-            raise RuleError("not_your_turn", Reason("undo_own_turn"))
-        if not self.undo_available(t, seat):
-            raise ServerError(409, "undo_forbidden", "nothing to take back: the draw stays, lays can go back")
-        assert t.undo_point is not None
-        n = t.undo_point[1]
-        try:
-            self.store.truncate(t.id, n)
-        except StoreBusy:
-            raise busy() from None
-        t.game.rollback(t.undo_point)
-        t.undo_point = t.game.checkpoint()
-        self._changed(t, [Event(EventKind.UNDONE, seat)])
+    async def undo(self, t: Table, seat: int) -> None:
+        await asyncio.shield(self._undo(t, seat))
 
-    def next_round(self, t: Table) -> None:
-        s = t.game.state
-        if s.phase != OVER or s.game_over:
-            raise RuleError("wrong_phase", Reason("round_not_over"))
-        self.accept(t, A.NextRound())
+    async def _undo(self, t: Table, seat: int) -> None:
+        async with t.lock:
+            if not t.undo:
+                raise ServerError(409, "undo_forbidden", "this table was created without undo")
+            if t.game.state.turn != seat or t.game.state.phase == OVER:
+                raise RuleError("not_your_turn", Reason("undo_own_turn"))
+            if not self.undo_available(t, seat):
+                raise ServerError(
+                    409, "undo_forbidden", "nothing to take back: the draw stays, lays can go back"
+                )
+            assert t.undo_point is not None
+            n = t.undo_point[1]
+            try:
+                await self.write(self.store.truncate, t.id, n)
+            except StoreBusy:
+                raise busy() from None
+            t.game.rollback(t.undo_point)
+            t.undo_point = t.game.checkpoint()
+            self._changed(t, [Event(EventKind.UNDONE, seat)])
+
+    async def next_round(
+        self, t: Table, seat: int | None = None, *, still: Callable[[], bool] | None = None
+    ) -> bool:
+        """A person's "continue" at a round's end (`seat`), or the round pause's
+        end (no seat). The server deals the next round once every person at
+        the table has continued (bots never wait), or when the pause ends.
+        True when a round was dealt."""
+        return await asyncio.shield(self._next_round(t, seat, still))
+
+    async def _next_round(self, t: Table, seat: int | None, still: Callable[[], bool] | None) -> bool:
+        async with t.lock:
+            if still is not None and not still():
+                return False
+            s = t.game.state
+            if s.phase != OVER or s.game_over:
+                raise RuleError("wrong_phase", Reason("round_not_over"))
+            if seat is not None:
+                if seat in t.ready:
+                    return False  # asked twice: the first one counts
+                t.ready.add(seat)
+                if not t.all_ready():
+                    self._changed(t, [])  # every page shows who is still reading the round's end
+                    return False
+            return await self._accept_locked(t, A.NextRound(), None)
 
     # ------------------------------------------------------------ telling
 
@@ -315,9 +377,16 @@ class Hub:
                 c.send(event_message(t, e, c.seat, c.lang))
             c.send({"type": "view", "view": self.view(t, c.seat)})
 
-    def tell_all(self, t: Table) -> None:
-        """Send every connection its view (someone came or went)."""
-        self._changed(t, [])
+    async def tell_all(self, t: Table) -> None:
+        """Send every connection its view (someone came or went), once no
+        change is being written: nobody sees what is not yet stored."""
+        async with t.lock:
+            self._changed(t, [])
+
+    async def current_view(self, t: Table, seat: int | None) -> dict[str, Any]:
+        """The seat's view once no change is being written (see tell_all)."""
+        async with t.lock:
+            return self.view(t, seat)
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)

@@ -96,7 +96,9 @@ class UndoAction(_Action):
 
 
 class NextRoundAction(_Action):
-    """Server extension: deal the next round now instead of waiting for the pause."""
+    """Server extension: "continue" at a round's end. The next round is dealt
+    once every person at the table has sent it (bots never wait), or when the
+    round pause ends."""
 
     next_round: Literal[True]
 
@@ -293,6 +295,16 @@ class TableRules(BaseModel):
     undo: bool
 
 
+class Owes(BaseModel):
+    """What the seat must still do this turn (its own view only; empty otherwise)."""
+
+    jokers: list[str] = Field(description="Jokers won back that must go back on the table this turn.")
+    lay_taken: str | None = Field(
+        description="The card taken from the discard pile that must be laid this turn."
+    )
+    keep_for_discard: bool = Field(description="A card must be kept to discard (one goes out by a discard).")
+
+
 class View(BaseModel):
     """What one seat (or a spectator, seat null) may know, and nothing more.
     The engine may add public facts of the round as more keys."""
@@ -343,7 +355,16 @@ class View(BaseModel):
     clock: Clock | None
     score_sheet: list[RoundLine]
     rules: TableRules
-    next_round_in: float | None = Field(None, description="Seconds until the next round is dealt.")
+    next_round_in: float | None = Field(
+        None,
+        description="At a round's end, seconds until the next round is dealt whoever has not "
+        "continued (sooner once every person has); null otherwise.",
+    )
+    owes: Owes = Field(description="What the seat must still do this turn, for the page's status line.")
+    ready: list[bool] = Field(
+        description="At a round's end, which seats asked for the next round (`next_round`): "
+        "a bot always, a person once they continued; all false otherwise."
+    )
 
 
 class Event(BaseModel):

@@ -11,10 +11,14 @@ in place. `synchronous=NORMAL` (the default here) survives a process crash;
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
+import queue
 import sqlite3
 import threading
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,9 +66,13 @@ class StoreBusy(Exception):
     session): the action is refused with 503 busy and may be tried again."""
 
 
-# How long one call may wait for another process's lock. Short: the calls run
-# on the event loop, so a wait here is a wait for every table.
+# How long one write may wait for another process's lock. Writes run in the
+# writer thread, never on the event loop, but one at a time: a long wait here
+# delays every table's next write, so it stays short and the caller gets 503.
 BUSY_TIMEOUT_MS = 100
+# Writes waiting for the writer thread at most (a slow disk): past that a
+# request gets 503 busy at once instead of a queue that grows without end.
+WRITE_QUEUE = 256
 COLUMNS = {
     "tables": {"id", "created", "variant", "profile", "players", "seed", "seats", "options"},
     "actions": {"table_id", "n", "action"},
@@ -201,3 +209,64 @@ class Store:
 
     def table(self, table_id: str) -> StoredTable | None:
         return next((t for t in self.tables() if t.id == table_id), None)
+
+    def delete_table(self, table_id: str) -> None:
+        """Forget a table and its log (an expired table, or its creator's delete)."""
+        with self._lock:
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+                self.db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+                self.db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+                self.db.execute("COMMIT")
+            except sqlite3.OperationalError as e:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                if "locked" in str(e) or "busy" in str(e):
+                    raise StoreBusy(str(e)) from None
+                raise
+
+
+class Writer:
+    """The store's one writer thread: the event loop hands it each write and
+    awaits the answer, so a slow disk or a lock held by another process
+    delays the tables that write, never the loop (clocks, bots, every socket
+    and every other request go on). Writes run one at a time in the order
+    given, so a table's log is written in the order its actions were judged.
+    At most WRITE_QUEUE writes wait; one more is refused with StoreBusy."""
+
+    def __init__(self, store: Store, depth: int | None = None):
+        self.store = store
+        depth = WRITE_QUEUE if depth is None else depth
+        self._jobs: queue.Queue[tuple[Callable[..., None], tuple[Any, ...], concurrent.futures.Future] | None]
+        self._jobs = queue.Queue(maxsize=depth)
+        self._thread = threading.Thread(target=self._run, name="rami-store-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, args, fut = job
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fn(*args)
+            except BaseException as e:  # handed to the awaiting request, never lost in the thread
+                fut.set_exception(e)
+            else:
+                fut.set_result(None)
+
+    async def call(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run `fn(*args)` (a Store write) in the writer thread and wait for it."""
+        fut: concurrent.futures.Future = concurrent.futures.Future()
+        try:
+            self._jobs.put_nowait((fn, args, fut))
+        except queue.Full:
+            raise StoreBusy(f"{self._jobs.maxsize} writes wait for the disk") from None
+        await asyncio.wrap_future(fut)
+
+    def close(self) -> None:
+        """Finish the writes handed over, then stop the thread."""
+        self._jobs.put(None)
+        self._thread.join(timeout=30)

@@ -57,6 +57,9 @@ class Table:
     undo: bool
     created: float
     conns: set[Conn] = field(default_factory=set)
+    # Held while a change is judged, written and told: one change at a time,
+    # and no view shows a change the store has not yet kept.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     deals: int = 1  # rounds dealt so far (a replayed round too): part of the clock's turn key
     # Grows with every change, and across restarts (it starts from the clock
     # in microseconds), so a client can drop a view older than one it has.
@@ -65,6 +68,10 @@ class Table:
     turn_key: tuple = ()
     deadline: float | None = None  # loop time when the clock fires
     next_round_at: float | None = None
+    # The people (human seats) who clicked "continue" at this round's end:
+    # the next round is dealt once all have, or when the round pause ends.
+    # Not stored: after a restart the pause starts again.
+    ready: set[int] = field(default_factory=set)
     clock_task: asyncio.Task | None = None
     bot_task: asyncio.Task | None = None
     round_task: asyncio.Task | None = None
@@ -89,6 +96,14 @@ class Table:
     def connected(self) -> list[bool]:
         live = {c.seat for c in self.conns if not c.closed}
         return [s.kind != HUMAN or i in live for i, s in enumerate(self.seats)]
+
+    def all_ready(self) -> bool:
+        """Whether every person at the table asked for the next round (bots never wait)."""
+        return all(s.kind != HUMAN or i in self.ready for i, s in enumerate(self.seats))
+
+    def readiness(self) -> list[bool]:
+        """Each seat's wish to go on at a round's end: a bot's always, a person's once they clicked."""
+        return [s.kind != HUMAN or i in self.ready for i, s in enumerate(self.seats)]
 
     def key(self) -> tuple:
         """Which turn it is: the clock restarts, and a timer stands down, when this changes."""

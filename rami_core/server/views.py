@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..legal import LegalMoves, legal_moves
-from ..state import OVER
+from ..legal import LegalMoves, lay_bounds, legal_moves
+from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
 
@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 
 
 def _may(hub: Hub, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
-    """The kinds the engine offers the seat now, and the table's own undo."""
-    out = legal.allowed()
+    """The kinds the engine offers the seat now (the next round once, before
+    the seat says it is ready), and the table's own undo."""
+    out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
     if seat is not None and hub.undo_available(t, seat):
         out.append("undo")
     return out
@@ -42,6 +43,22 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
                 }
             )
     return lines
+
+
+def _owes(t: Table, seat: int | None) -> dict[str, Any]:
+    """What the seat must still do this turn, for the page's status line: the
+    jokers won back to lay again, the card taken from the discard pile to
+    lay, and whether a card must be kept for the discard (the engine's own
+    conditions: a turn that ends without them is refused)."""
+    s = t.game.state
+    if seat is None or s.turn != seat or s.phase != LAY:
+        return {"jokers": [], "lay_taken": None, "keep_for_discard": False}
+    owed = lay_bounds(t.game.rules, s, seat)  # the engine's own bounds on this turn's lays
+    return {
+        "jokers": [card_code(c).split("/")[0] for c in owed.jokers_owed],
+        "lay_taken": card_code(owed.taken_owed).split("/")[0] if owed.taken_owed is not None else None,
+        "keep_for_discard": owed.kept > 0,
+    }
 
 
 def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
@@ -99,6 +116,8 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
             "undo": t.undo,
         },
         next_round_in=nxt,
+        owes=_owes(t, seat),
+        ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )
     return d
 

@@ -67,41 +67,16 @@ def columns(a: Counter, J: int, rules: MeldRules):
     lo = 1 if rules.ace_low else 2
     hi = 14 if rules.ace_high else 13
     out: dict = {}
-
-    def face(p: int, s: int):
-        return (1 if p == 14 else p, s)
-
     for s in range(4):
-        for p0 in range(lo, hi - L + 2):
-            for n in range(L, min(13, hi - p0 + 1) + 1):
-                places = range(p0, p0 + n)
-                have = [a.get(face(p, s), 0) > 0 for p in places]
-                missing = [i for i in range(n) if not have[i]]
-                if len(missing) > jm:
-                    continue
-                present = [i for i in range(n) if have[i]]
-                for extra in range(jm - len(missing) + 1):
-                    for drop in combinations(present, extra):
-                        jset = set(missing) | set(drop)
-                        nat = n - len(jset)
-                        if nat < N:
-                            continue
-                        # leave out runs that split into two valid runs
-                        split = False
-                        if n >= 2 * L:
-                            pre = 0
-                            for k in range(1, n):
-                                pre += 0 if (k - 1) in jset else 1
-                                if L <= k <= n - L and pre >= N and nat - pre >= N:
-                                    split = True
-                                    break
-                        if split:
-                            continue
-                        faces = tuple(sorted(face(p0 + i, s) for i in range(n) if i not in jset))
-                        key = (faces, len(jset))
-                        if key not in out:
-                            items = ["J" if i in jset else "N" for i in range(n)]
-                            out[key] = ("run", s, p0, items)
+        mask = 0
+        for p in range(lo, hi + 1):
+            if a.get((1 if p == 14 else p, s), 0) > 0:
+                mask |= 1 << p
+        # a suit's runs depend only on which of its places hold a card: the
+        # same few patterns recur across solves (a full suit most often)
+        for key, layout in _suit_runs(mask, s, jm, L, N, lo, hi):
+            if key not in out:
+                out[key] = layout
     size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
     for r in range(1, 14):
         counts = [a.get((r, s), 0) for s in range(4)]
@@ -129,6 +104,62 @@ def columns(a: Counter, J: int, rules: MeldRules):
     return [(k[0], k[1], v) for k, v in out.items()]
 
 
+@lru_cache(maxsize=2048)
+def _suit_runs(mask: int, s: int, jm: int, L: int, N: int, lo: int, hi: int) -> tuple:
+    """The run columns of suit ``s`` whose places holding a card are the bits
+    of ``mask``: ((natural faces, jokers), layout), the first way of writing
+    each kept, in the order :func:`columns` lists them. The layouts are
+    shared by every program that asks (read only)."""
+    out: dict = {}
+    for p0 in range(lo, hi - L + 2):
+        for n in range(L, min(13, hi - p0 + 1) + 1):
+            window = (mask >> p0) & ((1 << n) - 1)
+            ace_last = p0 + n - 1 == 14  # place 14 is the ace: its rank sorts first
+            for offs, nj, items in _window_runs(window, n, jm, L, N):
+                if ace_last and offs and offs[-1] == n - 1:
+                    ranks = (1, *[p0 + o for o in offs[:-1]])
+                else:
+                    ranks = tuple([p0 + o for o in offs])
+                key = (ranks, nj)
+                if key not in out:
+                    out[key] = (p0, items)
+    return tuple(
+        ((tuple([(r, s) for r in k[0]]), k[1]), ("run", s, p0, list(items))) for k, (p0, items) in out.items()
+    )
+
+
+@lru_cache(maxsize=8192)
+def _window_runs(window: int, n: int, jm: int, L: int, N: int) -> tuple:
+    """The runs of one window of ``n`` places (bit i of ``window``: place i
+    holds a card) with at most ``jm`` jokers, leaving out those that split
+    into two valid runs: (offsets of the naturals, jokers, items 'N'/'J'), in
+    the order of the joker counts, then of the naturals a joker stands in for."""
+    missing = [i for i in range(n) if not window >> i & 1]
+    if len(missing) > jm:
+        return ()
+    present = [i for i in range(n) if window >> i & 1]
+    out = []
+    for extra in range(jm - len(missing) + 1):
+        for drop in combinations(present, extra):
+            jset = set(missing) | set(drop)
+            nat = n - len(jset)
+            if nat < N:
+                continue
+            if n >= 2 * L:
+                pre = 0
+                split = False
+                for k in range(1, n):
+                    pre += 0 if (k - 1) in jset else 1
+                    if L <= k <= n - L and pre >= N and nat - pre >= N:
+                        split = True
+                        break
+                if split:
+                    continue
+            offs = tuple(i for i in range(n) if i not in jset)
+            out.append((offs, len(jset), tuple("J" if i in jset else "N" for i in range(n))))
+    return tuple(out)
+
+
 class LPResult:
     def __init__(self, layouts, value, proven, bound):
         self.layouts = layouts  # list of layouts (with repeats)
@@ -153,15 +184,21 @@ class _Program:
         rows, colj, vals, ub = [], [], [], []
         jrow = len(faces)
         for m, (fs, j, _l) in enumerate(cols):
-            cnt = Counter(fs)
-            u = min(a[f] // k for f, k in cnt.items())
+            if len(set(fs)) == len(fs):  # runs and sets of distinct suits: each face once
+                u = min([a[f] for f in fs])
+                rows += [fidx[f] for f in fs]
+                colj += [m] * len(fs)
+                vals += [1] * len(fs)
+            else:
+                cnt = Counter(fs)
+                u = min(a[f] // k for f, k in cnt.items())
+                for f, k in cnt.items():
+                    rows.append(fidx[f])
+                    colj.append(m)
+                    vals.append(k)
             if j:
                 u = min(u, J // j)
             ub.append(u)
-            for f, k in cnt.items():
-                rows.append(fidx[f])
-                colj.append(m)
-                vals.append(k)
             if j:
                 rows.append(jrow)
                 colj.append(m)

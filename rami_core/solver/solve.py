@@ -11,6 +11,15 @@ from typing import cast
 from ..cards import JOKER_SUIT, Card
 from ..errors import InternalError
 from ..melds import MeldRules, read_meld
+
+# scipy's HiGHS (about half a second of CPU) is loaded with the solver, not by
+# the first solve that asks the LP: a player's first hint on a hard table paid
+# it (0.5-0.8 s). Voleur greedy games with it loaded at the start, four pairs
+# of 25 rounds alternated in one session: 5.58 rounds per CPU second against
+# 5.69 without, within the machine's noise (an earlier session measured a
+# third slower, not reproduced). The commands that never solve (`rami
+# --help`) do not import the solver.
+from . import lp as _lp
 from .pool import CardPool
 from .results import (
     DEFAULT_MAX_STATES,
@@ -251,16 +260,10 @@ def _lp_path(
     """HiGHS's arrangement with its exact certificate (rami_core.solver.lp), or None."""
     if not options.use_lp or not model.t or model.J > LP_MAX_JOKERS:
         return None
-    # imported here, not with the module: with scipy loaded at import, voleur
-    # bot games (which never ask the LP under their 2,000-state rebuilds) ran
-    # at 4.4 rounds per CPU second instead of 6.6, same decisions; the cause
-    # is not found yet (not the garbage collector, not OpenBLAS's threads)
-    from . import lp
-
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:
         raise SolverTimeout
-    return lp.lp_solve(
+    return _lp.lp_solve(
         model.t, model.a, model.JT, model.J, model.w, model.wj, model.rules, left, total, integer
     )
 

@@ -8,8 +8,11 @@ A turn clock needs a read that can end without input: stdin is then read
 through ``select`` with a deadline, line by line from our own buffer (so
 that no line typed ahead is lost between two reads), and on a terminal the
 clock line above the prompt counts down every second without touching what
-the player is typing. A timeout returns :data:`TIMEOUT`; a line typed after
-it stays in the buffer and is read at the next prompt, never thrown away.
+the player is typing. A timeout returns :data:`TIMEOUT`; a whole line typed
+before it (Enter pressed) stays in the buffer and is read at the next prompt,
+never thrown away. What was typed without Enter is dropped at the timeout: on
+a terminal the kernel holds that unsent text, and kept it would be glued to
+the next command (`m 10Co`, timeout, `q` Enter read as `m 10Coq`).
 """
 
 from __future__ import annotations
@@ -65,6 +68,23 @@ class _LineReader:
             if not chunk:
                 self.closed = True
             self.buffer += chunk
+
+    def drop_unsent(self) -> None:
+        """At a timeout on a terminal: keep the whole lines already sent, drop
+        the text typed without Enter (the kernel's pending line, and any part
+        line read), so that it never sticks to the next command."""
+        if not os.isatty(self.fd):
+            return  # a pipe or a file: its bytes are a script, none of them unsent typing
+        with contextlib.suppress(OSError, ValueError):
+            while not self.closed and select.select([self.fd], [], [], 0)[0]:
+                chunk = os.read(self.fd, 4096)
+                if not chunk:
+                    self.closed = True
+                self.buffer += chunk
+            import termios
+
+            termios.tcflush(self.fd, termios.TCIFLUSH)
+        self.buffer = self.buffer[: self.buffer.rfind(b"\n") + 1]
 
 
 class Terminal:
@@ -138,6 +158,8 @@ class Terminal:
         except KeyboardInterrupt:
             line = ""
         if line is None:
+            if self._reader is not None:
+                self._reader.drop_unsent()
             self.console.print()
             return TIMEOUT
         if not line:

@@ -1,6 +1,6 @@
 """`hint`: the bots' plan for the seat to play, from its view only.
 
-A thin adapter over the planning the bots share (`rami_core.bots.planning`):
+A thin adapter over the planning the bots share (`rami_core.bots.candidates`, `.planner`, `.planning`):
 the same openings (what this seat needs now, `Rules.opening_need`, the
 partner rule included), lay offs, joker swaps and rebuilds of the table, and
 the same whole-turn check, every step played by the engine with the game's
@@ -11,14 +11,19 @@ what the engine accepts and a bot would play, and nothing it would refuse.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from .. import actions as A
 from ..bots.base import state_from_view
-from ..bots.planning import Planner, PlanningBot, run_actions
+from ..bots.candidates import run_actions
+from ..bots.planner import Planner
+from ..bots.planning import PlanningBot
 from ..cards import Card
+from ..i18n import Messages
 from ..rules import Rules
 from ..state import DRAW, GameState
 from ..views import SeatView
+from .dispatch import command_text
 
 
 def lay_plan(view: SeatView, rules: Rules) -> tuple[list[A.Action], GameState]:
@@ -54,3 +59,29 @@ def suggest(view: SeatView, rules: Rules) -> dict:
         "discard": end.card if isinstance(end, A.Discard) else None,
         "end": isinstance(end, A.EndTurn),
     }
+
+
+def hint_words(view: SeatView, rules: Rules, msg: Messages, name: Callable[[Card], str]) -> tuple[bool, str]:
+    """The hint in words, as the terminal's `h` says it and the table page's
+    hint button shows it: (True, the advice), or (False, why there is none).
+    The hint is advice: a planner failure is said, never raised."""
+    try:
+        plan = suggest(view, rules)
+    except Exception as e:
+        return False, msg("hint_unavailable", detail=f"{type(e).__name__}: {e}")
+    if "draw" in plan:
+        text = (
+            msg("hint_draw_discard", card=name(plan["card"]))
+            if plan["draw"] == "discard"
+            else msg("hint_draw_stock")
+        )
+        return True, msg("hint", text=text)
+    then = ""
+    if plan["discard"] is not None:
+        then = msg("hint_discard", card=name(plan["discard"]), code=name(plan["discard"]))
+    elif plan["end"]:
+        then = msg("hint_end")
+    steps = [command_text(a, name) for a in plan["actions"]]
+    if steps:
+        return True, msg("hint", text=f", {msg('hint_then')} ".join(steps + ([then] if then else [])))
+    return True, msg("hint_none", then=then or "-")

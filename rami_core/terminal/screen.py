@@ -17,6 +17,7 @@ from ..i18n import Messages
 from ..legal import LegalMoves
 from ..profile import GameEnd, Profile
 from ..rules import Rules
+from ..rules_words import opening_words
 from ..state import DRAW, LAY
 from ..views import SeatView
 from .card_text import CardStyle
@@ -122,20 +123,7 @@ class Screen:
         return t
 
     def opening_requirement(self) -> str:
-        o = self.rules.opening
-        m = self.msg
-        if o.all_at_once:
-            return m("req_all_at_once", but_one=m("req_but_one") if self.rules.keep_last else "")
-        parts = []
-        if o.points:
-            parts.append(m("req_points", points=o.points))
-        if o.pure_run:
-            parts.append(m("req_pure"))
-        if o.run_and_set:
-            parts.append(m("req_run_set"))
-        if not o.jokers:
-            parts.append(m("req_no_joker"))
-        return ", ".join(parts) or m("req_any")
+        return opening_words(self.rules.opening, self.rules.keep_last, self.msg)
 
     def actions_now(self, view: SeatView, opened: bool, legal: LegalMoves) -> list[Text]:
         """What the seat may do now, as the engine offers it (`rami_core.legal`)."""

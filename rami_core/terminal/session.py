@@ -33,7 +33,7 @@ from . import commands as C
 from .card_text import CardStyle
 from .commands import CommandError, Parser
 from .console import TIMEOUT, Terminal
-from .dispatch import command_text, to_action
+from .dispatch import to_action
 from .saves import write_save
 from .screen import Screen
 from .undo import Entry, UndoStack
@@ -357,36 +357,10 @@ class Session:
     # ------------------------------------------------------------------ hint
 
     def hint(self, seat: int) -> None:
-        from .hint import suggest
+        from .hint import hint_words
 
-        g = self.game
-        try:
-            plan = suggest(g.view(seat), g.rules)
-        except Exception as e:  # the hint is advice: never a reason to stop the game
-            self.term.line(Text(self.msg("hint_unavailable", detail=f"{type(e).__name__}: {e}"), style="red"))
-            return
-        m = self.msg
-        if "draw" in plan:
-            text = (
-                m("hint_draw_discard", card=self.style.name(plan["card"]))
-                if plan["draw"] == "discard"
-                else m("hint_draw_stock")
-            )
-            self.term.line(Text(m("hint", text=text), style="green"))
-            return
-        then = ""
-        if plan["discard"] is not None:
-            then = m(
-                "hint_discard", card=self.style.name(plan["discard"]), code=self.style.name(plan["discard"])
-            )
-        elif plan["end"]:
-            then = m("hint_end")
-        steps = [command_text(a, self.style.name) for a in plan["actions"]]
-        if steps:
-            text = f", {m('hint_then')} ".join(steps + ([then] if then else []))
-            self.term.line(Text(m("hint", text=text), style="green"))
-        else:
-            self.term.line(Text(m("hint_none", then=then or "-"), style="green"))
+        ok, text = hint_words(self.game.view(seat), self.game.rules, self.msg, self.style.name)
+        self.term.line(Text(text, style="green" if ok else "red"))
 
     # ------------------------------------------------------------------ round end
 

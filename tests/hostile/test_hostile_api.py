@@ -302,8 +302,50 @@ def test_a_plugin_error_fails_its_scenario_and_the_next_one_runs(monkeypatch: py
 
     runner = CliRunner()
     out = runner.invoke(main, ["simulate", "--set", "plugins.raiser={}", "--games", "3", "--json"])
-    assert out.exit_code == 0, out.output
+    # No game finished: no statistics, a failed run naming the first error, no traceback.
+    assert out.exit_code == 1, out.output
     assert json.loads(out.stdout)["failed_games"] == 3
+    assert json.loads(out.stdout)["first_plugin_error"]["game"] == 0
+    assert (
+        "3 of 3 games stopped by a plugin error; the first, game 0 (seed 0): plugin 'raiser' failed in hook rami_draw_allowed: RuntimeError: plugin bug"
+        in out.stderr
+    )
+    assert "Traceback" not in out.output
+    out = runner.invoke(main, ["simulate", "--set", "plugins.raiser={}", "--games", "2"])
+    assert out.exit_code == 1 and "games stopped by a plugin error" in out.stdout
+    assert "the first, game 0" in out.stderr
+
+
+def test_simulate_names_the_first_plugin_error_and_goes_on_when_some_games_finish(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import rami_core.hooks as hooks
+    from rami_core.cli import main
+
+    calls = []
+
+    class FirstGameRaiser:
+        """Fails on the first deal only: game 0 stops, games 1 and 2 are played."""
+
+        name = "raiser"
+
+        def __init__(self, settings: Any = None):
+            pass
+
+        @hookimpl
+        def rami_deal(self, rules, state):
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("first call")
+
+    bundled = {**hooks.bundled_plugins(), "raiser": FirstGameRaiser}
+    monkeypatch.setattr(hooks, "bundled_plugins", lambda: bundled)
+    out = CliRunner().invoke(main, ["simulate", "--set", "plugins.raiser={}", "--games", "3", "--json"])
+    assert out.exit_code == 0, out.output
+    res = json.loads(out.stdout)
+    assert res["failed_games"] == 1 and res["first_plugin_error"]["game"] == 0
+    assert "1 of 3 games stopped by a plugin error; the first, game 0 (seed 0)" in out.stderr
+    assert "RuntimeError: first call" in out.stderr
 
 
 # --------------------------------------------------------------------------- exit code 3

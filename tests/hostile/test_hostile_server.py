@@ -383,6 +383,93 @@ def test_a_locked_store_gives_busy_then_play_resumes(tmp_path):
         assert len(hub.tables[bots["table"]].game.log) > stuck + 3  # ...and play on, their tasks alive
 
 
+def test_a_slow_store_holds_up_no_other_table(tmp_path, monkeypatch):
+    """The disk stalls on one table's write (held here by an event): the
+    loop never waits for it. Other tables' views, the lobby and a WebSocket
+    answer meanwhile; nobody sees the held action before it is stored; once
+    the write goes through, the action is told; a write queue that is full
+    is a 503 busy at once, not a queue that grows."""
+    import threading
+
+    import httpx
+    import websockets.sync.client as ws_client
+
+    from rami_core.server import store as store_module
+    from tests.server_support import ThreadServer
+
+    monkeypatch.setattr(store_module, "WRITE_QUEUE", 1)
+    held = threading.Event()
+    entered = threading.Event()
+    slow_table: list[str] = []
+    real_append = store_module.Store.append
+
+    def append(self, table_id, n, action):
+        if table_id in slow_table:
+            entered.set()
+            assert held.wait(30)
+        real_append(self, table_id, n, action)
+
+    monkeypatch.setattr(store_module.Store, "append", append)
+    with ThreadServer(tmp_path / "t.sqlite", bot_delay=0, round_pause=1000) as srv:
+
+        def new_table(seed: int) -> dict:
+            r = httpx.post(
+                srv.url + "/api/tables", json={"seats": ["human", "human"], "variant": "rami51", "seed": seed}
+            )
+            assert r.status_code == 201, r.text
+            return r.json()
+
+        def to_play(t: dict) -> str:
+            seat = srv.hub.tables[t["table"]].game.state.turn
+            return t["seats"][seat]["token"]
+
+        a, b, c = new_table(1), new_table(2), new_table(3)
+        slow_table.append(a["table"])
+        answers: dict = {}
+
+        def post(key: str, t: dict) -> None:
+            answers[key] = httpx.post(
+                f"{srv.url}/api/tables/{t['table']}/actions?token={to_play(t)}",
+                json={"draw": "stock"},
+                timeout=60,
+            )
+
+        ta = threading.Thread(target=post, args=("a", a))
+        ta.start()
+        tb = None
+        try:
+            assert entered.wait(30)  # table a's write is on the disk, held
+            with ws_client.connect(
+                f"ws://127.0.0.1:{srv.port}/ws/tables/{b['table']}", open_timeout=10
+            ) as sock:
+                first = sock.recv(timeout=10)
+                assert '"type":"view"' in first
+            for _ in range(3):
+                assert httpx.get(srv.url + "/api/meta", timeout=10).status_code == 200
+                view = httpx.get(f"{srv.url}/api/tables/{b['table']}/view?token={to_play(b)}", timeout=10)
+                assert view.status_code == 200 and view.json()["phase"] == "draw"
+            assert len(httpx.get(srv.url + "/api/tables", timeout=10).json()) == 3
+            # b's write waits its turn behind a's (one writer): the queue of one is full
+            tb = threading.Thread(target=post, args=("b", b))
+            tb.start()
+            deadline = time.monotonic() + 30
+            while srv.hub.writer._jobs.qsize() < 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            post("c", c)
+            assert answers["c"].status_code == 503 and answers["c"].json()["error"]["code"] == "busy"
+            assert srv.hub.tables[c["table"]].game.state.phase == "draw"  # taken back
+            assert ta.is_alive() and "a" not in answers
+        finally:
+            held.set()
+            ta.join(timeout=30)
+            if tb is not None:
+                tb.join(timeout=30)
+        assert answers["a"].status_code == 200 and answers["a"].json()["phase"] == "lay"
+        assert answers["b"].status_code == 200 and answers["b"].json()["phase"] == "lay"
+        post("c", c)
+        assert answers["c"].status_code == 200
+
+
 # --------------------------------------------------------------------------- item 3: a table that cannot end is stopped
 
 

@@ -5,6 +5,7 @@
 
 import { cardBack, cardElement, parse, sortCards, text as cardText } from "./cards.js";
 import { lang, refusal, t } from "./i18n.js";
+import { renderRoundEnd, tickRoundEnd } from "./roundend.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -28,8 +29,6 @@ const ui = {
   logVersion: -1, // the version the fetched events were read at
   deadline: null, // the turn's deadline in the server's clock (ms)
   clockOffset: 0, // the server's clock minus this browser's, re-read from every view
-  nextAt: 0,
-  nextLeft: null,
 };
 
 function nameOf(seat) {
@@ -152,8 +151,6 @@ function accept(view, force = false) {
   } else {
     ui.deadline = null;
   }
-  ui.nextLeft = view.next_round_in;
-  ui.nextAt = performance.now();
   render();
 }
 
@@ -379,7 +376,6 @@ function renderActions() {
     "b-discard": [may("discard") && !ui.rearranging, sel === 1, t("discard_btn")],
     "b-end": [may("end_turn") && !ui.rearranging, true, t("end_turn")],
     "b-undo": [may("undo"), true, t("undo")],
-    "b-next": [may("next_round"), true, t("next_round")],
   };
   for (const [id, [visible, enabled, text]] of Object.entries(buttons)) {
     const b = $(id);
@@ -472,12 +468,7 @@ function tick() {
     el.textContent = `${t("clock")}${t("colon")} ${Math.ceil(left)} ${t("seconds")}`;
     el.classList.toggle("low", left < 10);
   }
-  if (ui.view && ui.view.phase === "over" && ui.nextLeft !== null) {
-    const left = Math.max(0, ui.nextLeft - (performance.now() - ui.nextAt) / 1000);
-    $("status").dataset.next = t("next_in", Math.ceil(left));
-    const base = $("status").textContent.split(" ⏲ ")[0];
-    $("status").textContent = `${base} ⏲ ${t("next_in", Math.ceil(left))}`;
-  }
+  tickRoundEnd();
 }
 
 function render() {
@@ -490,6 +481,7 @@ function render() {
   renderHand();
   renderActions();
   renderSheet();
+  renderRoundEnd($("round-end"), ui.view, nameOf, () => send({ next_round: true }));
   tick();
   document.body.dataset.phase = ui.view.phase;
   document.body.dataset.turn = ui.view.turn;
@@ -543,7 +535,6 @@ async function discardSelected() {
 $("b-discard").onclick = discardSelected;
 $("b-end").onclick = () => send({ end_turn: true });
 $("b-undo").onclick = () => send({ undo: true });
-$("b-next").onclick = () => send({ next_round: true });
 $("b-rearrange").onclick = () => {
   ui.rearranging = true;
   ui.work = ui.view.melds.map((m) => m.cards.map((c) => ({ code: c, hand: false })));

@@ -1,5 +1,6 @@
-"""The README's "Embedding the engine in an app" example runs as written
-(issue 4, part 8): its code block is taken from README.md and executed."""
+"""The embedding page's example (docs/embedding.md) runs as written: its code
+block is taken from the page and executed, so an app developer copying it
+gets what the page shows."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import io
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-HEADING = "## Embedding the engine in an app"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "embedding.md"
+HEADING = "# Embedding the engine in an app"
 
 
 def section() -> str:
-    text = README.read_text(encoding="utf-8")
-    assert HEADING in text, f"README.md has no section {HEADING!r}"
+    text = PAGE.read_text(encoding="utf-8")
+    assert HEADING in text, f"docs/embedding.md has no section {HEADING!r}"
     body = text.split(HEADING, 1)[1]
     nxt = re.search(r"^## ", body, flags=re.M)
     return body[: nxt.start()] if nxt else body
@@ -48,7 +49,7 @@ def test_the_example_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # it saves a game in the current folder
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, f"{README}:{HEADING}", "exec"), {"__name__": "readme_example"})
+        exec(compile(code, f"{PAGE}:{HEADING}", "exec"), {"__name__": "readme_example"})
     printed = out.getvalue()
     assert "refused: wrong_phase" in printed
     assert "'kind': 'timed_out'" in printed

@@ -1,0 +1,194 @@
+"""Setups aimed at the settings that differ: where a rule's edge is.
+
+A random deal rarely puts a hand at 50 points with a pure run, a joker on the
+table beside the card it stands for, or a stock of one card. These setups do,
+on purpose: melds built around each opening threshold either profile names,
+table melds holding jokers with their exact cards in hand, cards that extend
+a table meld, a short stock and a discard pile to draw from, scores a round
+away from each target. The referees judge every move from them; the search
+keeps what they disagree on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from rami_core.cards import Card, format_card
+from rami_core.profile import Profile
+
+SUITS = 4
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What the differing settings point the setups at."""
+
+    thresholds: tuple[int, ...]  # opening points either profile asks (0 dropped)
+    targets: tuple[int, ...]  # game targets: scores are set just below them
+    players: tuple[int, ...]  # seat counts both profiles play
+    decks: int  # copies of a card both decks hold
+    jokers: int  # jokers both decks hold
+    short_stock: bool  # an empty-stock rule differs
+    scores: bool  # a scoring or game-end rule differs
+
+
+def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
+    """The focus for profiles `a` and `b` (None: no seat count both play)."""
+    counts = tuple(n for n in a.player_counts() if b.allows_players(n))
+    if not counts:
+        return None
+    groups = {p.split(".")[0] for p in paths}
+    thresholds = tuple(sorted({p.opening.points for p in (a, b) if p.opening.points}))
+    targets = tuple(sorted({t for p in (a, b) for t in (p.game.target, p.game.team_target) if t}))
+    return Focus(
+        thresholds=thresholds,
+        targets=targets,
+        players=counts,
+        decks=min(a.deck.decks, b.deck.decks),
+        jokers=min(a.deck.jokers, b.deck.jokers),
+        short_stock=bool(groups & {"draw", "game"}),
+        scores=bool(groups & {"scoring", "game", "jokers", "teams"}),
+    )
+
+
+class Pool:
+    """The cards still free for a setup: a card no more often than both decks hold it."""
+
+    def __init__(self, focus: Focus, rng: random.Random):
+        self.rng = rng
+        self.left: Counter[str] = Counter()
+        for rank in range(1, 14):
+            for suit in range(SUITS):
+                self.left[format_card(Card(rank, suit))] = focus.decks
+        self.left["JK"] = focus.jokers
+
+    def take(self, text: str) -> bool:
+        if self.left[text] <= 0:
+            return False
+        self.left[text] -= 1
+        return True
+
+    def take_all(self, cards: list[str]) -> list[str] | None:
+        need = Counter(cards)
+        if any(self.left[c] < k for c, k in need.items()):
+            return None
+        self.left.subtract(need)
+        return list(cards)
+
+    def random_card(self, weights: str = "any") -> str | None:
+        choices = [c for c, k in self.left.items() if k > 0]
+        if not choices:
+            return None
+        choices.sort()
+        if weights == "costly":  # jokers, aces and courts: what makes a penalty differ
+            costly = [c for c in choices if c == "JK" or c[0] in "AJQK"]
+            choices = costly or choices
+        card = self.rng.choice(choices)
+        self.left[card] -= 1
+        return card
+
+
+def _card(rank: int, suit: int) -> str:
+    return format_card(Card((rank - 1) % 13 + 1, suit))
+
+
+def random_meld(rng: random.Random, pool: Pool, high: bool) -> list[str] | None:
+    """A run or a set around the usual shapes and just outside them (two
+    cards, five, a wrapped corner, two of a suit), sometimes with a joker."""
+    if rng.random() < 0.5:
+        length = rng.choice([2, 3, 3, 4, 4, 5, 6])
+        start = rng.randint(8, 13) if high else rng.randint(1, 13)
+        suit = rng.randrange(SUITS)
+        cards = [_card(start + i, suit) for i in range(length)]
+    else:
+        rank = rng.choice([1, 11, 12, 13, 10]) if high else rng.randint(1, 13)
+        size = rng.choice([2, 3, 3, 4, 4, 5])
+        suits = list(range(SUITS))
+        rng.shuffle(suits)
+        if size > 4 or rng.random() < 0.15:
+            suits = suits[: size - 1] + [suits[0]]
+        cards = [_card(rank, s) for s in suits[:size]]
+    if rng.random() < 0.35 and len(cards) >= 2:
+        cards[rng.randrange(len(cards))] = "JK"
+    return pool.take_all(cards)
+
+
+def fits(meld: list[str], stands: list[tuple[int, int]], kind: str) -> list[str]:
+    """Cards that extend a table meld, and the exact cards its jokers stand for."""
+    out: list[str] = []
+    if kind == "run":
+        ranks = [r for r, _ in stands]
+        suit = stands[0][1]
+        out += [_card(min(ranks) - 1, suit), _card(max(ranks) + 1, suit)]
+    else:
+        rank = stands[0][0]
+        present = {s for c, (_, s) in zip(meld, stands, strict=True) if c != "JK"}
+        out += [_card(rank, s) for s in range(SUITS) if s not in present]
+    for c, (r, s) in zip(meld, stands, strict=True):
+        if c == "JK" and 0 <= s < SUITS:
+            out.append(_card(r, s))
+    return out
+
+
+def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any]:
+    """One setup around the focus. `table_reader(cards)` gives a table meld's
+    (kind, stands) under a profile, or None where it is no meld there."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    high = bool(focus.thresholds) and rng.random() < 0.6
+    table: list[dict[str, Any]] = []
+    hand: list[str] = []
+    for _ in range(rng.choice([0, 1, 1, 2, 3])):
+        meld = random_meld(rng, pool, high=False)
+        read = table_reader(meld) if meld else None
+        if meld is None or read is None:
+            continue
+        owner = rng.choice([None, *range(players)])
+        table.append({"cards": meld, "owner": owner} if owner is not None else {"cards": meld})
+        kind, stands = read
+        for f in fits(meld, stands, kind):
+            if rng.random() < 0.6 and pool.take(f):
+                hand.append(f)
+    for _ in range(rng.choice([0, 1, 1, 2, 2, 3])):
+        meld = random_meld(rng, pool, high)
+        if meld:
+            hand += meld
+    for _ in range(rng.choice([0, 1, 2])):
+        card = pool.random_card()
+        if card:
+            hand.append(card)
+    if rng.random() < 0.25 and pool.take("JK"):
+        hand.append("JK")
+    if not hand:
+        card = pool.random_card()
+        hand = [card] if card else []
+    rng.shuffle(hand)
+    others = [
+        [
+            c
+            for c in (pool.random_card("costly" if focus.scores else "any") for _ in range(rng.randint(1, 3)))
+            if c
+        ]
+        for _ in range(players - 1)
+    ]
+    stock_size = rng.choice([0, 1, 1, 2]) if focus.short_stock else rng.choice([1, 2, 3])
+    stock = [c for c in (pool.random_card() for _ in range(stock_size)) if c]
+    discard = [c for c in (pool.random_card() for _ in range(rng.choice([0, 1, 2, 3]))) if c]
+    if hand and rng.random() < 0.3:
+        # the discard top a hand card's twin: a draw that completes something, a throw back
+        twin = rng.choice(hand)
+        if pool.take(twin):
+            discard.append(twin)
+    setup: dict[str, Any] = {"hands": [hand, *others], "stock": stock, "discard": discard, "table": table}
+    owners = {m.get("owner") for m in table}
+    opened = [i in owners or rng.random() < 0.4 for i in range(players)]
+    setup["opened"] = opened
+    if rng.random() < 0.6:
+        setup["phase"] = "lay"
+    if focus.scores and focus.targets and rng.random() < 0.5:
+        target = rng.choice(focus.targets)
+        setup["scores"] = [max(0, target - rng.randint(1, 60)) for _ in range(players)]
+    return setup

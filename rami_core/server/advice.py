@@ -1,0 +1,113 @@
+"""What the table page asks besides playing: the table's rules in words, the
+terminal's hint, and whether a move being prepared would be accepted.
+
+The page judges nothing itself: the rules panel comes from the profile
+(`rami_core.rules_words`), the hint from the terminal's planner
+(`rami_core.terminal.hint`), and a check from the engine and the meld
+reader on a copy of the state (`engine.play_on`: nothing is changed,
+nothing stored, nobody told).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import actions as A
+from ..cards import Card, CardError, parse_card
+from ..engine import play_on
+from ..errors import RuleError
+from ..i18n import Messages
+from ..melds import read_meld, why_invalid
+from ..refusals import Reason, refusal_json
+from ..rules_words import rules_panel
+from ..state import card_code
+from ..terminal.hint import hint_words
+from .protocol import ServerError
+from .words import Words, page_lang
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .table import Table
+
+
+def table_rules(t: Table, lang: str) -> dict[str, Any]:
+    """The page's title (the profile's description, else its name) and its rules panel."""
+    p = t.game.rules.profile
+    msg = Messages(page_lang(lang))
+    return {
+        "title": p.description or p.name or t.variant,
+        "name": p.name,
+        "rules": rules_panel(t.game.rules, msg),
+    }
+
+
+def table_hint(t: Table, seat: int | None, lang: str) -> dict[str, Any]:
+    """The terminal's hint for the seat to play, in the page's words."""
+    if seat is None:
+        raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
+    g = t.game
+    if g.state.turn != seat or g.state.phase == "over":
+        raise ServerError(409, "not_your_turn", "a hint is given to the seat to play, in its turn")
+    words = Words(lang)
+    ok, text = hint_words(g.view(seat), g.rules, words.msg, lambda c: words.card(_code(c)))
+    return {"ok": ok, "text": text}
+
+
+def _code(card: Card) -> str:
+    return card_code(card).split("/")[0]
+
+
+def _melds_of(data: Any) -> list[list[str]] | None:
+    """The melds a meld or rearrange action lays, as the page wrote them."""
+    if not isinstance(data, dict):
+        return None
+    melds = data.get("meld", data.get("rearrange"))
+    if isinstance(melds, list) and all(isinstance(m, list) for m in melds):
+        return [[c for c in m if isinstance(c, str)] for m in melds]
+    return None
+
+
+def check_melds(t: Table, melds: list[list[str]], lang: str) -> list[dict[str, Any]]:
+    """Each meld read by the meld rules of the table: valid (with its cards
+    in their places: a run in order, a joker where it stands) or why not."""
+    rules = t.game.rules
+    words = Words(lang)
+    out: list[dict[str, Any]] = []
+    for i, m in enumerate(melds):
+        try:
+            cards = [parse_card(c) for c in m]
+        except CardError as e:
+            out.append({"ok": False, "cards": m, "text": str(e)})
+            continue
+        reading = read_meld(cards, rules.melds) if cards else None
+        if reading is not None:
+            out.append(
+                {"ok": True, "cards": [_code(c) for c in reading.cards], "kind": reading.kind, "text": ""}
+            )
+            continue
+        why = why_invalid(cards, rules.melds) if cards else Reason("empty_meld")
+        err = RuleError("table_invalid", Reason("new_meld_reason", meld=i, reason=why))
+        out.append({"ok": False, "cards": m, "text": words.refused(err)})
+    return out
+
+
+def check_action(hub: Hub, t: Table, seat: int | None, data: Any, lang: str) -> dict[str, Any]:
+    """Would the engine accept this action now? The action is parsed as
+    `POST .../actions` parses it and played on a copy of the state: the
+    answer is {ok, error (the refusal as data, with its words)} and, for a
+    meld or a rearrangement, each meld read (`check_melds`)."""
+    if seat is None:
+        raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
+    action = hub.parse_action(t, seat, data)
+    if isinstance(action, (str, A.NextRound)):
+        raise ServerError(400, "invalid_action", "only a move of the game is checked")
+    out: dict[str, Any] = {"ok": True, "error": None}
+    melds = _melds_of(data)
+    if melds is not None:
+        out["melds"] = check_melds(t, melds, lang)
+    try:
+        play_on(t.game.rules, t.game.state, action)
+    except RuleError as e:
+        out["ok"] = False
+        out["error"] = {**refusal_json(e), "text": Words(lang).refused(e)}
+    return out
