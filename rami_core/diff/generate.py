@@ -156,11 +156,17 @@ def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[st
         meld = random_meld(rng, pool, high)
         if meld:
             hand += meld
-    for _ in range(rng.choice([0, 1, 2])):
+    going_out = rng.random() < 0.3  # melds and one card: the hand may go out (rami sec, penalties, targets)
+    if going_out:
+        hand = [
+            c for m in (random_meld(rng, pool, high) for _ in range(rng.choice([1, 2, 3]))) if m for c in m
+        ]
+        table = [] if rng.random() < 0.5 else table
+    for _ in range(1 if going_out else rng.choice([0, 1, 2])):
         card = pool.random_card()
         if card:
             hand.append(card)
-    if rng.random() < 0.25 and pool.take("JK"):
+    if not going_out and rng.random() < 0.25 and pool.take("JK"):
         hand.append("JK")
     if not hand:
         card = pool.random_card()

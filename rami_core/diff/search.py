@@ -34,7 +34,7 @@ DEFAULT_BUDGET = 150  # states tried: every preset pair finishes in seconds
 DEPTH = 3  # moves deep from each state: a draw, a lay, a discard
 WIDTH = 4  # moves both accept that are followed further, per state
 MAX_FOUND = 12  # situations reported
-MAX_TRIES = 6  # findings of one kind whose causes are weighed, before that kind is left alone
+MAX_TRIES = 30  # findings of one kind whose causes are weighed, before that kind is left alone
 
 
 @dataclass
@@ -210,7 +210,10 @@ class Search:
         small = shrink(sit, lambda s: _same(disagreement(self.a, self.b, s), how))
         final = disagreement(self.a, self.b, small)
         assert final is not None  # the shrinker keeps only what still disagrees
-        self.result.found.append(Found(small, final, self._causes(small, final)))
+        causes = self._causes(small, final)
+        if any(f.how.signature == final.signature and f.causes == causes for f in self.result.found):
+            return  # shrunk, it is one already found
+        self.result.found.append(Found(small, final, causes))
 
 
 def _differs(x: GameState, y: GameState) -> bool:

@@ -123,6 +123,13 @@ def shrink(sit: Situation, keeps: Callable[[Situation], bool]) -> Situation:
     changed = True
     while changed and trials < MAX_TRIALS:
         changed = False
+        drawn = drawn_already(sit)
+        if drawn is not None:
+            trials += 1
+            if keeps(drawn):
+                sit = drawn
+                changed = True
+                continue
         for chunk in _chunks(_parts(sit)):
             trials += 1
             if trials >= MAX_TRIALS:
@@ -133,6 +140,22 @@ def shrink(sit: Situation, keeps: Callable[[Situation], bool]) -> Situation:
                 changed = True
                 break
     return _tidy(sit)
+
+
+def drawn_already(sit: Situation) -> Situation | None:
+    """A first move that draws from the stock played in the setup instead: the
+    card in the hand, the phase `lay`. One move fewer, where the draw is not the point."""
+    if len(sit.steps) < 2 or "draw" not in sit.steps[0] or sit.steps[0]["draw"] != "stock":
+        return None
+    setup = copy.deepcopy(sit.setup)
+    stock = setup.get("stock") or []
+    if setup.get("phase", "draw") != "draw" or not stock:
+        return None
+    seat = sit.steps[0]["player"]
+    setup["hands"][seat].append(stock.pop(0))
+    setup["stock"] = stock
+    setup["phase"] = "lay"
+    return Situation(setup, sit.steps[1:])
 
 
 def _tidy(sit: Situation) -> Situation:
