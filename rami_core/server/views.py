@@ -77,7 +77,6 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     ]
     d["discard_top"] = d["discard"][-1] if d["discard"] else None
     r = g.rules
-    legal = legal_moves(g, seat)
     clock = None
     if r.turn_time_limit and t.deadline is not None and g.state.phase != OVER:
         # The deadline, not only what is left: a page counts down to it in the
@@ -94,6 +93,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     nxt = None
     if t.next_round_at is not None and g.state.phase == OVER and not g.state.game_over:
         nxt = round(max(0.0, t.next_round_at - loop_time()), 1)
+    legal = legal_moves(g, seat)  # after the clock is read: the search never eats the seat's time
     d.update(
         table_id=t.id,
         version=t.version,
