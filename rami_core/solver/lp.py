@@ -250,6 +250,10 @@ _Z_MAX = 1 << 36
 _C_MAX = 1 << 16
 
 
+# [(program and inputs, linprog's result)] of the last relaxation without a time limit
+_last_relaxation: list = [(None, None)]
+
+
 def lp_solve(
     t: Counter,
     a: Counter,
@@ -289,14 +293,22 @@ def lp_solve(
     cf = c.astype(float)
     ub = prog.ub
     # the relaxation, as two one-sided blocks for linprog: A x <= hi, -A x <= -lo
-    res = linprog(
-        -cf,
-        A_ub=A_ub,
-        b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
-        bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
-        method="highs",
-        options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
-    )
+    # a solve asks the relaxation alone first, then (its search cut again)
+    # the same program with HiGHS's integer search: the relaxation, the same
+    # program with the same inputs, is not solved twice
+    key = (prog, c.tobytes(), lo_a.tobytes(), hi_a.tobytes()) if time_limit is None else None
+    last_key, last_res = _last_relaxation[0]  # one read: the server's bot threads share it
+    res = last_res if key is not None and last_key == key else None
+    if res is None:
+        res = linprog(
+            -cf,
+            A_ub=A_ub,
+            b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
+            bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
+            method="highs",
+            options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
+        )
+        _last_relaxation[0] = (key, res)
     if res.status != 0:
         return None
     # certificate from the duals: z = -(marginals of the upper block) + (marginals of the lower block)
