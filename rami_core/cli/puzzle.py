@@ -50,7 +50,8 @@ def _describe(pz) -> str:
 @click.argument("files", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--sample", type=click.IntRange(1), help="Check only this many puzzles, spread over each file.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
-def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool) -> None:
+@click.option("--bundled", is_flag=True, help="Also the bundled collection (the default without FILES).")
+def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled: bool) -> None:
     """Prove again every puzzle of FILES (default: the bundled collection): the
     referee on the witness, the solver on the goal, no shortcut, every card
     needed, the count of solutions, the moves and the grade."""
@@ -58,7 +59,7 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool) -> None:
     from rami_core.puzzles.format import read_file
     from rami_core.puzzles.prove import check
 
-    paths = list(files) or [bundled_path()]
+    paths = list(files) + ([bundled_path()] if bundled or not files else [])
     failed = checked = noted = 0
     for path in paths:
         puzzles = read_file(path)

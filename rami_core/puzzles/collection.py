@@ -1,10 +1,10 @@
 """Collections: the bundled puzzles, the puzzle of the day, and building a collection.
 
 A collection is a JSON-lines file of puzzles. :func:`build` makes one from a
-seed, as ``rami puzzle collection`` does: each attempt uses the shape
-(:data:`.generate.SHAPES`) of the grade that holds the fewest puzzles so far
-and keeps what it proves in the bucket of the grade it earns, until every
-grade holds ``per_grade`` puzzles. It appends each puzzle as it is found and, run again
+seed, as ``rami puzzle collection`` does: attempt ``n`` uses the ``n``-th
+table shape of :data:`.generate.SCHEDULE` (in turn) and keeps what it proves
+in the bucket of the grade it earns while that grade holds fewer than
+``per_grade`` puzzles, until every grade is full. It appends each puzzle as it is found and, run again
 on the same file, goes on from the attempt after the last one kept: a long
 generation can be stopped and resumed, and gives the same file either way.
 """
@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 
 from .format import Puzzle, PuzzleError, read_file, read_lines
-from .generate import SHAPES, _attempt_shape
+from .generate import SCHEDULE, _attempt_shape
 
 BUNDLED = "voleur.jsonl"
 GRADES = range(1, 11)
@@ -89,8 +89,7 @@ def build(
         while any(have[g] < per_grade for g in GRADES):
             if attempts is not None and n >= attempts:
                 break
-            want = min(GRADES, key=lambda g: (have[g] >= per_grade, have[g], g))
-            got = _attempt_shape(seed, n, SHAPES[want], None, variant)
+            got = collection_attempt(seed, n, variant)
             if got is not None and have[got.difficulty] < per_grade:
                 fh.write(got.line() + "\n")
                 fh.flush()
@@ -99,3 +98,11 @@ def build(
                     progress(have, n)
             n += 1
     return have
+
+
+def collection_attempt(seed: int, n: int, variant: str = "voleur") -> Puzzle | None:
+    """Attempt ``n`` of a collection: the shapes of :data:`.generate.SCHEDULE`
+    in turn, whatever the grades found so far, so that the positions tried
+    (and the facts proved of them) never depend on the bots or the solver's
+    effort, which the grade reads and a new version may measure otherwise."""
+    return _attempt_shape(seed, n, SCHEDULE[n % len(SCHEDULE)], None, variant)

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cards import Card
-from ..melds import read_meld
-from ..solver import best_lay_offs, solve
-from .arrange import Face, Meld
+from ..melds import MeldRules, read_meld
+from ..solver import best_lay_offs
+from .arrange import Arranger, Face, Meld, faces
 from .format import Goal, Puzzle, PuzzleError, cards_text, meld_text
 from .grade import grade
-from .prove import Position, prove, solver_best
+from .prove import Position, prove
 
 GENERATION_CAP = 30  # a candidate with more solutions than this is dropped
 MAX_ATTEMPTS = 4000  # per puzzle: a difficulty not met by then is refused
@@ -57,6 +57,10 @@ SHAPES = {
     9: _FLIP,
     10: _FLIP,
 }
+# the shapes a collection's attempts take in turn (attempt n: the n-th,
+# cyclically); measured (benchmarks/bench_puzzles.py): the dense band finds
+# most puzzles per minute, the deep tables most of those of many moves
+SCHEDULE = (_SMALL, _MIDDLE, _FLIP, _FLIP, _FLIP, _FLIP, _DEEP, _DEEP)
 
 
 def _final_table(rng: random.Random, shape: Shape, decks: int) -> list[Meld] | None:
@@ -127,8 +131,8 @@ def _attempt_shape(
     hand_cards = [Card(f[0], f[1], 0) for f in hand]
     try:
         pos = Position.of(variant, table_cards, hand_cards, Goal())
-        # the cheap filters first: the solver lays the whole hand
-        if solver_best(pos, 20_000).max_cards_laid < k:
+        # the cheap filter first: some final table holds the whole hand
+        if not _some_table(rules.melds, [f for m in table for f in m] + hand):
             return None
         proved = prove(pos, cap=GENERATION_CAP)
     except PuzzleError:
@@ -152,13 +156,21 @@ def _attempt_shape(
 
 def _fits(variant: str, table: list[list[Card]], f: Face) -> bool:
     """Whether a rearrangement of the table lays this card alone, and laying
-    it off onto a meld as it lies does not."""
+    it off onto a meld as it lies does not. Both are facts of the position
+    (an exact enumeration, an exact lay-off search): the generator draws the
+    same hands whatever budgets or search order the solver and the bots
+    have, so a seed keeps its puzzles across versions."""
     rules = _probe(variant).rules.melds
-    card = [Card(f[0], f[1], 0)]
-    if not solve(table, card, rules, max_states=5_000).laid:
+    if not _some_table(rules, [g for m in table for g in faces(m)] + [f]):
         return False
     readings = [read_meld(_copies(m), rules) for m in table]
-    return not best_lay_offs(readings, card, rules).laid  # type: ignore[arg-type]
+    return not best_lay_offs(readings, [Card(f[0], f[1], 0)], rules).laid  # type: ignore[arg-type]
+
+
+def _some_table(rules: MeldRules, cards: list[Face]) -> bool:
+    """Whether these cards can all lie in valid melds (the enumeration, stopped
+    at the first table it finds)."""
+    return bool(Arranger(rules, cap=1).partitions(cards))
 
 
 def _copies(meld: list[Card]) -> list[Card]:

@@ -3,17 +3,22 @@
 Four measures, all recorded in the proof: the fewest table cards moved to a
 solution (``min_moves``), the fewest table melds broken (``min_broken``),
 which bots find it (``bots``), and the solver's effort (the smallest state
-budget of a doubling ladder from 250 that finds it). They are added into a
-score, each with a positive weight, so the grade never falls when one
-measure grows and the others stay (monotone in every measure):
+budget of a doubling ladder from 250 that finds it). Card moves come first,
+because they are what a person must see; the other measures order the
+puzzles of the same number of moves:
 
-    score = 2 x min_moves + min_broken + 2 x (greedy fails) + 2 x (expert fails)
-            + effort steps (doublings of the budget past 250, at most 4)
+    score = 16 x min_moves + min(15, min_broken + 2 x (greedy fails)
+                                 + 2 x (expert fails) + effort steps)
 
-and the grade is the band of the score in :data:`BANDS`. Card moves weigh
-most because they are what a person must see: a sample of any grade has
-more moves, on average, than the grade below (tests/test_puzzles.py on the
-bundled collection).
+(effort steps: the doublings of the budget past 250, at most 4) and the
+grade is the band of the score in :data:`BANDS`. The score grows with every
+measure, so the grade never falls when one measure grows and the others
+stay; and since the second part stays below 16, a puzzle of more moves never
+has a lower grade than one of fewer: the grades are monotone in card moves
+(tests/test_puzzle_collection.py checks it on the whole bundled collection).
+Two bands begin inside a number of moves, where the other measures decide:
+two-move puzzles that break more than two melds or cost the solver more,
+and nine-move puzzles of that kind.
 """
 
 from __future__ import annotations
@@ -22,8 +27,12 @@ import math
 
 from .format import Proof
 
-# the lowest score of grades 2..10 (grade 1 below the first)
-BANDS = (5, 8, 11, 12, 13, 15, 18, 21, 25)
+MOVES_WEIGHT = 16  # more than the rest of the score can reach
+
+# the lowest score of grades 2..10 (grade 1 below the first): moves 2; moves
+# 2 with the rest at least 3; moves 4, 5, 6, 7, 8, 9; moves 9 with the rest
+# at least 5 (and every puzzle of 10 moves or more)
+BANDS = (32, 35, 64, 80, 96, 112, 128, 144, 149)
 
 
 def effort_steps(effort: int) -> int:
@@ -33,15 +42,20 @@ def effort_steps(effort: int) -> int:
     return min(4, math.ceil(math.log2(effort / 250)))
 
 
-def score(proof: Proof) -> int:
-    """The weighted sum the grade bands."""
-    return (
-        2 * proof.min_moves
-        + proof.min_broken
+def rest(proof: Proof) -> int:
+    """What orders the puzzles of the same number of moves, 0 to 15."""
+    return min(
+        MOVES_WEIGHT - 1,
+        proof.min_broken
         + 2 * (not proof.bots.greedy)
         + 2 * (not proof.bots.expert)
-        + effort_steps(proof.solver_effort)
+        + effort_steps(proof.solver_effort),
     )
+
+
+def score(proof: Proof) -> int:
+    """The weighted sum the grade bands."""
+    return MOVES_WEIGHT * proof.min_moves + rest(proof)
 
 
 def grade(proof: Proof) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,8 @@ from ..userfiles import loads_json
 from .advice import check_action, table_hint, table_rules
 from .hub import Hub
 from .lobby import house_names, profile_from_request
-from .protocol import CLIENT_ADAPTER, CreateTable, ServerError, schemas, validation_message
+from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
+from .public import PublicRoom, load_offers
 from .puzzles import ROUTES as puzzle_routes
 from .store import Store
 from .table import Conn
@@ -137,7 +138,14 @@ def create_app(
     bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,
+    public_house: Sequence[str | Path] = (),
+    public_wait: float = 30.0,
 ) -> Starlette:
+    """The app. `public_house`: house files offered for "play now" beside the
+    presets (a bad one raises ProfileError before anything starts);
+    `public_wait`: the seconds a public table waits for people before bots
+    take the seats left."""
+    offers = load_offers(list(public_house))
     store = Store(db, synchronous=synchronous)
     hub = Hub(
         store,
@@ -147,6 +155,7 @@ def create_app(
         clock_scale=clock_scale,
     )
     hub.load()
+    public = PublicRoom(hub, offers, public_wait)
 
     # Reading a pasted profile (YAML, extends, validation, suggestions) is
     # the one costly thing a visitor can ask for: it runs in a worker thread,
@@ -211,6 +220,27 @@ def create_app(
         url = f"/t/{t.id}"
         links = [f"{url}?token={s.token}" if s.token else None for s in t.seats]
         return JSON({"table": t.id, "seats": seats, "url": url, "links": links}, status_code=201)
+
+    @guarded
+    async def public_offers(request: Request) -> Response:
+        return JSON(public.listing())
+
+    @guarded
+    async def public_join(request: Request) -> Response:
+        """ "Play now": a ticket, then a seat at the next public table (`public`)."""
+        data = await _json_body(request)
+        try:
+            req = PublicJoin.model_validate(data)
+        except ValidationError as e:
+            return error(400, "invalid_request", validation_message(e), request.query_params.get("lang"))
+        ticket = await public.join(req)
+        return JSON(await public.status(ticket.id), status_code=201)
+
+    @guarded
+    async def public_ticket(request: Request) -> Response:
+        if request.method == "DELETE":
+            return JSON(public.leave(request.path_params["ticket"]))
+        return JSON(await public.status(request.path_params["ticket"]))
 
     @guarded
     async def list_tables(request: Request) -> Response:
@@ -353,6 +383,7 @@ def create_app(
         try:
             yield
         finally:
+            await public.stop()
             await hub.stop()
             store.close()
 
@@ -371,6 +402,9 @@ def create_app(
         Route("/api/tables/{id}/rules", rules_of),
         Route("/api/tables/{id}/hint", hint),
         Route("/api/tables/{id}/save", export),
+        Route("/api/public", public_offers, methods=["GET"]),
+        Route("/api/public", public_join, methods=["POST"]),
+        Route("/api/public/tickets/{ticket}", public_ticket, methods=["GET", "DELETE"]),
         WebSocketRoute("/ws/tables/{id}", ws),
         *puzzle_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

@@ -45,6 +45,21 @@ from ..cli.common import Seconds
     help="Seconds a bot may think per action.",
 )
 @click.option(
+    "--public-house",
+    "public_house",
+    multiple=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help='A house-rule file offered for "play now" (public tables) beside the presets; repeatable.',
+)
+@click.option(
+    "--public-wait",
+    default=30.0,
+    show_default=True,
+    type=Seconds(),
+    help="Seconds a public table waits for people before bots take the seats left.",
+)
+@click.option(
     "--export",
     "export_id",
     metavar="TABLE",
@@ -59,6 +74,8 @@ def serve(
     round_pause: float,
     bot_delay: float,
     think_budget: float,
+    public_house: tuple[str, ...],
+    public_wait: float,
     export_id: str | None,
 ) -> None:
     """Run the table server: open http://HOST:PORT/ to create a table and play in the browser."""
@@ -72,6 +89,7 @@ def serve(
     except ImportError as e:  # pragma: no cover - the [server] extra is missing
         click.echo(f"rami serve needs the server extra: pip install 'rami[server]' ({e})", err=True)
         sys.exit(1)
+    from ..errors import ProfileError
     from .store import StoreError
 
     try:
@@ -81,9 +99,14 @@ def serve(
             round_pause=round_pause,
             bot_delay=bot_delay,
             think_budget=think_budget,
+            public_house=public_house,
+            public_wait=public_wait,
         )
     except StoreError as e:
         click.echo(f"rami serve: {e}", err=True)
+        sys.exit(1)
+    except ProfileError as e:
+        click.echo(f"rami serve: --public-house: {e.format()}", err=True)
         sys.exit(1)
     click.echo(f"rami table server on http://{host}:{port}/ (games kept in {db})", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)

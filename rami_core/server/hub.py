@@ -139,13 +139,17 @@ class Hub:
             game=game,
             undo=bool(st.options.get("undo", True)),
             created=st.created,
+            public=bool(st.options.get("public", False)),
         )
 
     # ------------------------------------------------------------ creation
 
-    async def create(self, req: CreateTable, read: tuple[str, Profile] | None = None) -> Table:
+    async def create(
+        self, req: CreateTable, read: tuple[str, Profile] | None = None, *, public: bool = False
+    ) -> Table:
         """A new table. `read` is the request's profile already read (the app
-        reads it in a worker thread, off the loop); without it, read here."""
+        reads it in a worker thread, off the loop); without it, read here.
+        `public`: a table of strangers seated by "play now" (`public`)."""
         variant, profile = read if read is not None else profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
@@ -186,7 +190,7 @@ class Hub:
             players=n,
             seed=seed,
             seats=seats,
-            options={"undo": req.undo},
+            options={"undo": req.undo, **({"public": True} if public else {})},
             log=[],
         )
         t = self._build(st)  # deals: a profile the engine cannot play fails here, before anything is stored

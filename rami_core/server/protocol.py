@@ -161,6 +161,18 @@ class CreateTable(_Strict):
         return self
 
 
+class PublicJoin(_Strict):
+    """\"Play now\": a seat at the next public table of an offer (a preset or
+    a house file the operator lists), with the other people who clicked."""
+
+    offer: str = Field(max_length=100, description="A name from `GET /api/public`'s offers.")
+    players: int | None = Field(
+        None, ge=2, le=8, description="The table's size (one the offer allows; default: its `default`)."
+    )
+    name: str = Field(min_length=1, max_length=40, description="The person's name at the table.")
+    lang: Literal["en", "fr"] = Field("en", description="The language of the bots' names.")
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str = Field(description="`human` or the bot's name.")
@@ -192,6 +204,7 @@ class TableSummary(BaseModel):
         None,
         description="Why the table no longer moves (a round or a game past the turn and round caps), or null.",
     )
+    public: bool = Field(False, description='A public table, its seats taken by "play now".')
 
 
 class RefusalFields(BaseModel):
@@ -366,6 +379,7 @@ def schemas() -> dict[str, Any]:
         ("create_table", CreateTable),
         ("table_created", TableCreated),
         ("table_summary", TableSummary),
+        ("public_join", PublicJoin),
         ("view", View),
         ("event", Event),
         ("error", ErrorAnswer),

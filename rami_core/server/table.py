@@ -57,6 +57,7 @@ class Table:
     undo: bool
     created: float
     conns: set[Conn] = field(default_factory=set)
+    public: bool = False  # seated by "play now" (see `public`), not by links sent by hand
     # Held while a change is judged, written and told: one change at a time,
     # and no view shows a change the store has not yet kept.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -156,4 +156,5 @@ def summary(t: Table) -> dict[str, Any]:
         "game_over": s.game_over,
         "actions": len(t.game.log),
         "stopped": t.stopped,
+        "public": t.public,
     }

@@ -34,6 +34,10 @@ SERVER_FR = {
     "spectator": "un spectateur ne joue pas : rejoignez la table avec le lien d'une place",
     "too_large": "la requête est trop grande",
     "undo_forbidden": "rien à annuler : la pioche reste, les poses peuvent être reprises",
+    "no_such_offer": "pas de table publique de ce jeu",
+    "no_such_ticket": "cette place en attente est inconnue ici : rejoignez à nouveau",
+    "already_seated": "la table est faite : la place est à vous, la pendule la joue",
+    "public_full": "toutes les tables publiques sont prises : réessayez dans un moment",
 }
 
 # The bots' names as a French table calls them.

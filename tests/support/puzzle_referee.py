@@ -11,7 +11,10 @@ enumeration cannot hide itself here. Checks:
   every meld of it valid;
 * no shortcut: the hand cannot all go down with the table's melds kept as
   they lie (each meld may only grow into a valid meld), the rest of the hand
-  forming new melds of its own.
+  forming new melds of its own;
+* the count of distinct final tables, the fewest card moves and melds broken
+  to reach one, and that every hand card is needed (tables of natural cards:
+  the generator deals no jokers).
 """
 
 from __future__ import annotations
@@ -99,3 +102,116 @@ def _partitionable(cs: tuple) -> bool:
                 if _partitionable(left):
                     return True
     return False
+
+
+# ---------------------------------------------------------------- every final table
+
+
+SUITS = "SHDC"
+
+
+def _natural(cs: tuple) -> None:
+    if any(s == "*" for _, s in cs):
+        raise ValueError("this checker enumerates tables of natural cards only")
+
+
+def final_tables(table: list[str], hand: str, cap: int = 1000) -> set[tuple]:
+    """Every distinct table (a sorted tuple of sorted melds) of the table's
+    cards and the whole hand, found by its own search: the smallest card left
+    goes into a run or a set made of the cards left, every way."""
+    pool = tuple(sorted(c for m in table for c in cards(m)) + sorted(cards(hand)))
+    _natural(pool)
+    out: set[tuple] = set()
+
+    @cache
+    def tables(left: tuple) -> frozenset:
+        if not left:
+            return frozenset({()})
+        first, rest = left[0], Counter(left[1:])
+        found = set()
+        for meld in _melds_with(first, rest):
+            after = Counter(left)
+            after.subtract(meld)
+            for sub in tables(tuple(sorted(after.elements()))):
+                found.add(tuple(sorted((*sub, meld))))
+                if len(found) > cap:
+                    raise ValueError("more final tables than this checker counts")
+        return frozenset(found)
+
+    out |= tables(tuple(sorted(pool)))
+    return out
+
+
+def _melds_with(first: tuple[int, str], rest: Counter) -> list[tuple]:
+    """The valid melds of ``first`` and cards of ``rest`` (a set of its rank,
+    a run of its suit through it)."""
+    rank, suit = first
+    out = []
+    others = [s for s in SUITS if s != suit and rest[(rank, s)]]
+    for k in (2, 3):
+        for pick in combinations(others, k):
+            out.append(tuple(sorted([first, *((rank, s) for s in pick)])))
+    for place in {rank, 14} if rank == 1 else {rank}:
+        for lo in range(max(1, place - 12), place + 1):
+            for hi in range(max(place, lo + 2), min(14, lo + 12) + 1):
+                need = [(14 if q == 14 else q) for q in range(lo, hi + 1) if q != place]
+                faces = [((1 if q == 14 else q), suit) for q in need]
+                if all(rest[f] >= faces.count(f) for f in faces):
+                    out.append(tuple(sorted([first, *faces])))
+    return [m for m in set(out) if valid(m)]
+
+
+def distance(start: list[tuple], final: tuple) -> tuple[int, int]:
+    """(card moves, melds broken) from the table as it lies to a final table:
+    each starting meld followed into at most one final meld, the best such
+    matching by a search over the final melds still free (its own dynamic
+    programme, not the prover's assignment)."""
+    total = sum(len(m) for m in start)
+
+    def best(score) -> int:
+        @cache
+        def go(i: int, used: int) -> int:
+            if i == len(start):
+                return 0
+            top = go(i + 1, used)
+            for j, f in enumerate(final):
+                if not used >> j & 1:
+                    top = max(top, score(start[i], f) + go(i + 1, used | 1 << j))
+            return top
+
+        return go(0, 0)
+
+    kept = best(lambda a, b: sum((Counter(a) & Counter(b)).values()))
+    whole = best(lambda a, b: int(not (Counter(a) - Counter(b))))
+    return total - kept, len(start) - whole
+
+
+def claims(table: list[str], hand: str) -> dict:
+    """The claims of a goal-``all`` puzzle, measured by this checker alone:
+    the distinct final tables, the fewest card moves and melds broken over
+    them, whether the table as it lies must change (no shortcut)."""
+    start = [cards(m) for m in table]
+    tables = final_tables(table, hand)
+    dist = [distance(start, t) for t in tables]
+    return {
+        "solutions": len(tables),
+        "min_moves": min((d[0] for d in dist), default=None),
+        "min_broken": min((d[1] for d in dist), default=None),
+        "shortcut": shortcut_exists(table, hand),
+        "tables": tables,
+    }
+
+
+def every_card_needed(table: list[str], hand: str, moves: int) -> bool:
+    """No hand card can go with the rest still a puzzle as deep: solvable,
+    with no shortcut, in at least ``moves`` card moves."""
+    held = hand.split()
+    for c in dict.fromkeys(held):
+        i = held.index(c)
+        rest = " ".join(held[:i] + held[i + 1 :])
+        if not rest:
+            continue
+        got = claims(table, rest)
+        if got["solutions"] and not got["shortcut"] and got["min_moves"] >= moves:
+            return False
+    return True
