@@ -2,7 +2,9 @@
 
 - :class:`ProfileError`: a user's configuration is wrong (a profile, a house-rule
   file, a ``--set``). It carries located :class:`Problem` records and reads as
-  one line per problem: ``FILE:LINE: key.path: message (did you mean 'x'?)``.
+  one line per problem: ``FILE:LINE: key.path: message (did you mean 'x'?)``;
+  each problem's message is a code and parameters of the problem catalogue
+  (:mod:`rami_core.problems`), worded in any language by ``format(lang)``.
 - :class:`RuleError`: an illegal move. It has a stable ``code`` from
   :data:`ERROR_CODES` (or ``<plugin>.<code>`` for a plugin's own) and a readable
   message; the refused action changed nothing.
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .problems import FRAME, said, words
 from .refusals import Reason, params_json
 
 # The contract's error codes, in a fixed order: where several apply,
@@ -54,6 +57,9 @@ class Problem:
     ``--set opening.points=x``), ``line`` and ``column`` are 1-based (``None``
     when unknown), ``key_path`` is dotted (``opening.points``; empty for the
     whole file), ``suggestion`` the nearest valid key or value, if any.
+    ``message`` is a :class:`~rami_core.problems.Said` (its English words,
+    with its ``code`` and ``params``); plain text is a third party's own
+    words (code ``text``), shown as written in every language.
     """
 
     file: str
@@ -63,15 +69,41 @@ class Problem:
     message: str
     suggestion: str | None = None
 
-    def format(self) -> str:
+    @property
+    def code(self) -> str:
+        """The stable code of what the problem says (a key of :data:`~rami_core.problems.PROBLEMS`)."""
+        return said(self.message).code
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return said(self.message).params
+
+    def words(self, lang: str = "en") -> str:
+        """What the problem says in `lang`, without its location."""
+        return words(self.message, lang)
+
+    def format(self, lang: str = "en") -> str:
+        """The problem on one line in `lang`: ``FILE:LINE: key.path: words (did you mean 'x'?)``."""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         parts = [where]
         if self.key_path:
             parts.append(self.key_path)
-        text = ": ".join(parts) + f": {self.message}"
+        text = ": ".join(parts) + f": {self.words(lang)}"
         if self.suggestion is not None:
-            text += f" (did you mean '{self.suggestion}'?)"
+            text += FRAME.get(lang, FRAME["en"])["suggest"].format(suggestion=self.suggestion)
         return text
+
+    def to_json(self) -> dict[str, Any]:
+        """The problem as plain data: location, code, parameters and the words in every language."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "key_path": self.key_path,
+            "suggestion": self.suggestion,
+            **said(self.message).to_json(),
+            "messages": {lang: self.format(lang) for lang in FRAME},
+        }
 
     def __str__(self) -> str:
         return self.format()
@@ -82,14 +114,19 @@ class ProfileError(RamiError, ValueError):
 
     def __init__(self, problems: Iterable[Problem] | Problem | str):
         if isinstance(problems, str):
-            problems = [Problem("<profile>", None, None, "", problems)]
+            problems = [Problem("<profile>", None, None, "", said(problems))]
         elif isinstance(problems, Problem):
             problems = [problems]
         self.problems: list[Problem] = list(problems)
         super().__init__(self.format())
 
-    def format(self) -> str:
-        return "\n".join(p.format() for p in self.problems)
+    def format(self, lang: str = "en") -> str:
+        """Every problem on its own line, in `lang`."""
+        return "\n".join(p.format(lang) for p in self.problems)
+
+    def messages(self) -> dict[str, str]:
+        """The whole error in every language (what the lobby sends a page)."""
+        return {lang: self.format(lang) for lang in FRAME}
 
     def __str__(self) -> str:
         return self.format()

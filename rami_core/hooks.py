@@ -47,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from . import hookspecs
 from .errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
 from .hookspecs import PluginSettings, Refusal
+from .problems import Said, from_validation
 from .refusals import Reason
 from .state import GameState
 
@@ -114,7 +115,7 @@ def plugin_class(name: str) -> type:
                 None,
                 None,
                 f"plugins.{name}",
-                f"no plugin named {name!r} is bundled or installed",
+                Said("plugin_unknown", name=repr(name)),
                 near[0] if near else None,
             )
         )
@@ -124,7 +125,9 @@ def plugin_class(name: str) -> type:
             obj = obj.load()
         except Exception as e:  # an installed package that fails to import
             raise ProfileError(
-                f"plugins.{name}: the plugin failed to load: {type(e).__name__}: {e}"
+                Problem(
+                    "<profile>", None, None, f"plugins.{name}", Said("plugin_failed_load", error=_failure(e))
+                )
             ) from None
     return obj
 
@@ -140,14 +143,31 @@ def make_plugin(name: str, settings: dict[str, Any] | None) -> Any:
         parsed = model.model_validate(settings or {})
     except ValidationError as e:
         problems = [
-            Problem("<profile>", None, None, ".".join(["plugins", name, *map(str, err["loc"])]), err["msg"])
+            Problem(
+                "<profile>",
+                None,
+                None,
+                ".".join(["plugins", name, *map(str, err["loc"])]),
+                from_validation(err),
+            )
             for err in e.errors(include_url=False)
         ]
         raise ProfileError(problems) from None
     try:
         return cls(parsed)
     except Exception as e:
-        raise ProfileError(f"plugins.{name}: the plugin failed to start: {type(e).__name__}: {e}") from None
+        raise ProfileError(
+            Problem(
+                "<profile>", None, None, f"plugins.{name}", Said("plugin_failed_start", error=_failure(e))
+            )
+        ) from None
+
+
+def _failure(e: BaseException) -> str:
+    """A plugin's exception as a problem names it: its class and its own words, on one line."""
+    text = " ".join(str(e).split())
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
 def check_plugins(plugins: dict[str, dict[str, Any]]) -> None:

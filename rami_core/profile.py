@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .problems import Said
+
 FORMAT_VERSION = 1
 
 
@@ -315,14 +317,15 @@ class Turn(Strict):
 
 
 class ProfileConflicts(ValueError):
-    """Cross-field problems of a profile, each a ``(key path, message)`` pair.
+    """Cross-field problems of a profile, each a ``(key path, what it says)`` pair
+    (a :class:`~rami_core.problems.Said`: a code and its parameters).
 
     Raised from the profile's own validator, so pydantic carries it in the
     error's context and the loader can point at each key path's file and line
     without reading the message.
     """
 
-    def __init__(self, problems: list[tuple[str, str]]):
+    def __init__(self, problems: list[tuple[str, Said]]):
         super().__init__("; ".join(message for _, message in problems))
         self.problems = problems
 
@@ -356,15 +359,15 @@ class Profile(Strict):
 
     @model_validator(mode="after")
     def _coherent(self) -> Profile:
-        problems: list[tuple[str, str]] = []
+        problems: list[tuple[str, Said]] = []
         if self.players.min > self.players.max:
             problems.append(
-                ("players.min", f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+                ("players.min", Said("players_min_above_max", min=self.players.min, max=self.players.max))
             )
         if self.players.counts is not None and any(
             not self.players.min <= n <= self.players.max for n in self.players.counts
         ):
-            problems.append(("players.counts", "players.counts names a count outside players.min..max"))
+            problems.append(("players.counts", Said("players_counts_outside")))
         deck_size = 52 * self.deck.decks + self.deck.jokers
         for n in range(self.players.min, self.players.max + 1):
             need = (
@@ -376,8 +379,14 @@ class Profile(Strict):
                 problems.append(
                     (
                         "deck.decks",
-                        f"at {n} players the deal needs {need} cards but the deck holds {deck_size} "
-                        f"(deck.decks {self.deck.decks}, deck.jokers {self.deck.jokers})",
+                        Said(
+                            "deck_too_small",
+                            players=n,
+                            need=need,
+                            size=deck_size,
+                            decks=self.deck.decks,
+                            jokers=self.deck.jokers,
+                        ),
                     )
                 )
                 break
@@ -391,16 +400,18 @@ class Profile(Strict):
             problems.append(
                 (
                     "deal.hand_size",
-                    f"a hand of {min(self.hand_size(n) for n in counts)} cards can never go out: "
-                    f"the smallest meld holds {smallest_meld} cards",
+                    Said("hand_never_out", hand=min(self.hand_size(n) for n in counts), meld=smallest_meld),
                 )
             )
         elif self.jokers.min_naturals > min(self.hand_size(n) for n in counts) + 1:
             problems.append(
                 (
                     "jokers.min_naturals",
-                    f"jokers.min_naturals ({self.jokers.min_naturals}) is more than a hand of "
-                    f"{min(self.hand_size(n) for n in counts)} cards can hold: no meld could be laid",
+                    Said(
+                        "min_naturals_beyond_hand",
+                        naturals=self.jokers.min_naturals,
+                        hand=min(self.hand_size(n) for n in counts),
+                    ),
                 )
             )
         for n in self.deal.hand_size_by_players:
@@ -408,7 +419,7 @@ class Profile(Strict):
                 problems.append(
                     (
                         "deal.hand_size_by_players",
-                        f"deal.hand_size_by_players names {n} players, outside players.min..max",
+                        Said("hand_size_players_outside", players=n),
                     )
                 )
         if not self.discard.enabled:
@@ -416,81 +427,79 @@ class Profile(Strict):
                 problems.append(
                     (
                         "draw.from_discard",
-                        "draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from",
+                        Said("no_discard_to_draw"),
                     )
                 )
             if self.deal.upcard:
                 problems.append(
                     (
                         "deal.upcard",
-                        "deal.upcard is true but discard.enabled is false: there is no discard pile to start",
+                        Said("no_discard_upcard"),
                     )
                 )
             if self.discard.keep_last:
                 problems.append(
                     (
                         "discard.keep_last",
-                        "discard.keep_last is true but discard.enabled is false: there is no discard to go out with",
+                        Said("no_discard_keep_last"),
                     )
                 )
             if self.draw.empty_stock in (EmptyStock.reshuffle, EmptyStock.turn_over):
                 problems.append(
                     (
                         "draw.empty_stock",
-                        f"draw.empty_stock is {self.draw.empty_stock.value} but discard.enabled is false: there is no pile to rebuild the stock from",
+                        Said("no_discard_rebuild", empty_stock=self.draw.empty_stock.value),
                     )
                 )
             if self.deal.dealer_extra_card:
                 problems.append(
                     (
                         "deal.dealer_extra_card",
-                        "deal.dealer_extra_card needs a discard: the first player starts by discarding",
+                        Said("no_discard_dealer_extra"),
                     )
                 )
         if not self.draw.from_discard and self.draw.taken_discard_must_be_laid:
             problems.append(
                 (
                     "draw.taken_discard_must_be_laid",
-                    "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
+                    Said("taken_discard_without_draw"),
                 )
             )
         if self.melds.set_min > self.melds.set_max:
             problems.append(
                 (
                     "melds.set_min",
-                    f"melds.set_min ({self.melds.set_min}) is above melds.set_max ({self.melds.set_max})",
+                    Said("set_min_above_max", min=self.melds.set_min, max=self.melds.set_max),
                 )
             )
         if self.melds.set_distinct_suits and self.melds.set_max > 4:
             problems.append(
                 (
                     "melds.set_max",
-                    "melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits",
+                    Said("set_max_four_suits"),
                 )
             )
         if self.melds.wrap and self.melds.ace != AceRule.both:
-            problems.append(
-                ("melds.wrap", "melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)")
-            )
+            problems.append(("melds.wrap", Said("wrap_needs_ace_both")))
         if self.jokers.max_per_meld == 0 and self.deck.jokers > 0:
             problems.append(
                 (
                     "jokers.max_per_meld",
-                    f"jokers.max_per_meld is 0 but deck.jokers is {self.deck.jokers}: the jokers could never be laid (set deck.jokers: 0)",
+                    Said("jokers_never_laid", jokers=self.deck.jokers),
                 )
             )
         if self.opening.go_out_run_without_taken_discard and not self.opening.go_out_below_points:
             problems.append(
                 (
                     "opening.go_out_run_without_taken_discard",
-                    "opening.go_out_run_without_taken_discard needs opening.go_out_below_points",
+                    Said("go_out_run_needs_below"),
                 )
             )
         if self.opening.all_at_once and self.table.rearrange:
             problems.append(
                 (
                     "opening.all_at_once",
-                    "opening.all_at_once and table.rearrange contradict: nothing stays on the table to rearrange before going out",
+                    Said("all_at_once_rearrange"),
                 )
             )
         if not self.opening.required and (
@@ -499,27 +508,25 @@ class Profile(Strict):
             problems.append(
                 (
                     "opening.required",
-                    "opening.required is false but an opening condition (pure_run, points or run_and_set) is set",
+                    Said("opening_not_required"),
                 )
             )
         if self.table.rearrange and self.jokers.swap == JokerSwap.never:
             problems.append(
                 (
                     "table.rearrange",
-                    "table.rearrange is true but jokers.swap is never: a rearranged table must be free to move its jokers (use on_table)",
+                    Said("rearrange_swap_never"),
                 )
             )
         if self.jokers.swap == JokerSwap.on_table and not self.table.rearrange:
             problems.append(
                 (
                     "jokers.swap",
-                    "jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging",
+                    Said("swap_on_table_no_rearrange"),
                 )
             )
         if self.teams.enabled and self.players.max < 4:
-            problems.append(
-                ("teams.enabled", "teams.enabled is true but players.max is below 4: teams play at four")
-            )
+            problems.append(("teams.enabled", Said("teams_need_four")))
         if self.game.end == GameEnd.single_round and self.game.end_on_empty_stock:
             pass
         if problems:

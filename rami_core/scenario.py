@@ -34,6 +34,7 @@ from .events import round_dealt
 from .hooks import PluginError
 from .hookspecs import hookimpl
 from .melds import read_meld, why_invalid
+from .problems import Said
 from .profile import Profile
 from .rules import Rules
 from .scoring import EMPTY_ALL_PAY, EMPTY_NOBODY, OUT, REPLAY
@@ -171,9 +172,7 @@ def _located_documents(path: Path) -> list[Any]:
     docs = [d for d in load_yaml_documents(read_yaml_text(path, label), label) if d.data is not None]
     if len(docs) > MAX_SCENARIOS_PER_FILE:
         raise ProfileError(
-            Problem(
-                label, None, None, "", f"more than {MAX_SCENARIOS_PER_FILE} scenarios in one file: split it"
-            )
+            Problem(label, None, None, "", Said("scenarios_too_many", limit=MAX_SCENARIOS_PER_FILE))
         )
     return docs
 
@@ -431,10 +430,10 @@ def _profile(doc: dict, base_dir: Path) -> Profile:
 
     variant = doc.get("variant")
     if not isinstance(variant, str) or not variant:
-        raise ProfileError("scenario: `variant` must name a preset or a profile file")
+        raise ProfileError(Problem("scenario", None, None, "variant", Said("scenario_variant")))
     rules = doc.get("rules") or None
     if rules is not None and not isinstance(rules, dict):
-        raise ProfileError("scenario: `rules` must be a mapping")
+        raise ProfileError(Problem("scenario", None, None, "rules", Said("scenario_rules")))
     return load_profile(variant, base_dir=base_dir, rules=rules)
 
 

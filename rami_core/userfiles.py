@@ -14,10 +14,13 @@ as its profile must not print the key.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import stat
 from typing import Any
+
+from .problems import Said
 
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
 MAX_NAME_BYTES = 255  # NAME_MAX: one path component
@@ -48,24 +51,24 @@ def cut(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def path_problem(path: str | os.PathLike[str]) -> str | None:
+def path_problem(path: str | os.PathLike[str]) -> Said | None:
     """Why a path cannot name a file, or None: a NUL byte, or longer than the system allows."""
     try:
         text = os.fspath(path)
     except TypeError:
-        return "not a path"
+        return Said("path_not_path")
     if isinstance(text, bytes):
         text = os.fsdecode(text)
     if "\0" in text:
-        return "the path holds a NUL byte"
+        return Said("path_nul")
     if len(text) > MAX_PATH_CHARS:
-        return f"the path is longer than {MAX_PATH_CHARS} characters"
+        return Said("path_too_long", limit=MAX_PATH_CHARS)
     try:
         parts = os.fsencode(text).split(b"/")
     except UnicodeError:
-        return "the path is not valid text"
+        return Said("path_not_text")
     if any(len(part) > MAX_NAME_BYTES for part in parts):
-        return f"a name in the path is longer than {MAX_NAME_BYTES} bytes"
+        return Said("path_name_too_long", limit=MAX_NAME_BYTES)
     return None
 
 
@@ -122,21 +125,21 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise FileRefused("no such file") from None
+        raise FileRefused(Said("no_such_file")) from None
     except NotADirectoryError:
-        raise FileRefused("no such file (a part of the path is not a folder)") from None
+        raise FileRefused(Said("no_such_file_part")) from None
     except IsADirectoryError:
-        raise FileRefused("is a folder, not a file") from None
+        raise FileRefused(Said("is_folder")) from None
     except PermissionError:
-        raise FileRefused("permission denied") from None
+        raise FileRefused(Said("permission_denied")) from None
     except (OSError, ValueError) as exc:
-        raise FileRefused(f"cannot be read: {getattr(exc, 'strerror', None) or type(exc).__name__}") from None
+        raise FileRefused(Said("unreadable_file", error=_os_error(exc))) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise FileRefused("is a folder, not a file")
+            raise FileRefused(Said("is_folder"))
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused("is not a regular file (a pipe, a device or a socket): refused")
+            raise FileRefused(Said("not_regular_file"))
         if info.st_size > limit:
             raise FileRefused(_too_large(limit))
         os.set_blocking(fd, True)
@@ -149,7 +152,7 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        raise FileRefused(f"cannot be read: {exc.strerror or type(exc).__name__}") from None
+        raise FileRefused(Said("unreadable_file", error=_os_error(exc))) from None
     finally:
         os.close(fd)
     if size > limit:
@@ -157,9 +160,16 @@ def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _too_large(limit: int) -> str:
-    mib = f" ({limit >> 20} MiB)" if limit and limit % (1 << 20) == 0 else ""
-    return f"larger than {limit} bytes{mib}: refused"
+def _too_large(limit: int) -> Said:
+    if limit and limit % (1 << 20) == 0:
+        return Said("file_too_large_mib", limit=limit, mib=limit >> 20)
+    return Said("file_too_large", limit=limit)
+
+
+def _os_error(exc: BaseException) -> str:
+    """An error of the system by its name (EIO), the same in every language."""
+    number = getattr(exc, "errno", None)
+    return errno.errorcode.get(number, type(exc).__name__) if isinstance(number, int) else type(exc).__name__
 
 
 def decode_text(raw: bytes) -> str:
@@ -167,9 +177,9 @@ def decode_text(raw: bytes) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FileRefused(f"not UTF-8 text (byte {exc.start})") from None
+        raise FileRefused(Said("not_utf8", byte=exc.start)) from None
     if "\0" in text:
-        raise FileRefused(f"holds a NUL character (at character {text.index(chr(0))}): not a text file")
+        raise FileRefused(Said("file_nul_at", at=text.index(chr(0))))
     return text
 
 

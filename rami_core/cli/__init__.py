@@ -24,7 +24,7 @@ import click
 
 from rami_core import __version__
 from rami_core.cli import check, diff, play, plugins, profiles, puzzle, replay, schema, simulate, solve
-from rami_core.cli.common import err_console, one_line, report_problems, set_option
+from rami_core.cli.common import LANG_KEY, err_console, one_line, report_problems, set_option
 from rami_core.cli.schema import add_plugin_schemas
 from rami_core.errors import InternalError, ProfileError, RamiError
 from rami_core.server import command as server_command
@@ -62,7 +62,7 @@ class RamiGroup(click.Group):
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(0)
         except ProfileError as exc:
-            report_problems(exc)
+            report_problems(exc, str(ctx.meta.get(LANG_KEY, "en")))
             ctx.exit(1)
         except InternalError as exc:
             if debugging(ctx):

@@ -61,11 +61,37 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def report_problems(error: ProfileError) -> None:
-    """Print a profile error on stderr, one located problem per line."""
+LANG_KEY = "rami.lang"  # where a command's --lang is kept for the errors reported after it ends
+
+
+def remember_lang(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Keep a command's ``--lang`` where the error report finds it: a profile
+    refused while the command runs is then reported in that language."""
+    ctx.meta[LANG_KEY] = value
+    return value
+
+
+def lang_option(func: F) -> F:
+    """The ``--lang`` option of the commands that report a user's files."""
+    return click.option(
+        "--lang",
+        type=click.Choice(["en", "fr"]),
+        default="en",
+        show_default=True,
+        help="Language of the messages (the problems found, located by file and line).",
+        callback=remember_lang,
+    )(func)
+
+
+def report_problems(error: ProfileError, lang: str | None = None) -> None:
+    """Print a profile error on stderr, one located problem per line, in
+    `lang` (default: the running command's ``--lang``, else English)."""
+    if lang is None:
+        ctx = click.get_current_context(silent=True)
+        lang = str(ctx.meta.get(LANG_KEY, "en")) if ctx is not None else "en"
     console = err_console()
     for problem in error.problems:
-        console.print(visible(problem.format()), style="red", markup=False, emoji=False)
+        console.print(visible(problem.format(lang)), style="red", markup=False, emoji=False)
 
 
 def set_option(func: F) -> F:

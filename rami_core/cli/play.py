@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from rami_core.cli.common import Seconds, one_line
+from rami_core.cli.common import Seconds, one_line, remember_lang
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
 from rami_core.resources import DEFAULT_VARIANT
@@ -96,6 +96,7 @@ def _bot_list(value: str | None) -> list[str]:
     default="en",
     show_default=True,
     help="Language of the game (fr writes V/D/R for the court cards).",
+    callback=remember_lang,
 )
 @click.option(
     "--ascii",

@@ -7,7 +7,7 @@ import sys
 import click
 import yaml
 
-from rami_core.cli.common import report_problems, set_option
+from rami_core.cli.common import lang_option, report_problems, set_option
 from rami_core.errors import ProfileError
 
 
@@ -46,7 +46,8 @@ def variants(show_all: bool) -> None:
 @click.command()
 @click.argument("variant_or_file")
 @set_option
-def show(variant_or_file: str, overrides: tuple[str, ...]) -> None:
+@lang_option
+def show(variant_or_file: str, overrides: tuple[str, ...], lang: str) -> None:
     """Print the fully resolved profile of a preset or a house-rule file as YAML."""
     from rami_core.loader import load_profile
 
@@ -61,8 +62,9 @@ def show(variant_or_file: str, overrides: tuple[str, ...]) -> None:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
-def validate(files: tuple[str, ...]) -> None:
-    """Check house-rule files (or presets): 'ok FILE', or located errors and exit 1."""
+@lang_option
+def validate(files: tuple[str, ...], lang: str) -> None:
+    """Check house-rule files (or presets): 'ok FILE', or located errors (in --lang) and exit 1."""
     from rami_core.loader import load_profile
 
     failed = 0
@@ -71,7 +73,7 @@ def validate(files: tuple[str, ...]) -> None:
             load_profile(name)
         except ProfileError as exc:
             failed += 1
-            report_problems(exc)
+            report_problems(exc, lang)
         else:
             click.echo(f"ok {name}")
     if failed:

@@ -31,6 +31,7 @@ from rami_core.loader.safe_yaml import (
     load_yaml_text,
     suggest,
 )
+from rami_core.problems import Said
 from rami_core.userfiles import path_problem, short
 
 
@@ -59,7 +60,7 @@ def _preset_file(name: str, problem_at: Loc, key_path: str) -> Path:
             problem_at.line,
             problem_at.column,
             key_path,
-            f"unknown preset {short(name)}",
+            Said("unknown_preset", name=short(name)),
             suggest(name, resources.profile_names()),
         )
     )
@@ -105,16 +106,12 @@ def _as_mapping(doc: YamlDoc) -> dict:
     if not isinstance(doc.data, dict):
         loc = doc.locations.get((), Loc(doc.file))
         # Never the value itself: a file that is not a profile (a key, a password) must not be printed.
-        kind = "a list" if isinstance(doc.data, list) else f"a single {type(doc.data).__name__} value"
-        raise ProfileError(
-            Problem(
-                doc.file,
-                loc.line,
-                loc.column,
-                "",
-                f"a profile is a mapping of settings (key: value), not {kind}",
-            )
+        kind = (
+            Said("not_mapping_list")
+            if isinstance(doc.data, list)
+            else Said("not_mapping_value", type=type(doc.data).__name__)
         )
+        raise ProfileError(Problem(doc.file, loc.line, loc.column, "", kind))
     return doc.data
 
 
@@ -139,7 +136,7 @@ class _Resolver:
                     at.line,
                     at.column,
                     "extends",
-                    "must be a preset name or a path relative to this file",
+                    Said("extends_not_name"),
                 )
             )
         parent_ref = parent_ref.strip()
@@ -148,7 +145,13 @@ class _Resolver:
             if seen == parent:
                 names = [s for _, s in layer_chain[[p for p, _ in layer_chain].index(seen) :]] + [shown]
                 raise ProfileError(
-                    Problem(at.file, at.line, at.column, "extends", "cycle: " + " -> ".join(names))
+                    Problem(
+                        at.file,
+                        at.line,
+                        at.column,
+                        "extends",
+                        Said("extends_cycle", chain=" -> ".join(names)),
+                    )
                 )
         if len(layer_chain) >= MAX_EXTENDS:
             raise ProfileError(
@@ -157,7 +160,7 @@ class _Resolver:
                     at.line,
                     at.column,
                     "extends",
-                    f"more than {MAX_EXTENDS} files in the extends chain",
+                    Said("extends_too_long", limit=MAX_EXTENDS),
                 )
             )
         merged = self.file(parent, layer_chain).over(Layer(data, locations))
@@ -178,8 +181,7 @@ class _Resolver:
                     at.line,
                     at.column,
                     "extends",
-                    f"{short(ref)} is outside the folders a profile may extend from "
-                    "(the first file's folder and its subfolders, and the presets)",
+                    Said("extends_outside", path=short(ref)),
                 )
             )
         if not target.is_file():
@@ -188,7 +190,9 @@ class _Resolver:
             if hint is not None:
                 hint = str(Path(ref).parent / hint) if Path(ref).parent != Path(".") else hint
             raise ProfileError(
-                Problem(at.file, at.line, at.column, "extends", f"no such file {short(ref)}", hint)
+                Problem(
+                    at.file, at.line, at.column, "extends", Said("extends_no_file", path=short(ref)), hint
+                )
             )
         return target
 
@@ -199,18 +203,16 @@ def _override_layer(text: str) -> Layer:
     key, sep, raw = text.partition("=")
     parts = key.strip().split(".")
     if not sep or not all(p.strip() for p in parts):
-        raise ProfileError(Problem(label, None, None, "", "expected key.path=value, e.g. opening.points=71"))
+        raise ProfileError(Problem(label, None, None, "", Said("set_syntax")))
     if len(parts) > MAX_DEPTH:
-        raise ProfileError(
-            Problem(label, None, None, "", f"a key path deeper than {MAX_DEPTH} levels: refused")
-        )
+        raise ProfileError(Problem(label, None, None, "", Said("set_too_deep", limit=MAX_DEPTH)))
     # Only ASCII digits make a number: `²` passes str.isdigit but is no integer.
     path: KeyPath = tuple(
         int(p.strip()) if p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9 else p.strip()
         for p in parts
     )
     if path[0] == "extends":
-        raise ProfileError(Problem(label, None, None, "extends", "cannot be set from the command line"))
+        raise ProfileError(Problem(label, None, None, "extends", Said("set_extends")))
     try:
         value = load_yaml_text(raw, label).data
     except ProfileError as exc:
@@ -272,9 +274,9 @@ def resolve(
         if problem is not None:
             raise ProfileError(Problem(shown, None, None, "", problem))
         if path.is_dir():
-            raise ProfileError(Problem(shown, None, None, "", "is a folder, not a profile file"))
+            raise ProfileError(Problem(shown, None, None, "", Said("is_folder_profile")))
         if not path.exists():
-            raise ProfileError(Problem(shown, None, None, "", "no such file"))
+            raise ProfileError(Problem(shown, None, None, "", Said("no_such_file")))
         path = path.resolve()
         allowed = [path.parent, presets]
     else:

@@ -21,6 +21,7 @@ import yaml
 
 from rami_core import resources
 from rami_core.errors import Problem, ProfileError
+from rami_core.problems import Said, yaml_phrase
 from rami_core.userfiles import (
     MAX_INT_DIGITS,
     FileRefused,
@@ -75,7 +76,7 @@ _INT = _CORE + "int"
 class _Stop(Exception):
     """A limit hit while composing; carries the mark and the message."""
 
-    def __init__(self, mark: yaml.Mark | None, message: str):
+    def __init__(self, mark: yaml.Mark | None, message: Said):
         super().__init__(message)
         self.mark = mark
         self.message = message
@@ -99,20 +100,20 @@ class _Composer(yaml.SafeLoader):
             if self._aliases > MAX_ALIASES:
                 raise _Stop(
                     self.peek_event().start_mark,
-                    f"more than {MAX_ALIASES} aliases: refused (a small file must not expand into a huge one)",
+                    Said("yaml_aliases", limit=MAX_ALIASES),
                 )
             return super().compose_node(parent, index)
         self._nodes += 1
         if self._max_nodes is not None and self._nodes > 2 * self._max_nodes + 1:  # keys are nodes too
             raise _Stop(
                 self.peek_event().start_mark,
-                f"more than {self._max_nodes} values: a profile holds a few hundred settings: refused",
+                Said("yaml_values", limit=self._max_nodes),
             )
         nested = self.check_event(yaml.MappingStartEvent, yaml.SequenceStartEvent)
         if nested:
             self._depth += 1
             if self._depth > MAX_DEPTH:
-                raise _Stop(self.peek_event().start_mark, f"nesting deeper than {MAX_DEPTH} levels: refused")
+                raise _Stop(self.peek_event().start_mark, Said("yaml_depth", limit=MAX_DEPTH))
         try:
             return super().compose_node(parent, index)
         finally:
@@ -146,7 +147,7 @@ class _Builder:
     def loc(self, node: yaml.Node) -> Loc:
         return Loc(self.label, node.start_mark.line + 1, node.start_mark.column + 1)
 
-    def fail(self, node: yaml.Node, path: KeyPath, message: str) -> ProfileError:
+    def fail(self, node: yaml.Node, path: KeyPath, message: Said) -> ProfileError:
         loc = self.loc(node)
         return ProfileError(Problem(self.label, loc.line, loc.column, dotted(path), message))
 
@@ -164,7 +165,7 @@ class _Builder:
                         at.line,
                         at.column,
                         dotted(path[:1]),
-                        f"more than {self.max_values} values: a profile holds a few hundred settings: refused",
+                        Said("yaml_values", limit=self.max_values),
                     )
                 )
         if self.budget < 0:
@@ -176,16 +177,16 @@ class _Builder:
                     at.line,
                     at.column,
                     dotted(path[:1]),
-                    f"expands to more than {MAX_VALUES} values (an alias bomb?): refused",
+                    Said("yaml_alias_bomb", limit=MAX_VALUES),
                 )
             )
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth + 1)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
-                raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+                raise self.fail(node, path, Said("yaml_tag", tag=_short_tag(node.tag)))
             if depth + 1 > MAX_DEPTH:
-                raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels: refused")
+                raise self.fail(node, path, Said("yaml_depth", limit=MAX_DEPTH))
             out = []
             for i, item in enumerate(node.value):
                 self.locations.setdefault((*path, i), self.loc(item))
@@ -195,21 +196,21 @@ class _Builder:
 
     def _mapping(self, node: yaml.MappingNode, path: KeyPath, depth: int) -> dict:
         if node.tag != _MAP:
-            raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+            raise self.fail(node, path, Said("yaml_tag", tag=_short_tag(node.tag)))
         if depth > MAX_DEPTH:
-            raise self.fail(node, path, f"nesting deeper than {MAX_DEPTH} levels: refused")
+            raise self.fail(node, path, Said("yaml_depth", limit=MAX_DEPTH))
         out: dict[Any, Any] = {}
         for knode, vnode in node.value:
             if knode.tag == _MERGE:
-                raise self.fail(knode, path, "merge keys (<<) are not supported: use extends")
+                raise self.fail(knode, path, Said("yaml_merge_key"))
             if not isinstance(knode, yaml.ScalarNode):
-                raise self.fail(knode, path, "a key must be a plain name, not a mapping or a list")
+                raise self.fail(knode, path, Said("yaml_key_not_name"))
             key = self._scalar(knode, path)
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 key = knode.value  # `no:` or `1.5:` is a name as written
             sub = (*path, key)
             if key in out:
-                raise self.fail(knode, sub, "duplicate key")
+                raise self.fail(knode, sub, Said("yaml_duplicate_key"))
             self.locations[sub] = self.loc(knode)
             out[key] = self.build(vnode, sub, depth)
         return out
@@ -218,27 +219,40 @@ class _Builder:
         if node.tag == _TIMESTAMP:
             return node.value  # a date stays the text written
         if node.tag not in _SCALAR_TAGS:
-            raise self.fail(node, path, f"unsupported YAML tag '{_short_tag(node.tag)}'")
+            raise self.fail(node, path, Said("yaml_tag", tag=_short_tag(node.tag)))
         if node.tag == _INT and sum(ch.isdigit() for ch in str(node.value)) > MAX_INT_DIGITS:
-            raise self.fail(node, path, f"an integer longer than {MAX_INT_DIGITS} digits: refused")
+            raise self.fail(node, path, Said("yaml_long_int", limit=MAX_INT_DIGITS))
         try:
             return _SCALARS.construct_object(node)
         except (ValueError, OverflowError, yaml.YAMLError):
-            raise self.fail(node, path, f"unreadable value {short(node.value)}") from None
+            raise self.fail(node, path, Said("yaml_unreadable_value", value=short(node.value))) from None
 
 
-def _refused(label: str, message: str, mark: yaml.Mark | None = None) -> ProfileError:
+def _refused(label: str, message: Said, mark: yaml.Mark | None = None) -> ProfileError:
     line = mark.line + 1 if mark else None
     col = mark.column + 1 if mark else None
     return ProfileError(Problem(label, line, col, "", message))
 
 
+def _syntax(context: str | None, problem: str | None) -> Said:
+    """PyYAML's context and problem phrases, each cut short, as one syntax problem."""
+    phrases = [p if len(p) <= 100 else p[:97] + "..." for p in (context, problem) if p]
+    if not phrases:
+        return Said("yaml_syntax", detail=yaml_phrase("?"))
+    detail = (
+        yaml_phrase(phrases[0])
+        if len(phrases) == 1
+        else Said("yaml_detail", context=yaml_phrase(phrases[0]), problem=yaml_phrase(phrases[1]))
+    )
+    return Said("yaml_syntax", detail=detail)
+
+
 def _compose_all(text: str, label: str, max_values: int | None = None) -> list[yaml.Node | None]:
     """The node trees of every document in ``text``, under the alias and nesting limits."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise _refused(label, f"larger than {MAX_FILE_BYTES} bytes (1 MiB): refused")
+        raise _refused(label, Said("file_too_large_mib", limit=MAX_FILE_BYTES, mib=MAX_FILE_BYTES >> 20))
     if "\0" in text:
-        raise _refused(label, "holds a NUL character: not a text file")
+        raise _refused(label, Said("file_nul"))
     loader = None
     nodes: list[yaml.Node | None] = []
     try:
@@ -249,13 +263,12 @@ def _compose_all(text: str, label: str, max_values: int | None = None) -> list[y
         raise _refused(label, stop.message, stop.mark) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        message = "invalid YAML: " + ": ".join(x for x in (exc.context, exc.problem) if x)
-        raise _refused(label, message if len(message) <= 160 else message[:157] + "...", mark) from None
+        raise _refused(label, _syntax(exc.context, exc.problem), mark) from None
     except yaml.YAMLError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise _refused(label, f"invalid YAML: {first[:120]}") from None
+        raise _refused(label, Said("yaml_syntax", detail=yaml_phrase(first[:120]))) from None
     except RecursionError:  # pragma: no cover - the depth limit comes first
-        raise _refused(label, "nesting too deep: refused") from None
+        raise _refused(label, Said("yaml_depth", limit=MAX_DEPTH)) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -288,7 +301,7 @@ def load_yaml_text(text: str, label: str = "<string>", *, max_values: int | None
     if len(nodes) > 1:
         raise _refused(
             label,
-            "invalid YAML: several documents (---) where one profile is expected",
+            Said("yaml_documents"),
             nodes[1].start_mark if nodes[1] else None,
         )
     docs = _build_all(nodes, label, max_values)

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ValidationError
 from rami_core.errors import Problem, ProfileError
 from rami_core.loader.layers import Layer
 from rami_core.loader.safe_yaml import KeyPath, Loc, dotted, suggest
+from rami_core.problems import Said, from_validation, kind_of, shown_value
 from rami_core.profile import Profile, ProfileConflicts
-from rami_core.userfiles import short
 
 
 def ordered(problems: list[Problem]) -> list[Problem]:
@@ -44,7 +44,8 @@ def _data_prefix(data: Any, path: KeyPath) -> KeyPath:
 
 def merge_union_errors(errors: Iterable[Mapping[str, Any]], data: Any) -> list[dict[str, Any]]:
     """One error per value for a union field: pydantic gives one per union member,
-    located below the value by the member's name (``plugins.x.bool``)."""
+    located below the value by the member's name (``plugins.x.bool``); the
+    merged error's ``_kinds`` are what the members expect (from their types)."""
     out: list[dict[str, Any]] = []
     merged: dict[KeyPath, dict[str, Any]] = {}
     for err in errors:
@@ -56,21 +57,23 @@ def merge_union_errors(errors: Iterable[Mapping[str, Any]], data: Any) -> list[d
         if inside == loc:
             out.append(dict(err))
             continue
-        msg = str(err.get("msg", ""))
-        what = (
-            msg.removeprefix("Input should be ").split(",")[0] if msg.startswith("Input should be ") else msg
-        )
+        what = kind_of(str(err["type"]))
         if inside in merged:
-            if what not in merged[inside]["_whats"]:
-                merged[inside]["_whats"].append(what)
+            if what is not None and what not in merged[inside]["_kinds"]:
+                merged[inside]["_kinds"].append(what)
             continue
-        entry = dict(err, loc=inside, type="union", _whats=[what])
+        entry = dict(err, loc=inside, type="union", _kinds=[what] if what is not None else [])
         merged[inside] = entry
         out.append(entry)
     for entry in merged.values():
-        whats = entry.pop("_whats")
-        entry["msg"] = "Input should be " + " or ".join(whats)
+        entry["input"] = _get_in(data, entry["loc"])
     return out
+
+
+def _get_in(data: Any, path: KeyPath) -> Any:
+    for key in path:
+        data = data[key]
+    return data
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -108,21 +111,6 @@ def locate(path: KeyPath, layer: Layer, top: str) -> Loc:
     return Loc(top)
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 and value.isprintable() else short(value)[1:-1]
-        return f"'{shown}'"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return str(value)
-
-
 def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]:
     path: KeyPath = tuple(p for p in err["loc"] if p != "[key]")
     kind = err["type"]
@@ -135,7 +123,9 @@ def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]
         choices = list(parent.model_fields) if parent is not None else []
         if not path[:-1]:
             choices.append("extends")
-        return [Problem(loc.file, loc.line, loc.column, key_path, "unknown key", suggest(path[-1], choices))]
+        return [
+            Problem(loc.file, loc.line, loc.column, key_path, Said("unknown_key"), suggest(path[-1], choices))
+        ]
 
     conflicts = err.get("ctx", {}).get("error")
     if kind == "value_error" and not path and isinstance(conflicts, ProfileConflicts):
@@ -155,19 +145,20 @@ def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]
                 loc.line,
                 loc.column,
                 key_path,
-                f"{_show(value)} is not one of: {expected}",
+                Said("not_one_of", value=shown_value(value), choices=expected),
                 suggest(value, choices) if isinstance(value, str) else None,
             )
         ]
 
-    message = str(err.get("msg", kind))
-    message = message[:1].lower() + message[1:]
-    if kind == "missing":
-        return [Problem(loc.file, loc.line, loc.column, key_path, "required setting is missing")]
+    if kind == "union":
+        kinds = tuple(err.get("_kinds") or ())
+        message = Said("union", expected=kinds, value=shown_value(value)) if kinds else from_validation(err)
+    else:
+        message = from_validation(err)
     suggestion = None
     if ann is bool and isinstance(value, str):
         suggestion = suggest(value.lower(), ["true", "false"])
-    return [Problem(loc.file, loc.line, loc.column, key_path, f"{message}, got {_show(value)}", suggestion)]
+    return [Problem(loc.file, loc.line, loc.column, key_path, message, suggestion)]
 
 
 MAX_PROBLEMS = 20  # problems reported for one profile; the rest are counted
@@ -187,7 +178,9 @@ def validation_problems(exc: ValidationError, layer: Layer, shown: str) -> Profi
     out = ordered(problems)
     if len(errors) > MAX_PROBLEMS:
         more = len(errors) - MAX_PROBLEMS
-        out.append(Problem(top.file, None, None, "", f"and {more} more problem{'s' if more > 1 else ''}"))
+        out.append(
+            Problem(top.file, None, None, "", Said("more_problems" if more > 1 else "more_problem", n=more))
+        )
     return ProfileError(out)
 
 

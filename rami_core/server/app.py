@@ -115,6 +115,21 @@ def error(status: int, code: str, message: str, lang: str | None = None) -> JSON
     return JSON({"error": body}, status_code=status)
 
 
+def profile_refused(e: ProfileError, lang: str) -> JSON:
+    """A refused profile (400 profile_invalid): the loader's located message in
+    English (the contract's `message`), in every language (`messages`, what the
+    lobby shows in its reader's language), each problem as data (`problems`:
+    location, code, parameters) and `text` in the request's language."""
+    body: dict[str, Any] = {
+        "code": "profile_invalid",
+        "message": e.format(),
+        "messages": e.messages(),
+        "problems": [p.to_json() for p in e.problems],
+        "text": Words(lang).profile_refused(e),
+    }
+    return JSON({"error": body}, status_code=400)
+
+
 async def _json_body(request: Request) -> Any:
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > MAX_BODY:
@@ -212,7 +227,7 @@ def create_app(
             read = await read_profile(req)
             t = await hub.create(req, read)
         except ProfileError as e:
-            return error(400, "profile_invalid", e.format())
+            return profile_refused(e, page_lang(request.query_params.get("lang") or req.lang))
         seats = [
             {"seat": i, "kind": s.kind, "name": s.name, **({"token": s.token} if s.token else {})}
             for i, s in enumerate(t.seats)

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import Problem, ProfileError
+from ..problems import Said, said
 from ..profile import Profile
 from ..resources import house_dir, preset_names
 from .protocol import MAX_VARIANT_NAME, CreateTable, plain_text
@@ -44,7 +45,9 @@ def _read_profile(req: CreateTable) -> tuple[str, Profile]:
         if name in house_names():
             return name, load_profile(house_dir() / f"{name}.yaml")
         known = ", ".join(preset_names() + house_names())
-        raise ProfileError(Problem("variant", None, None, "", f"no preset named {name!r} (known: {known})"))
+        raise ProfileError(
+            Problem("variant", None, None, "", Said("unknown_variant", name=repr(name), known=known))
+        )
     assert req.rules is not None
     with tempfile.TemporaryDirectory(prefix="rami-rules-") as tmp:
         path = Path(tmp) / "rules.yaml"
@@ -52,8 +55,13 @@ def _read_profile(req: CreateTable) -> tuple[str, Profile]:
         try:
             profile = load_profile(path)
         except ProfileError as e:
-            # The file was ours, not the user's: name it after the request's key.
+            # The file was ours, not the user's: name it after the request's key
+            # (in the location and in any path the problem's parameters name).
             root = str(Path(tmp).resolve())
+
+            def unrooted(value: object) -> object:
+                return value.replace(root + "/", "") if isinstance(value, str) else value
+
             raise ProfileError(
                 [
                     Problem(
@@ -61,7 +69,7 @@ def _read_profile(req: CreateTable) -> tuple[str, Profile]:
                         p.line,
                         p.column,
                         p.key_path,
-                        p.message.replace(root + "/", ""),
+                        said(p.message).with_params(unrooted),
                         p.suggestion,
                     )
                     for p in e.problems

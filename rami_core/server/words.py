@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from ..errors import RuleError
+from ..errors import ProfileError, RuleError
 from ..events import Event
 from ..i18n import LANGS, Messages
 from ..narration import Teller, tell
@@ -98,6 +98,10 @@ class Words:
         if self.lang == "fr":
             return REFUSED["fr"]["refused"].format(detail=SERVER_FR.get(code, message))
         return REFUSED["en"]["refused"].format(code=code, detail=message)
+
+    def profile_refused(self, e: ProfileError) -> str:
+        """A refused profile in words: the frame, then every located problem in this language."""
+        return REFUSED[self.lang]["refused"].format(code="profile_invalid", detail=e.format(self.lang))
 
 
 def event_message(t: Table, e: Event, seat: int | None, lang: str) -> dict[str, Any]:

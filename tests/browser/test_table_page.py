@@ -68,6 +68,8 @@ def test_a_round_against_a_bot_by_clicks(browser, server, tmp_path):
     page.select_option("#variant", "rami51")
     page.fill("input.name[data-i='0']", "Ana")
     page.click("#create-btn")
+    page.wait_for_selector("a.join")
+    assert page.inner_text("#links button.copy") == "Copy the link"  # each join link has its copy button
     page.click("a.join")
     page.wait_for_selector("#hand button.card")
     assert "Ana (you)" in page.inner_text("#players")
@@ -83,9 +85,12 @@ def test_a_round_against_a_bot_by_clicks(browser, server, tmp_path):
         if meld:
             click_cards(page, meld)
             page.click("#b-stage")
-            page.click("#b-lay")
-            page.wait_for_timeout(100)
-            if page.inner_text("#refusal").strip():
+            # The server reads the melds being prepared: "lay" comes on, or the reason shows.
+            page.wait_for_selector("#b-lay:not([disabled]), #staged-why:not(:empty)")
+            if not page.is_disabled("#b-lay"):
+                page.click("#b-lay")
+                page.wait_for_timeout(100)
+            if page.inner_text("#refusal").strip() or page.inner_text("#staged-why").strip():
                 refusals += 1  # an opening short of 51 points: take the meld back
                 if page.is_visible("#b-clear"):
                     page.click("#b-clear")
@@ -131,9 +136,10 @@ def test_a_refusal_is_shown_in_words(browser, server):
     assert page.locator('#hand button.card[aria-pressed="true"]').count() == 2
     page.keyboard.press("Tab")
     page.click("#b-stage")
-    page.click("#b-lay")
-    page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
-    text = page.inner_text("#refusal")
+    # Two cards are no meld: the server says so while the meld is prepared, and "lay" stays off.
+    page.wait_for_selector("#staged-why:not(:empty)")
+    assert page.is_disabled("#b-lay")
+    text = page.inner_text("#staged-why")
     assert text.startswith("Refusé")
     assert "suite" in text or "ouvert" in text or "combinaison" in text
     page.close()
@@ -183,7 +189,8 @@ def test_lobby_pasted_house_rules_error(browser, server, lang):
 
 def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     """The rebuild editor: a hand card moved into a new meld goes out as a
-    `rearrange` of the complete table; the engine's refusal comes back in words."""
+    `rearrange` of the complete table, checked as it is edited; the engine's
+    refusal comes back in words."""
     out = new_table(server, ["human", "random", "random"], variant="voleur", seed=6)
     page = browser.new_page()
     page.goto(server.url + out["links"][0] + "&lang=en")
@@ -196,11 +203,12 @@ def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     page.click("#b-rearrange")
     page.locator("#hand button.card").first.click()
     page.click("#new-meld")
-    assert page.locator("#work .meld").count() == 1
-    page.click("#rearrange-send")
-    page.wait_for_function("() => document.getElementById('refusal').textContent.length > 0")
+    assert page.locator("#work .meld[data-drop='work']").count() == 1  # emptied melds removed
+    # The whole table is checked by the server as it is edited: refused in words, "lay" off.
+    page.wait_for_selector("#rearrange-why:not(:empty)")
     assert '"rearrange"' in sent[-1]
-    assert page.inner_text("#refusal").startswith("Refused")
+    assert page.inner_text("#rearrange-why").startswith("Refused")
+    assert page.is_disabled("#rearrange-send")
     page.click("#rearrange-cancel")
     assert page.is_hidden("#rearrange-box") and page.get_attribute("#melds", "hidden") is None
     page.close()

@@ -42,6 +42,23 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+// A join link copied in one click (the clipboard, else the link selected to copy by hand).
+function copyButton(url) {
+  const b = el("button", { type: "button", class: "copy", text: lang() === "fr" ? "Copier le lien" : "Copy the link" });
+  b.onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      b.textContent = lang() === "fr" ? "Copié" : "Copied";
+    } catch (e) {
+      const range = document.createRange();
+      range.selectNodeContents(b.previousSibling?.previousSibling || b);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+    }
+  };
+  return b;
+}
+
 function renderSeats() {
   const box = $("seats");
   box.replaceChildren();
@@ -133,6 +150,8 @@ async function create(ev) {
           {},
           `${t("play_seat")} ${s.seat + 1} (${s.name}): `,
           el("a", { class: "join", href, dataset: { seat: s.seat }, text: `${location.origin}${href}` }),
+          " ",
+          copyButton(`${location.origin}${href}`),
         ),
       );
     } else {

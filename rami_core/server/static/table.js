@@ -6,6 +6,8 @@
 import { cardBack, cardElement, parse, sortCards, text as cardText } from "./cards.js";
 import { lang, refusal, t } from "./i18n.js";
 import { renderRoundEnd, tickRoundEnd } from "./roundend.js";
+import { draggable, onDrop } from "./dnd.js";
+import { fetchHint, loadRules, owesText, setTitle, setupOptions, w, yourTurn } from "./feel.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").pop();
@@ -14,6 +16,8 @@ const token = new URLSearchParams(location.search).get("token") || "";
 // events in its words (one catalogue, the terminal's).
 const q = `?${token ? `token=${encodeURIComponent(token)}&` : ""}lang=${lang()}`;
 const stagedKey = `rami-staged:${tableId}:${token}`;
+const base = `/api/tables/${tableId}`;
+const FLASH_MS = 4000; // how long the last move stays highlighted
 
 const ui = {
   view: null,
@@ -24,7 +28,12 @@ const ui = {
   sortBy: "suit",
   rearranging: false,
   work: [], // the table being rearranged: [[{code, hand}]]
-  picked: null, // {from: "hand", code} | {from: "work", m, i}
+  picked: [], // cards chosen to move in a rearrangement: {from: "hand", code} | {from: "work", m, i}
+  handOrder: null, // the hand in the order the player dragged it to (null: sorted)
+  workCheck: null, // the server's reading of the table being rearranged
+  stagedCheck: null, // the server's reading of the melds being prepared
+  flash: null, // the last move, highlighted a few seconds: {melds: Set, cards: {meld: [codes]}, discard, until}
+  hintText: "",
   log: [], // [{version, text}]: rebuilt from the table's events on load
   logVersion: -1, // the version the fetched events were read at
   deadline: null, // the turn's deadline in the server's clock (ms)
@@ -49,8 +58,17 @@ function minus(cards, removed) {
 function handShown() {
   const v = ui.view;
   if (!v || !v.hand) return [];
-  const moved = ui.work.flat().filter((c) => c.hand).map((c) => c.code);
-  return sortCards(minus(minus(v.hand, ui.staged.flat()), ui.rearranging ? moved : []), ui.sortBy);
+  const moved = ui.work.flatMap((m) => m.cards).filter((c) => c.hand).map((c) => c.code);
+  const left = minus(minus(v.hand, ui.staged.flat()), ui.rearranging ? moved : []);
+  if (!ui.handOrder) return sortCards(left, ui.sortBy);
+  // The player's own order: the cards they placed, then any new card at the end.
+  const rest = [...left];
+  const out = [];
+  for (const c of ui.handOrder) {
+    const i = rest.indexOf(c);
+    if (i >= 0) out.push(rest.splice(i, 1)[0]);
+  }
+  return out.concat(rest);
 }
 
 function may(what) {
@@ -130,6 +148,7 @@ function accept(view, force = false) {
   if (!force && view.version < ui.version) return;
   ui.version = Math.max(ui.version, view.version);
   const handChanged = !ui.view || JSON.stringify(ui.view.hand) !== JSON.stringify(view.hand);
+  if (!ui.view || ui.view.turn !== view.turn || ui.view.phase !== view.phase) $("hint-text").textContent = "";
   ui.view = view;
   if (handChanged) {
     const left = view.hand ? [...view.hand] : [];
@@ -137,10 +156,12 @@ function accept(view, force = false) {
     ui.selected = ui.selected.filter((c) => { const i = left.indexOf(c); if (i < 0) return false; left.splice(i, 1); return true; });
   }
   if (view.phase === "over") ui.staged = [];
+  if (ui.staged.length) checkStaged(); // the position changed: the server judges the melds again
   if (view.phase !== "lay" || view.turn !== view.seat) {
     ui.rearranging = false;
     ui.work = [];
-    ui.picked = null;
+    ui.picked = [];
+    ui.workCheck = null;
   }
   if (ui.target !== null && ui.target >= view.melds.length) ui.target = null;
   // The clock counts down to the server's deadline, never from a leftover:
@@ -168,6 +189,7 @@ function connect() {
       first = false;
       retry = 500;
     } else if (msg.type === "event") {
+      noteMove(msg.event);
       if (msg.text && !(msg.version <= ui.logVersion)) {
         ui.log.push({ version: msg.version, text: msg.text });
         if (ui.log.length > 400) ui.log.shift();
@@ -186,6 +208,53 @@ function connect() {
   };
 }
 
+// ------------------------------------------------------------ the last move
+
+const FLASHED = new Set(["laid", "laid_off", "swapped", "rearranged", "discarded", "drawn"]);
+
+function noteMove(ev) {
+  if (!ev || !FLASHED.has(ev.kind)) return;
+  ui.flash = { ev, until: Date.now() + FLASH_MS };
+  setTimeout(() => {
+    if (ui.flash && Date.now() >= ui.flash.until) {
+      ui.flash = null;
+      render();
+    }
+  }, FLASH_MS + 50);
+}
+
+// Which table melds (by number) and which of their cards the last move touched.
+function flashed() {
+  const f = ui.flash && Date.now() < ui.flash.until ? ui.flash.ev : null;
+  const out = { melds: new Set(), cards: {}, discard: false, seat: f ? f.seat : null, kind: f ? f.kind : null };
+  if (!f) return out;
+  const add = (m, cards) => {
+    out.melds.add(m);
+    out.cards[m] = (out.cards[m] || []).concat(cards);
+  };
+  const n = ui.view.melds.length;
+  if (f.kind === "laid") f.melds.forEach((m, i) => add(n - f.melds.length + i, m));
+  else if (f.kind === "laid_off") f.cards.forEach((c) => add(c.to, [c.card]));
+  else if (f.kind === "swapped") add(f.meld, f.given);
+  else if (f.kind === "rearranged") {
+    (f.moved || []).forEach((mv) => add(mv.to, mv.cards));
+    (f.added || []).forEach((a) => add(a.to, a.cards));
+  } else if (f.kind === "discarded") out.discard = true;
+  return out;
+}
+
+// Mark each of `codes` once among the card elements of `box`.
+function markCards(box, codes) {
+  const left = [...codes];
+  for (const el of box.querySelectorAll(".card")) {
+    const i = left.indexOf(el.dataset.card);
+    if (i >= 0) {
+      el.classList.add("flash");
+      left.splice(i, 1);
+    }
+  }
+}
+
 // ------------------------------------------------------------ drawing the page
 
 function renderPlayers() {
@@ -194,7 +263,7 @@ function renderPlayers() {
   box.innerHTML = "";
   for (let s = 0; s < v.players; s++) {
     const div = document.createElement("div");
-    div.className = "player" + (v.turn === s && v.phase !== "over" ? " turn" : "");
+    div.className = "player" + (v.turn === s && v.phase !== "over" ? " turn" : "") + (flashed().seat === s ? " moved" : "");
     div.dataset.seat = s;
     const score = v.scores.length === v.players ? v.scores[s] : v.scores[s % v.scores.length];
     const kind = v.kinds[s];
@@ -204,7 +273,7 @@ function renderPlayers() {
     ].filter(Boolean);
     const n = v.hand_sizes[s];
     const strong = document.createElement("strong");
-    strong.textContent = nameOf(s);
+    strong.textContent = (v.turn === s && v.phase !== "over" ? "▶ " : "") + nameOf(s);
     const muted = document.createElement("span");
     muted.className = "muted";
     muted.textContent = flags.join(" · ");
@@ -241,15 +310,18 @@ function renderMelds() {
   const box = $("melds");
   box.innerHTML = "";
   show(box, !ui.rearranging);
+  const f = flashed();
   for (const m of v.melds) {
     const b = document.createElement("button");
     b.type = "button";
-    b.className = "meld" + (ui.target === m.number ? " target" : "");
+    b.className = "meld" + (ui.target === m.number ? " target" : "") + (f.melds.has(m.number) ? " flash" : "");
     b.dataset.meld = m.number;
+    b.dataset.drop = "meld";
     b.setAttribute("aria-pressed", ui.target === m.number ? "true" : "false");
-    b.setAttribute("aria-label", `${meldLabel(m)}: ${m.cards.join(" ")}`);
+    b.setAttribute("aria-label", `${meldLabel(m)}: ${m.cards.map(cardText).join(" ")}`);
     b.innerHTML = `<span class="meld-label">${escapeHtml(meldLabel(m))}</span>`;
     m.cards.forEach((c) => b.appendChild(cardElement(c, { small: true })));
+    if (f.cards[m.number]) markCards(b, f.cards[m.number]);
     b.onclick = () => {
       ui.target = ui.target === m.number ? null : m.number;
       render();
@@ -264,11 +336,34 @@ function renderMelds() {
   stock.setAttribute("aria-label", `${t("stock")}${t("colon")} ${v.stock_size} ${t("cards")}. ${t("draw_stock")}`);
   stock.disabled = !may("draw_stock");
   const disc = $("discard");
+  // No discard pile where the variant has none (voleur): nothing to show or to take.
+  show(disc, v.rules.discard);
+  show($("discard-history"), v.rules.discard);
   disc.innerHTML = "";
+  disc.dataset.drop = "discard";
+  disc.classList.toggle("flash", f.discard);
   if (v.discard_top) disc.appendChild(cardElement(v.discard_top));
-  disc.insertAdjacentHTML("beforeend", `<span class="count">${t("discard")}${v.discard_top ? "" : ": " + t("empty")}</span>`);
-  disc.setAttribute("aria-label", `${t("discard")}${t("colon")} ${v.discard_top || t("empty")}`);
+  disc.insertAdjacentHTML("beforeend", `<span class="count">${t("discard")}${v.discard_top ? "" : t("colon") + " " + t("empty")}</span>`);
+  disc.setAttribute("aria-label", `${t("discard")}${t("colon")} ${v.discard_top ? cardText(v.discard_top) : t("empty")}`);
   disc.disabled = !(may("draw_discard") || (may("discard") && ui.selected.length === 1));
+  // The discard pile's history, on demand: every card, the newest first.
+  $("h-discard-history").textContent = `${w("discard_history")} (${v.discard.length})`;
+  const list = $("discard-list");
+  list.replaceChildren(...[...v.discard].reverse().map((c) => cardElement(c, { small: true })));
+  if (!v.discard.length) list.textContent = w("history_empty");
+}
+
+// The cards a drag carries: the dragged card with the rest of the selection
+// when it is part of it, else the card alone.
+function handDrag(el, c) {
+  return () => {
+    if (ui.rearranging) {
+      const picks = ui.picked.some((p) => p.from === "hand" && p.code === c) ? ui.picked : [{ from: "hand", code: c }];
+      return { data: { from: "work-picks", picks } };
+    }
+    const cards = ui.selected.includes(c) ? [...ui.selected] : [c];
+    return { data: { from: "hand", cards }, els: [el] };
+  };
 }
 
 function renderHand() {
@@ -277,6 +372,7 @@ function renderHand() {
   if (v.seat === null) return;
   const box = $("hand");
   box.innerHTML = "";
+  box.dataset.drop = "hand";
   box.setAttribute("aria-label", t("your_hand"));
   const used = [...ui.selected];
   for (const c of handShown()) {
@@ -284,10 +380,11 @@ function renderHand() {
     const pressed = i >= 0;
     if (pressed) used.splice(i, 1);
     const el = cardElement(c, { button: true, pressed });
-    if (ui.picked && ui.picked.from === "hand" && ui.picked.code === c) el.classList.add("picked");
+    if (ui.rearranging && ui.picked.some((p) => p.from === "hand" && p.code === c)) el.classList.add("picked");
+    draggable(el, handDrag(el, c));
     el.onclick = () => {
       if (ui.rearranging) {
-        ui.picked = { from: "hand", code: c };
+        togglePick({ from: "hand", code: c });
       } else if (el.getAttribute("aria-pressed") === "true") {
         ui.selected.splice(ui.selected.indexOf(c), 1);
       } else {
@@ -299,17 +396,91 @@ function renderHand() {
     };
     box.appendChild(el);
   }
-  // Staged melds.
-  show($("staged-box"), ui.staged.length > 0);
+  // Melds being prepared: each a drop zone; a card clicked goes back to the hand.
+  const mine = v.turn === v.seat && v.phase === "lay" && !ui.rearranging;
+  show($("staged-box"), ui.staged.length > 0 || (mine && may("meld")));
   $("h-staged").textContent = t("staged");
   const st = $("staged");
   st.innerHTML = "";
-  ui.staged.forEach((m) => {
+  const check = ui.stagedCheck && ui.stagedCheck.key === JSON.stringify(ui.staged) ? ui.stagedCheck : null;
+  ui.staged.forEach((m, mi) => {
     const d = document.createElement("div");
-    d.className = "meld";
-    m.forEach((c) => d.appendChild(cardElement(c, { small: true })));
+    const read = check && check.out.melds ? check.out.melds[mi] : null;
+    d.className = "meld" + (read && !read.ok ? " invalid" : "");
+    d.dataset.drop = "staged";
+    d.dataset.index = mi;
+    if (read && !read.ok) d.title = read.text;
+    m.forEach((c, ci) => {
+      const el = cardElement(c, { button: true, small: true });
+      el.setAttribute("aria-label", `${el.getAttribute("aria-label")} · ${w("remove_meld")}`);
+      draggable(el, () => ({ data: { from: "staged", m: mi, i: ci } }));
+      el.onclick = () => {
+        ui.staged[mi].splice(ci, 1);
+        tidyStaged();
+        render();
+      };
+      d.appendChild(el);
+    });
     st.appendChild(d);
   });
+  const fresh = document.createElement("div");
+  fresh.className = "meld new-zone";
+  fresh.dataset.drop = "staged-new";
+  fresh.textContent = `+ ${t("new_meld")}`;
+  st.appendChild(fresh);
+  $("staged-why").textContent = check && !check.out.ok ? check.out.error.text : "";
+}
+
+function tidyStaged() {
+  ui.staged = ui.staged.filter((m) => m.length);
+  checkStaged();
+}
+
+// The melds being prepared, judged by the server (the engine on a copy):
+// an invalid meld is marked and "lay" disabled with the reason.
+let stagedTimer = null;
+function checkStaged() {
+  clearTimeout(stagedTimer);
+  if (!ui.staged.length || !may("meld")) {
+    ui.stagedCheck = null;
+    return;
+  }
+  const key = JSON.stringify(ui.staged);
+  stagedTimer = setTimeout(async () => {
+    const out = await check({ meld: ui.staged });
+    if (out && key === JSON.stringify(ui.staged)) {
+      ui.stagedCheck = { key, out };
+      // A valid meld takes the order the server reads it in (a run in order).
+      out.melds?.forEach((r, i) => {
+        if (r.ok && ui.staged[i] && r.cards.length === ui.staged[i].length) ui.staged[i] = [...r.cards];
+      });
+      ui.stagedCheck.key = JSON.stringify(ui.staged);
+      render();
+    }
+  }, 120);
+}
+
+async function check(action) {
+  try {
+    const r = await fetch(`${base}/check${q}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(action),
+    });
+    return r.ok ? await r.json() : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+function togglePick(p) {
+  const same = (x) => x.from === p.from && (p.from === "hand" ? x.code === p.code : x.m === p.m && x.i === p.i);
+  if (ui.picked.some(same)) ui.picked = ui.picked.filter((x) => !same(x));
+  else ui.picked.push(p);
+}
+
+function workTable() {
+  return ui.work.filter((m) => m.cards.length).map((m) => m.cards.map((c) => c.code));
 }
 
 function renderWork() {
@@ -318,15 +489,26 @@ function renderWork() {
   $("h-rearrange").textContent = t("rearrange");
   const box = $("work");
   box.innerHTML = "";
+  const check = ui.workCheck && ui.workCheck.key === JSON.stringify(workTable()) ? ui.workCheck : null;
   ui.work.forEach((m, mi) => {
     const d = document.createElement("div");
-    d.className = "meld";
-    d.innerHTML = `<span class="meld-label">${t("meld")} ${mi + 1}</span>`;
-    m.forEach((c, ci) => {
+    const read = check && check.out.melds ? check.out.melds[mi] : null;
+    d.className = "meld" + (read && !read.ok ? " invalid" : "") + (m.touched ? " touched" : "");
+    d.dataset.drop = "work";
+    d.dataset.index = mi;
+    const owner = m.owner === null || m.owner === undefined || m.touched ? "" : ` · ${t("by")} ${nameOf(m.owner)}`;
+    d.innerHTML = `<span class="meld-label">${escapeHtml(`${t("meld")} ${mi + 1}${owner}`)}${read && !read.ok ? ` · ${escapeHtml(w("invalid"))}` : ""}</span>`;
+    if (read && !read.ok) d.title = read.text;
+    m.cards.forEach((c, ci) => {
       const el = cardElement(c.code, { button: true, small: true });
-      if (ui.picked && ui.picked.from === "work" && ui.picked.m === mi && ui.picked.i === ci) el.classList.add("picked");
+      if (c.hand) el.classList.add("from-hand");
+      if (ui.picked.some((p) => p.from === "work" && p.m === mi && p.i === ci)) el.classList.add("picked");
+      draggable(el, () => {
+        const mine = ui.picked.some((p) => p.from === "work" && p.m === mi && p.i === ci);
+        return { data: { from: "work-picks", picks: mine ? ui.picked : [{ from: "work", m: mi, i: ci }] } };
+      });
       el.onclick = () => {
-        ui.picked = { from: "work", m: mi, i: ci };
+        togglePick({ from: "work", m: mi, i: ci });
         render();
       };
       d.appendChild(el);
@@ -335,27 +517,72 @@ function renderWork() {
     here.type = "button";
     here.textContent = t("move_here");
     here.className = "move-here";
-    here.disabled = !ui.picked;
-    here.onclick = () => movePicked(mi);
+    here.disabled = !ui.picked.length;
+    here.onclick = () => movePicked(ui.picked, mi);
     d.appendChild(here);
     box.appendChild(d);
   });
+  const fresh = document.createElement("div");
+  fresh.className = "meld new-zone";
+  fresh.dataset.drop = "work-new";
+  fresh.textContent = `+ ${t("new_meld")}`;
+  box.appendChild(fresh);
   $("new-meld").textContent = t("new_meld");
-  $("new-meld").disabled = !ui.picked;
+  $("new-meld").disabled = !ui.picked.length;
   $("rearrange-send").textContent = t("rearrange_send");
+  $("rearrange-reset").textContent = w("undo_rearrange");
   $("rearrange-cancel").textContent = t("rearrange_cancel");
+  const why = !check ? w("checking") : check.out.ok ? "" : check.out.error.text;
+  $("rearrange-send").disabled = !check || !check.out.ok;
+  $("rearrange-send").title = why;
+  $("rearrange-why").textContent = why;
 }
 
-function movePicked(to) {
-  const p = ui.picked;
-  if (!p) return;
-  let card;
-  if (p.from === "hand") card = { code: p.code, hand: true };
-  else card = ui.work[p.m].splice(p.i, 1)[0];
-  if (to === ui.work.length) ui.work.push([]);
-  ui.work[to].push(card);
-  ui.picked = null;
+// Move the picked cards (hand or table) to meld `to` (ui.work.length: a new
+// meld); emptied melds go, and the server puts each meld in its order.
+function movePicked(picks, to) {
+  if (!picks.length) return;
+  const moving = [];
+  const fromWork = picks.filter((p) => p.from === "work").sort((a, b) => b.m - a.m || b.i - a.i);
+  for (const p of fromWork) {
+    const card = ui.work[p.m].cards.splice(p.i, 1)[0];
+    ui.work[p.m].touched = true;
+    moving.unshift(card);
+  }
+  for (const p of picks.filter((x) => x.from === "hand")) moving.push({ code: p.code, hand: true });
+  if (to >= ui.work.length) {
+    ui.work.push({ cards: [], owner: ui.view.seat, touched: true });
+    to = ui.work.length - 1;
+  }
+  const target = ui.work[to];
+  target.cards.push(...moving);
+  target.touched = true;
+  // Emptied melds are removed (the target's index shifts with them).
+  ui.work = ui.work.filter((m) => m.cards.length || m === target);
+  ui.picked = [];
+  checkWork();
   render();
+}
+
+let workTimer = null;
+function checkWork() {
+  clearTimeout(workTimer);
+  const table = workTable();
+  const key = JSON.stringify(table);
+  workTimer = setTimeout(async () => {
+    const out = await check({ rearrange: table });
+    if (!out || !ui.rearranging || key !== JSON.stringify(workTable())) return;
+    // Each valid meld in the order the server reads it (a run in order, a joker in its place).
+    const melds = ui.work.filter((m) => m.cards.length);
+    out.melds?.forEach((r, i) => {
+      if (!r.ok) return;
+      const pool = [...melds[i].cards];
+      const ordered = r.cards.map((code) => pool.splice(pool.findIndex((c) => c.code === code), 1)[0]);
+      if (ordered.every(Boolean)) melds[i].cards = ordered;
+    });
+    ui.workCheck = { key: JSON.stringify(workTable()), out };
+    render();
+  }, 120);
 }
 
 function renderActions() {
@@ -367,7 +594,7 @@ function renderActions() {
     "b-draw-stock": [may("draw_stock"), true, t("draw_stock")],
     "b-draw-discard": [may("draw_discard"), true, t("draw_discard")],
     "b-stage": [mine && !ui.rearranging, sel > 0, t("stage")],
-    "b-lay": [mine && ui.staged.length > 0, true, t("lay")],
+    "b-lay": [mine && ui.staged.length > 0, stagedOk(), t("lay")],
     "b-clear": [mine && ui.staged.length > 0, true, t("clear_staged")],
     "b-layoff": [may("layoff") && !ui.rearranging, sel > 0 && target !== null, `${t("layoff")} ${target ? target.number + 1 : "…"}`],
     "b-swap": [may("swap") && !ui.rearranging && target !== null && target.cards.includes("JK"), sel > 0, `${t("swap")} ${target ? target.number + 1 : ""}`],
@@ -375,6 +602,7 @@ function renderActions() {
     "b-discard": [may("discard") && !ui.rearranging, sel === 1, t("discard_btn")],
     "b-end": [may("end_turn") && !ui.rearranging, true, t("end_turn")],
     "b-undo": [may("undo"), true, t("undo")],
+    "b-hint": [mine || may("draw_stock"), true, w("hint")],
   };
   for (const [id, [visible, enabled, text]] of Object.entries(buttons)) {
     const b = $(id);
@@ -406,9 +634,18 @@ function renderActions() {
   }
 }
 
+// "Lay" waits for the server's reading of the melds being prepared, and stays
+// off with the reason while one is invalid.
+function stagedOk() {
+  const c = ui.stagedCheck;
+  const ok = Boolean(c && c.key === JSON.stringify(ui.staged) && c.out.ok);
+  $("b-lay").title = ok ? "" : c && c.out.error ? c.out.error.text : w("checking");
+  return ok;
+}
+
 function renderStatus() {
   const v = ui.view;
-  $("variant").textContent = v.variant;
+  $("variant").textContent = ui.title || v.variant;
   $("round").textContent = `${t("round")} ${v.round_no}`;
   let text;
   if (v.phase === "over") {
@@ -423,7 +660,12 @@ function renderStatus() {
   } else {
     text = t("waiting", nameOf(v.turn));
   }
+  if (v.seat !== null && v.turn === v.seat && v.phase !== "over") {
+    const owes = owesText(v.owes, cardText);
+    if (owes) text += ` ${owes}`;
+  }
   $("status").textContent = text;
+  yourTurn(v.seat !== null && v.turn === v.seat && v.phase !== "over", $("opt-sound"));
   $("hint").textContent = t("select_hint");
   $("h-hand").textContent = t("your_hand");
   $("h-table").textContent = t("table");
@@ -503,6 +745,7 @@ $("b-draw-discard").onclick = () => send({ draw: "discard" });
 $("b-stage").onclick = () => {
   ui.staged.push([...ui.selected]);
   ui.selected = [];
+  checkStaged();
   render();
 };
 $("b-clear").onclick = () => {
@@ -534,30 +777,34 @@ async function discardSelected() {
 $("b-discard").onclick = discardSelected;
 $("b-end").onclick = () => send({ end_turn: true });
 $("b-undo").onclick = () => send({ undo: true });
-$("b-rearrange").onclick = () => {
+function startRearranging() {
   ui.rearranging = true;
-  ui.work = ui.view.melds.map((m) => m.cards.map((c) => ({ code: c, hand: false })));
-  ui.picked = null;
+  ui.work = ui.view.melds.map((m) => ({ cards: m.cards.map((c) => ({ code: c, hand: false })), owner: m.owner, touched: false }));
+  ui.picked = [];
   ui.selected = [];
   ui.staged = [];
+  ui.workCheck = null;
+  checkWork();
   render();
-};
-$("new-meld").onclick = () => movePicked(ui.work.length);
+}
+$("b-rearrange").onclick = startRearranging;
+$("rearrange-reset").onclick = startRearranging; // undo this rearrangement: the table as it is
+$("new-meld").onclick = () => movePicked(ui.picked, ui.work.length);
 $("rearrange-cancel").onclick = () => {
   ui.rearranging = false;
   ui.work = [];
-  ui.picked = null;
+  ui.picked = [];
   render();
 };
 $("rearrange-send").onclick = async () => {
-  const table = ui.work.filter((m) => m.length).map((m) => m.map((c) => c.code));
-  if (await send({ rearrange: table })) {
+  if (await send({ rearrange: workTable() })) {
     ui.rearranging = false;
     ui.work = [];
   }
   render();
 };
 $("sort").onclick = () => {
+  ui.handOrder = null;
   ui.sortBy = ui.sortBy === "suit" ? "rank" : "suit";
   render();
 };
@@ -565,9 +812,84 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") {
     ui.selected = [];
     ui.target = null;
-    ui.picked = null;
+    ui.picked = [];
     render();
   }
+});
+
+// ------------------------------------------------------------ drag and drop
+
+// Where a card is dropped says what to do: the page asks the server as a
+// click would (the same actions), and judges nothing itself.
+onDrop(async (data, zone, x) => {
+  const kind = zone.dataset.drop;
+  const index = Number(zone.dataset.index);
+  if (data.from === "work-picks") {
+    if (kind === "work") movePicked(data.picks, index);
+    else if (kind === "work-new") movePicked(data.picks, ui.work.length);
+    else if (kind === "hand") {
+      // Hand cards dragged back: no longer part of the new table.
+      const back = data.picks.filter((p) => p.from === "work" && ui.work[p.m].cards[p.i].hand);
+      back.sort((a, b) => b.m - a.m || b.i - a.i).forEach((p) => ui.work[p.m].cards.splice(p.i, 1));
+      ui.work = ui.work.filter((m) => m.cards.length);
+      ui.picked = [];
+      checkWork();
+      render();
+    }
+    return;
+  }
+  if (data.from === "staged") {
+    const card = ui.staged[data.m][data.i];
+    ui.staged[data.m].splice(data.i, 1);
+    if (kind === "staged") ui.staged[index].push(card);
+    else if (kind === "staged-new") ui.staged.push([card]);
+    tidyStaged();
+    render();
+    return;
+  }
+  const cards = data.cards;
+  if (kind === "hand") {
+    // Reorder the hand: the dragged cards go before the card under the pointer.
+    const shown = handShown();
+    const over = [...$("hand").querySelectorAll(".card")].find((el) => {
+      const r = el.getBoundingClientRect();
+      return x < r.left + r.width / 2 && !cards.includes(el.dataset.card);
+    });
+    const rest = minus(shown, cards);
+    const at = over ? rest.indexOf(over.dataset.card) : rest.length;
+    rest.splice(at < 0 ? rest.length : at, 0, ...cards);
+    ui.handOrder = rest;
+    render();
+  } else if (kind === "staged" && may("meld")) {
+    ui.staged[index].push(...cards);
+    ui.selected = minus(ui.selected, cards);
+    checkStaged();
+    render();
+  } else if (kind === "staged-new" && may("meld")) {
+    ui.staged.push([...cards]);
+    ui.selected = minus(ui.selected, cards);
+    checkStaged();
+    render();
+  } else if (kind === "meld" && may("layoff")) {
+    const to = Number(zone.dataset.meld);
+    if (await send({ layoff: cards.map((c) => ({ card: c, to })) })) ui.selected = minus(ui.selected, cards);
+    render();
+  } else if (kind === "discard" && may("discard") && cards.length === 1) {
+    if (await send({ discard: cards[0] })) ui.selected = [];
+    render();
+  }
+});
+
+$("b-hint").onclick = async () => {
+  $("hint-text").textContent = await fetchHint(base, q);
+};
+
+setupOptions($("opt-four"), $("opt-sound"));
+loadRules(base, q, $("rules-box"), $("h-rules")).then((d) => {
+  if (!d) return;
+  ui.title = d.title;
+  setTitle(d.title);
+  render();
 });
 
 ui.staged = loadStaged();

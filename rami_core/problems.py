@@ -1,0 +1,669 @@
+"""Profile and scenario problems as data: a code and named parameters, put into words per language.
+
+A mistake in a profile, a house-rule file, a ``--set`` or a scenario file is
+a :class:`~rami_core.errors.Problem` located by file, line and key path; what
+it says is a :class:`Said`: a stable code of :data:`PROBLEMS` with its named
+parameters (the limit, the value written, the file named by ``extends``...).
+The English and the French words of every code are written here and nowhere
+else, so ``rami validate --lang fr`` and the French lobby say the whole
+problem in French; nothing reads an English sentence back to translate it
+(tests/test_problem_words.py enumerates every code in every language and
+checks that each template shows every parameter).
+
+A :class:`Said` is a ``str`` holding its English words, as :class:`Reason`
+is for refusals, so that every place that shows or compares a problem's
+message as text reads it as before.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from typing import Any
+
+LANGS = ("en", "fr")
+
+# The frame of a located problem: the suggestion, the words joining a list of
+# alternatives.
+FRAME: dict[str, dict[str, str]] = {
+    "en": {"suggest": " (did you mean '{suggestion}'?)", "or": " or "},
+    "fr": {"suggest": " (vouliez-vous dire « {suggestion} » ?)", "or": " ou "},
+}
+
+# code -> (English, French). Parameters: `value` a value as written (quoted
+# text, true/false, null, or a nested Said for a mapping or a list), `limit` a
+# bound, `path` and `name` as written in the file, `error` a program's own
+# words (an exception's class and text, an errno name), `text` free text.
+_PROBLEMS: tuple[tuple[str, str, str], ...] = (
+    # ------------------------------------------------------------ reading a file
+    ("path_not_path", "not a path", "ce n'est pas un chemin"),
+    ("path_nul", "the path holds a NUL byte", "le chemin contient un octet NUL"),
+    (
+        "path_too_long",
+        "the path is longer than {limit} characters",
+        "le chemin dépasse {limit} caractères",
+    ),
+    ("path_not_text", "the path is not valid text", "le chemin n'est pas un texte valable"),
+    (
+        "path_name_too_long",
+        "a name in the path is longer than {limit} bytes",
+        "un nom du chemin dépasse {limit} octets",
+    ),
+    ("no_such_file", "no such file", "fichier introuvable"),
+    (
+        "no_such_file_part",
+        "no such file (a part of the path is not a folder)",
+        "fichier introuvable (une partie du chemin n'est pas un dossier)",
+    ),
+    ("is_folder", "is a folder, not a file", "est un dossier, pas un fichier"),
+    ("is_folder_profile", "is a folder, not a profile file", "est un dossier, pas un fichier de profil"),
+    ("permission_denied", "permission denied", "permission refusée"),
+    ("unreadable_file", "cannot be read: {error}", "illisible : {error}"),
+    (
+        "not_regular_file",
+        "is not a regular file (a pipe, a device or a socket): refused",
+        "n'est pas un fichier ordinaire (un tube, un périphérique ou une socket) : refusé",
+    ),
+    ("file_too_large", "larger than {limit} bytes: refused", "plus de {limit} octets : refusé"),
+    (
+        "file_too_large_mib",
+        "larger than {limit} bytes ({mib} MiB): refused",
+        "plus de {limit} octets ({mib} Mio) : refusé",
+    ),
+    ("not_utf8", "not UTF-8 text (byte {byte})", "ce n'est pas du texte UTF-8 (octet {byte})"),
+    (
+        "file_nul",
+        "holds a NUL character: not a text file",
+        "contient un caractère NUL : ce n'est pas un fichier texte",
+    ),
+    (
+        "file_nul_at",
+        "holds a NUL character (at character {at}): not a text file",
+        "contient un caractère NUL (au caractère {at}) : ce n'est pas un fichier texte",
+    ),
+    # ------------------------------------------------------------ YAML
+    ("yaml_syntax", "invalid YAML: {detail}", "YAML invalide : {detail}"),
+    ("yaml_detail", "{context}: {problem}", "{context} : {problem}"),
+    (
+        "yaml_documents",
+        "invalid YAML: several documents (---) where one profile is expected",
+        "YAML invalide : plusieurs documents (---) là où un seul profil est attendu",
+    ),
+    (
+        "yaml_aliases",
+        "more than {limit} aliases: refused (a small file must not expand into a huge one)",
+        "plus de {limit} alias : refusé (un petit fichier ne doit pas se déployer en un énorme)",
+    ),
+    (
+        "yaml_values",
+        "more than {limit} values: a profile holds a few hundred settings: refused",
+        "plus de {limit} valeurs : un profil tient en quelques centaines de réglages : refusé",
+    ),
+    (
+        "yaml_alias_bomb",
+        "expands to more than {limit} values (an alias bomb?): refused",
+        "se déploie en plus de {limit} valeurs (une bombe d'alias ?) : refusé",
+    ),
+    (
+        "yaml_depth",
+        "nesting deeper than {limit} levels: refused",
+        "imbrication de plus de {limit} niveaux : refusé",
+    ),
+    ("yaml_tag", "unsupported YAML tag '{tag}'", "étiquette YAML non prise en charge « {tag} »"),
+    (
+        "yaml_merge_key",
+        "merge keys (<<) are not supported: use extends",
+        "les clés de fusion (<<) ne sont pas prises en charge : utilisez extends",
+    ),
+    (
+        "yaml_key_not_name",
+        "a key must be a plain name, not a mapping or a list",
+        "une clé doit être un simple nom, pas un dictionnaire ni une liste",
+    ),
+    ("yaml_duplicate_key", "duplicate key", "clé en double"),
+    (
+        "yaml_long_int",
+        "an integer longer than {limit} digits: refused",
+        "un entier de plus de {limit} chiffres : refusé",
+    ),
+    ("yaml_unreadable_value", "unreadable value {value}", "valeur illisible {value}"),
+    # ------------------------------------------------------------ layers
+    ("unknown_preset", "unknown preset {name}", "variante inconnue {name}"),
+    (
+        "unknown_variant",
+        "no preset named {name} (known: {known})",
+        "aucune variante nommée {name} (connues : {known})",
+    ),
+    (
+        "not_mapping_list",
+        "a profile is a mapping of settings (key: value), not a list",
+        "un profil est un dictionnaire de réglages (clé: valeur), pas une liste",
+    ),
+    (
+        "not_mapping_value",
+        "a profile is a mapping of settings (key: value), not a single {type} value",
+        "un profil est un dictionnaire de réglages (clé: valeur), pas une valeur seule ({type})",
+    ),
+    (
+        "extends_not_name",
+        "must be a preset name or a path relative to this file",
+        "doit être le nom d'une variante ou un chemin relatif à ce fichier",
+    ),
+    ("extends_cycle", "cycle: {chain}", "cycle : {chain}"),
+    (
+        "extends_too_long",
+        "more than {limit} files in the extends chain",
+        "plus de {limit} fichiers dans la chaîne extends",
+    ),
+    (
+        "extends_outside",
+        "{path} is outside the folders a profile may extend from "
+        "(the first file's folder and its subfolders, and the presets)",
+        "{path} est hors des dossiers dont un profil peut hériter "
+        "(le dossier du premier fichier et ses sous-dossiers, et les variantes prédéfinies)",
+    ),
+    ("extends_no_file", "no such file {path}", "fichier introuvable {path}"),
+    (
+        "set_syntax",
+        "expected key.path=value, e.g. opening.points=71",
+        "attendu clé.chemin=valeur, par exemple opening.points=71",
+    ),
+    (
+        "set_too_deep",
+        "a key path deeper than {limit} levels: refused",
+        "un chemin de clé de plus de {limit} niveaux : refusé",
+    ),
+    ("set_extends", "cannot be set from the command line", "ne se règle pas depuis la ligne de commande"),
+    # ------------------------------------------------------------ validation (pydantic's types)
+    ("unknown_key", "unknown key", "clé inconnue"),
+    ("missing", "required setting is missing", "réglage obligatoire manquant"),
+    ("not_one_of", "{value} is not one of: {choices}", "{value} n'est pas l'une des valeurs : {choices}"),
+    ("int_type", "input should be a valid integer, got {value}", "attendu un nombre entier, reçu {value}"),
+    (
+        "int_parsing",
+        "input should be a valid integer, unable to parse string as an integer, got {value}",
+        "attendu un nombre entier, ce texte n'en est pas un : {value}",
+    ),
+    (
+        "int_from_float",
+        "input should be a valid integer, got a number with a fractional part, got {value}",
+        "attendu un nombre entier, reçu un nombre à virgule : {value}",
+    ),
+    (
+        "int_parsing_size",
+        "unable to parse input string as an integer, exceeded maximum size, got {value}",
+        "nombre entier trop grand pour être lu : {value}",
+    ),
+    (
+        "bool_type",
+        "input should be a valid boolean, got {value}",
+        "attendu un booléen (true ou false), reçu {value}",
+    ),
+    (
+        "bool_parsing",
+        "input should be a valid boolean, unable to interpret input, got {value}",
+        "attendu un booléen (true ou false), ce texte n'en est pas un : {value}",
+    ),
+    ("string_type", "input should be a valid string, got {value}", "attendu un texte, reçu {value}"),
+    ("float_type", "input should be a valid number, got {value}", "attendu un nombre, reçu {value}"),
+    (
+        "float_parsing",
+        "input should be a valid number, unable to parse string as a number, got {value}",
+        "attendu un nombre, ce texte n'en est pas un : {value}",
+    ),
+    (
+        "dict_type",
+        "input should be a valid dictionary, got {value}",
+        "attendu un dictionnaire (clé: valeur), reçu {value}",
+    ),
+    ("list_type", "input should be a valid list, got {value}", "attendu une liste, reçu {value}"),
+    ("union", "input should be {expected}, got {value}", "attendu {expected}, reçu {value}"),
+    (
+        "greater_than_equal",
+        "input should be greater than or equal to {limit}, got {value}",
+        "attendu un nombre d'au moins {limit}, reçu {value}",
+    ),
+    (
+        "greater_than",
+        "input should be greater than {limit}, got {value}",
+        "attendu un nombre supérieur à {limit}, reçu {value}",
+    ),
+    (
+        "less_than_equal",
+        "input should be less than or equal to {limit}, got {value}",
+        "attendu un nombre d'au plus {limit}, reçu {value}",
+    ),
+    (
+        "less_than",
+        "input should be less than {limit}, got {value}",
+        "attendu un nombre inférieur à {limit}, reçu {value}",
+    ),
+    (
+        "string_too_long",
+        "string should have at most {limit} characters, got {value}",
+        "texte de {limit} caractères au plus attendu, reçu {value}",
+    ),
+    (
+        "string_too_short",
+        "string should have at least {limit} characters, got {value}",
+        "texte d'au moins {limit} caractères attendu, reçu {value}",
+    ),
+    (
+        "too_long",
+        "should have at most {limit} items, not {count}",
+        "{limit} éléments au plus attendus, pas {count}",
+    ),
+    (
+        "too_short",
+        "should have at least {limit} items, not {count}",
+        "au moins {limit} éléments attendus, pas {count}",
+    ),
+    ("invalid_value", "not a valid value ({kind}), got {value}", "valeur refusée ({kind}), reçu {value}"),
+    ("more_problem", "and {n} more problem", "et {n} autre problème"),
+    ("more_problems", "and {n} more problems", "et {n} autres problèmes"),
+    # the kinds a union's members expect, and how a value too big to show is shown
+    ("a_valid_int", "a valid integer", "un nombre entier"),
+    ("a_valid_bool", "a valid boolean", "un booléen (true ou false)"),
+    ("a_valid_str", "a valid string", "un texte"),
+    ("a_valid_number", "a valid number", "un nombre"),
+    ("a_valid_dict", "a valid dictionary", "un dictionnaire (clé: valeur)"),
+    ("a_valid_list", "a valid list", "une liste"),
+    ("a_null", "None", "null (rien)"),
+    ("a_mapping", "a mapping", "un dictionnaire"),
+    ("a_list", "a list", "une liste"),
+    # ------------------------------------------------------------ cross-field checks
+    (
+        "players_min_above_max",
+        "players.min ({min}) is above players.max ({max})",
+        "players.min ({min}) dépasse players.max ({max})",
+    ),
+    (
+        "players_counts_outside",
+        "players.counts names a count outside players.min..max",
+        "players.counts nomme un nombre de joueurs hors de players.min..max",
+    ),
+    (
+        "deck_too_small",
+        "at {players} players the deal needs {need} cards but the deck holds {size} "
+        "(deck.decks {decks}, deck.jokers {jokers})",
+        "à {players} joueurs la donne demande {need} cartes mais le paquet n'en a que {size} "
+        "(deck.decks {decks}, deck.jokers {jokers})",
+    ),
+    (
+        "hand_never_out",
+        "a hand of {hand} cards can never go out: the smallest meld holds {meld} cards",
+        "une main de {hand} cartes ne peut jamais finir : la plus petite combinaison a {meld} cartes",
+    ),
+    (
+        "min_naturals_beyond_hand",
+        "jokers.min_naturals ({naturals}) is more than a hand of {hand} cards can hold: no meld could be laid",
+        "jokers.min_naturals ({naturals}) dépasse ce qu'une main de {hand} cartes peut tenir : "
+        "aucune combinaison ne pourrait être posée",
+    ),
+    (
+        "hand_size_players_outside",
+        "deal.hand_size_by_players names {players} players, outside players.min..max",
+        "deal.hand_size_by_players nomme {players} joueurs, hors de players.min..max",
+    ),
+    (
+        "no_discard_to_draw",
+        "draw.from_discard is true but discard.enabled is false: there is no discard pile to draw from",
+        "draw.from_discard vaut true mais discard.enabled vaut false : il n'y a pas de défausse où piocher",
+    ),
+    (
+        "no_discard_upcard",
+        "deal.upcard is true but discard.enabled is false: there is no discard pile to start",
+        "deal.upcard vaut true mais discard.enabled vaut false : il n'y a pas de défausse à ouvrir",
+    ),
+    (
+        "no_discard_keep_last",
+        "discard.keep_last is true but discard.enabled is false: there is no discard to go out with",
+        "discard.keep_last vaut true mais discard.enabled vaut false : il n'y a pas de défausse pour finir",
+    ),
+    (
+        "no_discard_rebuild",
+        "draw.empty_stock is {empty_stock} but discard.enabled is false: "
+        "there is no pile to rebuild the stock from",
+        "draw.empty_stock vaut {empty_stock} mais discard.enabled vaut false : "
+        "il n'y a pas de défausse pour refaire la pioche",
+    ),
+    (
+        "no_discard_dealer_extra",
+        "deal.dealer_extra_card needs a discard: the first player starts by discarding",
+        "deal.dealer_extra_card demande une défausse : le premier joueur commence par défausser",
+    ),
+    (
+        "taken_discard_without_draw",
+        "draw.taken_discard_must_be_laid is true but draw.from_discard is false",
+        "draw.taken_discard_must_be_laid vaut true mais draw.from_discard vaut false",
+    ),
+    (
+        "set_min_above_max",
+        "melds.set_min ({min}) is above melds.set_max ({max})",
+        "melds.set_min ({min}) dépasse melds.set_max ({max})",
+    ),
+    (
+        "set_max_four_suits",
+        "melds.set_max is above 4 but melds.set_distinct_suits is true: there are only four suits",
+        "melds.set_max dépasse 4 mais melds.set_distinct_suits vaut true : il n'y a que quatre couleurs",
+    ),
+    (
+        "wrap_needs_ace_both",
+        "melds.wrap needs melds.ace: both (K-A-2 puts the ace on both sides)",
+        "melds.wrap demande melds.ace: both (R-A-2 met l'as des deux côtés)",
+    ),
+    (
+        "jokers_never_laid",
+        "jokers.max_per_meld is 0 but deck.jokers is {jokers}: the jokers could never be laid "
+        "(set deck.jokers: 0)",
+        "jokers.max_per_meld vaut 0 mais deck.jokers vaut {jokers} : les jokers ne pourraient jamais être posés "
+        "(mettez deck.jokers: 0)",
+    ),
+    (
+        "go_out_run_needs_below",
+        "opening.go_out_run_without_taken_discard needs opening.go_out_below_points",
+        "opening.go_out_run_without_taken_discard demande opening.go_out_below_points",
+    ),
+    (
+        "all_at_once_rearrange",
+        "opening.all_at_once and table.rearrange contradict: "
+        "nothing stays on the table to rearrange before going out",
+        "opening.all_at_once et table.rearrange se contredisent : "
+        "rien ne reste sur la table à réorganiser avant de finir",
+    ),
+    (
+        "opening_not_required",
+        "opening.required is false but an opening condition (pure_run, points or run_and_set) is set",
+        "opening.required vaut false mais une condition d'ouverture (pure_run, points ou run_and_set) est fixée",
+    ),
+    (
+        "rearrange_swap_never",
+        "table.rearrange is true but jokers.swap is never: "
+        "a rearranged table must be free to move its jokers (use on_table)",
+        "table.rearrange vaut true mais jokers.swap vaut never : "
+        "une table réorganisée doit pouvoir déplacer ses jokers (utilisez on_table)",
+    ),
+    (
+        "swap_on_table_no_rearrange",
+        "jokers.swap is on_table but table.rearrange is false: jokers can only move by rearranging",
+        "jokers.swap vaut on_table mais table.rearrange vaut false : "
+        "les jokers ne bougent qu'en réorganisant la table",
+    ),
+    (
+        "teams_need_four",
+        "teams.enabled is true but players.max is below 4: teams play at four",
+        "teams.enabled vaut true mais players.max est sous 4 : les équipes se jouent à quatre",
+    ),
+    # ------------------------------------------------------------ plugins
+    (
+        "plugin_unknown",
+        "no plugin named {name} is bundled or installed",
+        "aucune extension nommée {name} n'est fournie ni installée",
+    ),
+    (
+        "plugin_failed_load",
+        "the plugin failed to load: {error}",
+        "l'extension n'a pas pu se charger : {error}",
+    ),
+    (
+        "plugin_failed_start",
+        "the plugin failed to start: {error}",
+        "l'extension n'a pas pu démarrer : {error}",
+    ),
+    # ------------------------------------------------------------ scenario files
+    (
+        "scenarios_too_many",
+        "more than {limit} scenarios in one file: split it",
+        "plus de {limit} scénarios dans un fichier : coupez-le",
+    ),
+    (
+        "scenario_variant",
+        "must name a preset or a profile file",
+        "doit nommer une variante ou un fichier de profil",
+    ),
+    ("scenario_rules", "must be a mapping", "doit être un dictionnaire (clé: valeur)"),
+    # ------------------------------------------------------------ words not ours
+    ("text", "{text}", "{text}"),
+    ("yaml_phrase", "{phrase}", "{phrase}"),
+)
+
+PROBLEMS: dict[str, dict[str, str]] = {code: {"en": en, "fr": fr} for code, en, fr in _PROBLEMS}
+
+# Codes whose French template is the English one on purpose: free text given
+# by a third party (a plugin's own message), shown as written; one of PyYAML's
+# phrases, worded from YAML_PHRASES.
+VERBATIM = frozenset({"text", "yaml_phrase"})
+
+# PyYAML's fixed phrases (the constants of its scanner and parser, quoted as
+# they are written there: a table of a library's codes, not a reading of
+# sentences), in French. A phrase not listed is quoted as PyYAML gives it.
+YAML_PHRASES: dict[str, str] = {
+    "mapping values are not allowed here": "« clé: valeur » n'est pas permis ici",
+    "could not find expected ':'": "le « : » attendu manque",
+    "found unexpected end of stream": "le fichier finit trop tôt",
+    "did not find expected key": "une clé attendue manque",
+    "did not find expected node content": "une valeur attendue manque",
+    "did not find expected '-' indicator": "le « - » attendu manque",
+    "expected a comment or a line break": "un commentaire ou une fin de ligne attendu",
+    "found unexpected ':'": "« : » inattendu",
+    "while parsing a flow sequence": "en lisant une liste entre crochets",
+    "while parsing a flow mapping": "en lisant un dictionnaire entre accolades",
+    "while parsing a block mapping": "en lisant un dictionnaire",
+    "while parsing a block collection": "en lisant une liste",
+    "while parsing a block node": "en lisant une valeur",
+    "while parsing a flow node": "en lisant une valeur",
+    "while parsing a node": "en lisant une valeur",
+    "while scanning a simple key": "en lisant une clé",
+    "while scanning a quoted scalar": "en lisant un texte entre guillemets",
+    "while scanning a plain scalar": "en lisant une valeur",
+    "while scanning a block scalar": "en lisant un texte sur plusieurs lignes",
+    "while scanning an anchor": "en lisant une ancre (&)",
+    "while scanning an alias": "en lisant un alias (*)",
+    "while scanning a tag": "en lisant une étiquette (!)",
+    "while scanning a directive": "en lisant une directive (%)",
+    "while scanning for the next token": "en lisant le mot suivant",
+    "expected ',' or ']', but got '<stream end>'": "« , » ou « ] » attendu, mais le fichier finit",
+    "expected ',' or '}', but got '<stream end>'": "« , » ou « } » attendu, mais le fichier finit",
+    "found character '\\t' that cannot start any token": "une tabulation ne peut pas commencer un mot (indentez par des espaces)",
+    "found undefined alias": "alias non défini",
+}
+
+
+class Said(str):
+    """What a problem says: its English words (what ``str`` gives) with its
+    ``code`` in :data:`PROBLEMS` and its ``params``, for the other languages.
+
+    ``Said("greater_than_equal", limit=2, value="1")``; a parameter may be a
+    nested Said (a value shown as "a list"), or a tuple of them (the kinds
+    a union expects, joined by "or")."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, code: str, **params: Any) -> Said:
+        if code not in PROBLEMS:
+            raise KeyError(f"no problem {code!r} in the catalogue")
+        self = super().__new__(cls, _render(code, params, "en"))
+        self.code = code
+        self.params = params
+        return self
+
+    def __reduce__(self):  # pickled across processes like the errors that carry it
+        return (_rebuild, (self.code, self.params))
+
+    def words(self, lang: str) -> str:
+        """These words in `lang` (English where the catalogue lacks the language)."""
+        return _render(self.code, self.params, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": {k: _json(v) for k, v in self.params.items()}}
+
+    def with_params(self, change: Callable[[Any], Any]) -> Said:
+        """The same code with every plain parameter passed through `change`
+        (the lobby hides its temporary folder from the paths it names)."""
+        return Said(
+            self.code, **{k: v if isinstance(v, Said | tuple) else change(v) for k, v in self.params.items()}
+        )
+
+
+def _rebuild(code: str, params: dict[str, Any]) -> Said:
+    return Said(code, **params)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Said):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, Said):
+        return value.words(lang)
+    if isinstance(value, tuple):
+        return FRAME.get(lang, FRAME["en"])["or"].join(str(_shown(v, lang)) for v in value)
+    return value
+
+
+def _render(code: str, params: Mapping[str, Any], lang: str) -> str:
+    texts = PROBLEMS[code]
+    template = texts.get(lang) or texts["en"]
+    return template.format(**{k: _shown(v, lang) for k, v in params.items()})
+
+
+def said(message: str) -> Said:
+    """A message as a Said: itself where it is one, else free text (``text``)."""
+    return message if isinstance(message, Said) else Said("text", text=str(message))
+
+
+def words(message: str, lang: str) -> str:
+    """A problem's message in `lang`: a Said's words, free text as written."""
+    return message.words(lang) if isinstance(message, Said) else str(message)
+
+
+def template_params(template: str) -> set[str]:
+    """The named parameters a template shows."""
+    return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+
+def yaml_phrase(phrase: str) -> Said:
+    """One of PyYAML's fixed phrases in every language where the table has it."""
+    return _YamlPhrase(phrase)
+
+
+class _YamlPhrase(Said):
+    """A PyYAML phrase: the English as PyYAML writes it, the French from the
+    table (PyYAML's words where the table lacks the phrase)."""
+
+    def __new__(cls, phrase: str) -> _YamlPhrase:
+        self = str.__new__(cls, phrase)
+        self.code = "yaml_phrase"
+        self.params = {"phrase": phrase}
+        return self
+
+    def words(self, lang: str) -> str:
+        return YAML_PHRASES.get(str(self), str(self)) if lang == "fr" else str(self)
+
+    def __reduce__(self):
+        return (_YamlPhrase, (str(self),))
+
+
+# --------------------------------------------------------------------------- pydantic's errors
+
+_KINDS = {
+    "int_type": "a_valid_int",
+    "int_parsing": "a_valid_int",
+    "int_from_float": "a_valid_int",
+    "bool_type": "a_valid_bool",
+    "bool_parsing": "a_valid_bool",
+    "string_type": "a_valid_str",
+    "float_type": "a_valid_number",
+    "float_parsing": "a_valid_number",
+    "dict_type": "a_valid_dict",
+    "model_type": "a_valid_dict",
+    "model_attributes_type": "a_valid_dict",
+    "list_type": "a_valid_list",
+    "none_required": "a_null",
+}
+# The codes named after pydantic's own error types: from_validation gives them
+# from the error's type, the problem says them in words.
+PYDANTIC_TYPES = frozenset(
+    {
+        "missing",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "int_parsing_size",
+        "bool_type",
+        "bool_parsing",
+        "string_type",
+        "float_type",
+        "float_parsing",
+        "dict_type",
+        "list_type",
+        "greater_than_equal",
+        "greater_than",
+        "less_than_equal",
+        "less_than",
+        "string_too_long",
+        "string_too_short",
+        "too_long",
+        "too_short",
+    }
+)
+_LIMITS = {
+    "greater_than_equal": "ge",
+    "greater_than": "gt",
+    "less_than_equal": "le",
+    "less_than": "lt",
+    "string_too_long": "max_length",
+    "string_too_short": "min_length",
+}
+
+
+def shown_value(value: Any) -> Any:
+    """A value as a problem shows it: text quoted (cut short, control characters
+    escaped), true/false, null, a number, or "a mapping" / "a list"."""
+    if isinstance(value, str):
+        if len(value) <= 40 and value.isprintable():
+            return f"'{value}'"
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return Said("a_mapping")
+    if isinstance(value, list | tuple):
+        return Said("a_list")
+    return str(value)
+
+
+def kind_of(error_type: str) -> Said | None:
+    """What a union member expects, from its pydantic error type."""
+    return Said(_KINDS[error_type]) if error_type in _KINDS else None
+
+
+def from_validation(err: Mapping[str, Any]) -> Said:
+    """One of pydantic's errors (type, ctx, input) as a Said, never from its English ``msg``."""
+    kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    value = shown_value(err.get("input"))
+    if kind == "missing":
+        return Said("missing")
+    if kind == "extra_forbidden":
+        return Said("unknown_key")
+    if kind in _LIMITS and _LIMITS[kind] in ctx:
+        return Said(kind, limit=ctx[_LIMITS[kind]], value=value)
+    if kind in ("too_long", "too_short"):
+        limit = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
+        return Said(kind, limit=limit, count=ctx.get("actual_length", "?"))
+    if kind in ("literal_error", "enum") and "expected" in ctx:
+        return Said("not_one_of", value=value, choices=str(ctx["expected"]))
+    if kind in PROBLEMS and template_params(PROBLEMS[kind]["en"]) == {"value"}:
+        return Said(kind, value=value)
+    if kind in ("model_type", "model_attributes_type"):
+        return Said("dict_type", value=value)
+    return Said("invalid_value", kind=kind or "?", value=value)

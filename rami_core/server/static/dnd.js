@@ -1,0 +1,95 @@
+// Drag and drop with pointer events, so that a mouse, a finger and a pen all
+// move cards the same way. A card is picked up after it has moved a few
+// pixels (a tap or a click stays a click: the keyboard and click ways are
+// kept); a ghost follows the pointer; on release the drop zone under it
+// (the nearest element with data-drop) is handed to the page's one `onDrop`.
+// The page decides what a drop means; this module knows nothing of the game.
+
+const START = 6; // pixels before a press becomes a drag
+let drag = null;
+let dropHandler = () => {};
+let swallowClick = false;
+
+export function onDrop(handler) {
+  dropHandler = handler;
+}
+
+export function isDragging() {
+  return drag !== null && drag.started;
+}
+
+function zoneAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  return el ? el.closest("[data-drop]") : null;
+}
+
+function mark(zone) {
+  if (drag.zone === zone) return;
+  if (drag.zone) drag.zone.classList.remove("drop-over");
+  drag.zone = zone;
+  if (zone) zone.classList.add("drop-over");
+}
+
+function move(e) {
+  if (!drag || e.pointerId !== drag.pointer) return;
+  const dx = e.clientX - drag.x;
+  const dy = e.clientY - drag.y;
+  if (!drag.started) {
+    if (Math.hypot(dx, dy) < START) return;
+    drag.started = true;
+    const ghost = document.createElement("div");
+    ghost.className = "drag-ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    for (const el of drag.els) ghost.appendChild(el.cloneNode(true));
+    document.body.appendChild(ghost);
+    drag.ghost = ghost;
+    drag.els.forEach((el) => el.classList.add("dragging"));
+    document.body.classList.add("is-dragging");
+  }
+  e.preventDefault();
+  drag.ghost.style.transform = `translate(${e.clientX + 8}px, ${e.clientY + 8}px)`;
+  mark(zoneAt(e.clientX, e.clientY));
+}
+
+function end(e) {
+  if (!drag || e.pointerId !== drag.pointer) return;
+  const d = drag;
+  drag = null;
+  if (!d.started) return; // a click: the element's own click handler acts
+  swallowClick = true;
+  setTimeout(() => (swallowClick = false), 0);
+  d.ghost.remove();
+  d.els.forEach((el) => el.classList.remove("dragging"));
+  document.body.classList.remove("is-dragging");
+  if (d.zone) d.zone.classList.remove("drop-over");
+  const zone = e.type === "pointercancel" ? null : zoneAt(e.clientX, e.clientY);
+  if (zone) dropHandler(d.payload, zone, e.clientX, e.clientY);
+}
+
+// `payload()` is read when the press starts: what is dragged (the page's
+// own description) and the elements shown in the ghost.
+export function draggable(el, payload) {
+  el.classList.add("draggable");
+  el.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || drag) return;
+    const p = payload();
+    if (!p) return;
+    drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, started: false, payload: p.data, els: p.els || [el], zone: null };
+  });
+}
+
+document.addEventListener("pointermove", move, { passive: false });
+document.addEventListener("pointerup", end);
+document.addEventListener("pointercancel", end);
+// The click that ends a drag is not a click on the card.
+document.addEventListener(
+  "click",
+  (e) => {
+    if (swallowClick) {
+      e.stopPropagation();
+      e.preventDefault();
+      swallowClick = false;
+    }
+  },
+  true,
+);
