@@ -32,6 +32,7 @@ from ..resources import preset_names
 from ..userfiles import loads_json
 from .advice import check_action, table_hint, table_rules
 from .hub import Hub
+from .limits import Limits
 from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
@@ -153,6 +154,7 @@ def create_app(
     bot_delay: float = 0.25,
     think_budget: float = 5.0,
     clock_scale: float = 1.0,
+    limits_options: dict[str, Any] | None = None,
     public_house: Sequence[str | Path] = (),
     public_wait: float = 30.0,
 ) -> Starlette:
@@ -170,6 +172,7 @@ def create_app(
         clock_scale=clock_scale,
     )
     hub.load()
+    limits = Limits(**(limits_options or {}))
     public = PublicRoom(hub, offers, public_wait)
 
     # Reading a pasted profile (YAML, extends, validation, suggestions) is
@@ -223,9 +226,11 @@ def create_app(
             req = CreateTable.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
+        limits.check_create(hub, request.client.host if request.client else "")
         try:
             read = await read_profile(req)
             t = await hub.create(req, read)
+            limits.created(request.client.host if request.client else "")
         except ProfileError as e:
             return profile_refused(e, page_lang(request.query_params.get("lang") or req.lang))
         seats = [
@@ -328,20 +333,28 @@ def create_app(
             await websocket.close(code=4000 + e.status)
             return
         lang = page_lang(websocket.query_params.get("lang"))
-        conn = Conn(seat, lang)
-        t.conns.add(conn)
+        client = websocket.client.host if websocket.client else ""
+        refusal = limits.refuse_connection(t, client)
+        if refusal is not None:
+            await websocket.send_text(
+                _dumps({"type": "error", "code": refusal.code, "message": refusal.message})
+            )
+            await websocket.close(code=4000 + refusal.status)
+            return
+        conn = Conn(seat, lang, client=client)
 
         async def pump() -> None:
             while True:
                 msg = await conn.queue.get()
                 if msg is None:
                     break
-                await websocket.send_text(_dumps(msg))
+                await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
             with contextlib.suppress(Exception):
                 await websocket.close()
 
         sender = asyncio.create_task(pump())
-        await hub.tell_all(t)  # the newcomer gets its view; the others see who is connected
+        limits.opened(client)
+        await hub.joined(t, conn)  # the newcomer gets its view; the others only if its seat was unheld
         try:
             while True:
                 frame = await websocket.receive()
@@ -382,15 +395,14 @@ def create_app(
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            t.conns.discard(conn)
+            limits.closed(client)
             conn.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 conn.queue.put_nowait(None)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
-            if hub.started:
-                await hub.tell_all(t)
+            await hub.left(t, conn)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -33,7 +33,7 @@ from .clocks import schedule
 from .lobby import profile_from_request
 from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
 from .store import Store, StoreBusy, StoredTable, Writer
-from .table import HUMAN, Seat, Table
+from .table import HUMAN, Conn, Seat, Table, dumps
 from .views import build_view
 from .words import default_name, event_message
 
@@ -376,16 +376,46 @@ class Hub:
             # Before the views are made: a new turn's clock (its deadline) and
             # round timer are part of what every seat is told.
             schedule(self, t)
+        # Each message is made and written out once per seat (and language),
+        # then shared by every connection that sees it the same way: 500
+        # spectators cost one spectator view, and a queue holds references.
+        views: dict[int | None, str] = {}
+        told: dict[tuple[int, int | None, str], str] = {}
         for c in list(t.conns):
-            for e in events:
-                c.send(event_message(t, e, c.seat, c.lang))
-            c.send({"type": "view", "view": self.view(t, c.seat)})
+            for i, e in enumerate(events):
+                k = (i, c.seat, c.lang)
+                if k not in told:
+                    told[k] = dumps(event_message(t, e, c.seat, c.lang))
+                c.send(told[k])
+            if c.seat not in views:
+                views[c.seat] = dumps({"type": "view", "view": self.view(t, c.seat)})
+            c.send(views[c.seat])
 
     async def tell_all(self, t: Table) -> None:
-        """Send every connection its view (someone came or went), once no
-        change is being written: nobody sees what is not yet stored."""
+        """Send every connection its view, once no change is being written:
+        nobody sees what is not yet stored."""
         async with t.lock:
             self._changed(t, [])
+
+    async def joined(self, t: Table, conn: Conn) -> None:
+        """A connection came: it gets its view; the others only when the
+        seat it holds was not connected before (a spectator, a second tab
+        or a reconnect tells nobody else: no all-to-all resend)."""
+        async with t.lock:
+            before = t.connected()
+            t.conns.add(conn)
+            if t.connected() != before:
+                self._changed(t, [])
+            else:
+                conn.send(dumps({"type": "view", "view": self.view(t, conn.seat)}))
+
+    async def left(self, t: Table, conn: Conn) -> None:
+        """A connection went: the others are told only if its seat is now unheld."""
+        async with t.lock:
+            before = t.connected()
+            t.conns.discard(conn)
+            if self.started and t.connected() != before:
+                self._changed(t, [])
 
     async def current_view(self, t: Table, seat: int | None) -> dict[str, Any]:
         """The seat's view once no change is being written (see tell_all)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,12 @@ from ..state import OVER
 from .protocol import ServerError
 
 HUMAN = "human"
+MAX_QUEUED = 2000  # messages waiting unread: then the connection is dropped
+
+
+def dumps(data: Any) -> str:
+    """A message as sent on the wire (compact, UTF-8 text)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass
@@ -28,14 +35,18 @@ class Seat:
 
 @dataclass(eq=False)
 class Conn:
-    """One client connection (WebSocket) and its outgoing queue."""
+    """One client connection (WebSocket) and its outgoing queue: messages
+    (dicts, or text already written out and shared with other connections)."""
 
     seat: int | None
     lang: str = "en"  # the page's language: events come with their words in it
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=MAX_QUEUED)
+    )
     closed: bool = False
+    client: str = ""  # the client's address, for the per-client limits
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | str) -> None:
         if self.closed:
             return
         try:

@@ -51,8 +51,8 @@ def test_the_pages_hold_no_inline_script(client):
         html = client.get(path).text
         scripts = re.findall(r"<script[^>]*>(.*?)</script>", html, re.S)
         assert scripts and all(body.strip() == "" for body in scripts)  # modules from /static only
-        assert re.findall(r"<script[^>]*>", html) == [re.search(r"<script[^>]*>", html)[0]]
-        assert 'src="/static/' in re.search(r"<script[^>]*>", html)[0]
+        tags = re.findall(r"<script[^>]*>", html)
+        assert tags and all(re.search(r'\ssrc="/static/[a-z0-9_]+\.js"', tag) for tag in tags)
         assert not re.search(r"\son[a-z]+\s*=", html)  # no onload=, onclick=...
 
 
@@ -514,3 +514,60 @@ def test_a_profile_where_no_hand_goes_out_is_refused(client, rules, where):
     assert r.status_code == 400 and r.json()["error"]["code"] == "profile_invalid"
     msg = r.json()["error"]["message"]
     assert msg.startswith(where) and ("never go out" in msg or "no meld could be laid" in msg)
+
+
+# --------------------------------------------------------------------------- item 3: limits per client and in all
+
+
+def _limited(tmp_path: Path, **limits):
+    return create_app(tmp_path / "rami.sqlite", bot_delay=0, round_pause=1000, limits_options=limits)
+
+
+def test_one_client_creates_only_so_many_tables(tmp_path):
+    with TestClient(_limited(tmp_path, tables_per_client=3)) as c:
+        for _ in range(3):
+            create(c)
+        r = c.post("/api/tables", json={"seats": ["human", "human"], "variant": "rami51"})
+        assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_tables"
+        assert "3 tables created from this address" in r.json()["error"]["message"]
+        assert len(c.get("/api/tables").json()) == 3
+
+
+def test_the_server_holds_only_so_many_tables(tmp_path):
+    with TestClient(_limited(tmp_path, max_tables=2)) as c:
+        create(c)
+        create(c)
+        r = c.post("/api/tables", json={"seats": ["human", "human"], "variant": "rami51"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "server_full"
+
+
+def test_one_client_opens_only_so_many_sockets(tmp_path):
+    with TestClient(_limited(tmp_path, sockets_per_client=2)) as c:
+        tid = create(c)["table"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as a, c.websocket_connect(f"/ws/tables/{tid}") as b:
+            assert a.receive_json()["type"] == "view" and b.receive_json()["type"] == "view"
+            with c.websocket_connect(f"/ws/tables/{tid}") as third:
+                msg = third.receive_json()
+                assert msg["type"] == "error" and msg["code"] == "too_many_connections"
+        with c.websocket_connect(f"/ws/tables/{tid}") as again:  # closed ones are given back
+            assert again.receive_json()["type"] == "view"
+
+
+def test_a_spectator_coming_or_going_tells_nobody_else(tmp_path):
+    """No all-to-all resend on connect: a watcher gets its own view; the
+    player's connection hears only of changes (its seat's presence is one)."""
+    with TestClient(_limited(tmp_path)) as c:
+        out = create(c, seed=4)
+        tid = out["table"]
+        hub = c.app.state.hub
+        seat = hub.tables[tid].game.state.turn
+        tok = out["seats"][seat]["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}?token={tok}") as player:
+            assert player.receive_json()["view"]["seat"] == seat
+            for _ in range(3):
+                with c.websocket_connect(f"/ws/tables/{tid}") as watcher:
+                    assert watcher.receive_json()["view"]["seat"] is None
+            # Three watchers came and went: the player's next messages are its draw's, no views between.
+            player.send_json({"type": "action", "action": {"draw": "stock"}})
+            kinds = [player.receive_json()["type"] for _ in range(2)]
+            assert kinds == ["event", "view"]
