@@ -96,8 +96,7 @@ class Game:
         so (« la main tourne à chaque manche »); a round to replay keeps its
         number and its first player and is dealt afresh (the next attempt)."""
         s = self.state
-        if s.phase != OVER or s.game_over:
-            raise RuleError("wrong_phase", Reason("round_not_over"))
+        check_round_over(s)
         replay = s.round_end == REPLAY
         first = s.first_player
         if not replay and self.rules.rotate_first_player:
@@ -211,7 +210,7 @@ class Game:
         turn cannot end as it stands (a joker or a taken discard still owed),
         what the seat did this turn is undone first."""
         s = self.state
-        _common(s, action.seat)
+        check_turn(s, action.seat)
         # turn.timeout names what the clock does; draw_then_pass is the one
         # default turn the profile format knows (a new value needs its branch here).
         if self.rules.timeout_action != TimeoutAction.draw_then_pass:
@@ -297,14 +296,21 @@ def deal(
 # ------------------------------------------------------------------ shared checks
 
 
-def _common(s: GameState, player: int) -> None:
+# Each rule below is one function, called by the action's handler at its
+# place in the contract's order and by `rami_core.legal` (what a seat may do
+# now), so that what is offered and what is accepted are judged alike.
+
+
+def check_turn(s: GameState, player: int) -> None:
+    """The round is on and it is `player`'s turn."""
     if s.phase == OVER:
         raise RuleError("wrong_phase", Reason("round_is_over"))
     if player != s.turn:
         raise RuleError("not_your_turn", Reason("other_turn", turn=s.turn, seat=player))
 
 
-def _must_have_drawn(s: GameState, what: str) -> None:
+def check_drawn(s: GameState, what: str) -> None:
+    """The seat has drawn this turn (laying, discarding and ending come after the draw)."""
     if s.phase != LAY:
         raise RuleError("wrong_phase", Reason("draw_first", what=what))
 
@@ -358,7 +364,8 @@ def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
     return rules.may_lay_freely(s, seat)
 
 
-def _require_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
+def check_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
+    """The seat (or its team) has opened, and not this very turn where the profile waits a turn."""
     if not may_lay_freely(rules, s, seat):
         raise RuleError("not_opened", Reason("open_first", what=what))
     if s.opened_this_turn and not rules.lay_in_opening_turn:
@@ -366,7 +373,8 @@ def _require_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
 
 
 def _check_keep_discard(rules: Rules, hand_after: list[Card]) -> None:
-    if not hand_after and rules.keep_last:
+    """A lay leaves the cards the profile keeps for going out (a card to discard)."""
+    if len(hand_after) < rules.kept_going_out:
         raise RuleError("must_keep_discard", Reason("keep_one"))
 
 
@@ -409,19 +417,31 @@ def _after_lay(rules: Rules, s: GameState, seat: int, placed: Sequence[Card]) ->
 # ------------------------------------------------------------------ draw
 
 
-def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
-    _common(s, a.seat)
+def check_not_drawn(s: GameState) -> None:
+    """One draw a turn."""
     if s.phase != DRAW:
         raise RuleError("wrong_phase", Reason("drawn_already"))
+
+
+def check_discard_draw(rules: Rules, s: GameState, seat: int) -> None:
+    """The discard pile's top may be taken now: the profile draws from it, the
+    moment allows it (``draw.discard_before_opening``), there is one, and no
+    house rule says no."""
+    if not rules.draw_from_discard:
+        raise RuleError("draw_forbidden", Reason("stock_only"))
+    if not rules.discard_draw_before_opening and not may_lay_freely(rules, s, seat):
+        raise RuleError("draw_forbidden", Reason("discard_after_opening"))
+    if not s.discard:
+        raise RuleError("draw_forbidden", Reason("discard_empty"))
+    rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=seat, source=DISCARD)
+
+
+def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
+    check_turn(s, a.seat)
+    check_not_drawn(s)
     hand = s.hands[a.seat]
     if a.source == DISCARD:
-        if not rules.draw_from_discard:
-            raise RuleError("draw_forbidden", Reason("stock_only"))
-        if not rules.discard_draw_before_opening and not may_lay_freely(rules, s, a.seat):
-            raise RuleError("draw_forbidden", Reason("discard_after_opening"))
-        if not s.discard:
-            raise RuleError("draw_forbidden", Reason("discard_empty"))
-        rules.hooks.refuse_if("rami_draw_allowed", rules=rules, state=s, seat=a.seat, source=DISCARD)
+        check_discard_draw(rules, s, a.seat)
         card = s.discard.pop()
         hand.append(card)
         s.taken_discard = card
@@ -465,19 +485,56 @@ def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
 # ------------------------------------------------------------------ melds
 
 
-def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "laying")
-    seat = a.seat
-    free = may_lay_freely(rules, s, seat)
+def check_new_melds(rules: Rules, s: GameState, seat: int) -> None:
+    """New melds may go down now: where the profile lays none after the
+    opening turn, only in the turn the seat opens."""
     if (
-        free
+        may_lay_freely(rules, s, seat)
         and s.opened[seat]
         and not rules.new_melds_after_opening
-        and not rules.opening.all_at_once
+        and not rules.lays_all_at_once
         and not s.opened_this_turn
     ):
         raise RuleError("action_forbidden", Reason("no_new_meld"))
+
+
+def check_meld_group(rules: Rules, cards: Sequence[Card]) -> Reading:
+    """One group of a new lay reads as a meld under the profile, and no house rule refuses it."""
+    r = read_meld(cards, rules.melds)
+    if r is None:
+        raise RuleError("invalid_meld", why_invalid(cards, rules.melds))
+    rules.hooks.refuse_if("rami_meld_valid", rules=rules, cards=list(cards), reading=r)
+    return r
+
+
+def check_opening(
+    rules: Rules, s: GameState, seat: int, readings: Sequence[Reading], going_out: bool
+) -> None:
+    """A lay judged as an opening (a seat that has not opened, or every lay
+    where melds go down all at once) meets what the seat needs now."""
+    if s.opened[seat] and not rules.lays_all_at_once:
+        return
+    problem = opening_problem(
+        rules, readings, rules.opening_need(s, seat), going_out=going_out, taken_discard=s.taken_discard
+    )
+    if problem:
+        raise RuleError("opening_requirement", problem)
+    if not s.opened[seat]:
+        rules.hooks.refuse_if(
+            "rami_opening_met",
+            rules=rules,
+            state=s,
+            seat=seat,
+            readings=list(readings),
+            going_out=going_out,
+        )
+
+
+def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
+    check_turn(s, a.seat)
+    check_drawn(s, "laying")
+    seat = a.seat
+    check_new_melds(rules, s, seat)
     hand = s.hands[seat]
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
@@ -489,43 +546,38 @@ def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
     for m in a.melds:
         groups.append(placed[i : i + len(m)])
         i += len(m)
-    readings: list[Reading] = []
-    for g in groups:
-        r = read_meld(g, rules.melds)
-        if r is None:
-            raise RuleError("invalid_meld", why_invalid(g, rules.melds))
-        rules.hooks.refuse_if("rami_meld_valid", rules=rules, cards=list(g), reading=r)
-        readings.append(r)
-    going_out = len(hand) == (1 if rules.keep_last else 0)
-    if not s.opened[seat] or rules.lays_all_at_once:
-        partner = not s.opened[seat] and any(s.opened[q] for q in rules.partners(seat))
-        problem = opening_problem(
-            rules, readings, going_out=going_out, taken_discard=s.taken_discard, partner_opened=partner
-        )
-        if problem:
-            raise RuleError("opening_requirement", problem)
-        if not s.opened[seat]:
-            rules.hooks.refuse_if(
-                "rami_opening_met",
-                rules=rules,
-                state=s,
-                seat=seat,
-                readings=list(readings),
-                going_out=going_out,
-            )
-            s.opened[seat] = True
-            s.opened_this_turn = True
+    readings = [check_meld_group(rules, g) for g in groups]
+    going_out = len(hand) == rules.kept_going_out
+    check_opening(rules, s, seat, readings, going_out)
+    if not s.opened[seat]:
+        s.opened[seat] = True
+        s.opened_this_turn = True
     old_table = list(s.table)
     s.table.extend(TableMeld(r, seat) for r in readings)
     _finish_lay(rules, s, a, old_table, placed)
 
 
-def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "laying off")
-    seat = a.seat
-    if not rules.lay_offs_ever and not rules.opening.all_at_once:
+def check_lay_off_allowed(rules: Rules) -> None:
+    """The profile adds cards to table melds at all (an all-at-once profile is
+    refused later, as not opened: its seats open by going out)."""
+    if not rules.lay_offs_ever and not rules.lays_all_at_once:
         raise RuleError("action_forbidden", Reason("no_lay_off"))
+
+
+def check_lay_off_opened(rules: Rules, s: GameState, seat: int) -> None:
+    """The seat may lay off now, as far as opening goes."""
+    check_opened(rules, s, seat, "lay off")
+    if not rules.lay_offs_ever:
+        # Only all-at-once profiles get here (Simple): nothing is ever laid off,
+        # even by a seat marked opened or covered by a partner.
+        raise RuleError("not_opened", Reason("all_at_once_only"))
+
+
+def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
+    check_turn(s, a.seat)
+    check_drawn(s, "laying off")
+    seat = a.seat
+    check_lay_off_allowed(rules)
     if not a.items:
         raise RuleError("invalid_meld", Reason("lay_off_one"))
     hand = s.hands[seat]
@@ -533,11 +585,7 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     for it in a.items:
         if not 0 <= it.to < len(s.table):
             raise RuleError("no_such_meld", Reason("no_meld_range", meld=it.to, last=len(s.table) - 1))
-    _require_opened(rules, s, seat, "lay off")
-    if not rules.lay_offs_ever:
-        # Only all-at-once profiles get here (Simple): nothing is ever laid off,
-        # even by a seat marked opened or covered by a partner.
-        raise RuleError("not_opened", Reason("all_at_once_only"))
+    check_lay_off_opened(rules, s, seat)
     old_table = list(s.table)
     by_meld: dict[int, list[tuple[Card, A.LayOffItem]]] = {}
     for c, it in zip(placed, a.items):
@@ -567,19 +615,29 @@ def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
     _finish_lay(rules, s, a, old_table, placed)
 
 
-def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "swapping a joker")
-    seat = a.seat
+def check_swap_allowed(rules: Rules) -> None:
+    """A joker on the table may be won back into the hand in this profile."""
     if not rules.swaps_to_hand:
         how = Reason("swap_on_table" if rules.joker_swap == JokerSwap.on_table else "joker_stays")
         raise RuleError("joker_swap_forbidden", Reason("no_swap", how=how))
+
+
+def check_swap_opened(rules: Rules, s: GameState, seat: int) -> None:
+    """The seat may swap now, as far as opening goes (``jokers.who``)."""
+    if rules.swap_needs_opening:
+        check_opened(rules, s, seat, "swap a joker")
+
+
+def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
+    check_turn(s, a.seat)
+    check_drawn(s, "swapping a joker")
+    seat = a.seat
+    check_swap_allowed(rules)
     hand = s.hands[seat]
     given = _take_from_hand(hand, list(a.cards), _owed_first(s))
     if not 0 <= a.meld < len(s.table):
         raise RuleError("no_such_meld", Reason("no_meld", meld=a.meld))
-    if rules.swap_needs_opening:
-        _require_opened(rules, s, seat, "swap a joker")
+    check_swap_opened(rules, s, seat)
     old = s.table[a.meld]
     # Every table meld carries its reading (on a rearranged table too, read
     # as a new meld is: a run in written order, else a set, else any run), so
@@ -598,12 +656,22 @@ def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
     _finish_lay(rules, s, a, old_table, given)
 
 
-def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "rearranging the table")
-    seat = a.seat
+def check_rearrange_allowed(rules: Rules) -> None:
+    """The profile lets the table be rearranged."""
     if not rules.may_rearrange:
         raise RuleError("action_forbidden", Reason("no_rearrange"))
+
+
+def check_rearrange_opened(rules: Rules, s: GameState, seat: int) -> None:
+    """The seat may rearrange now, as far as opening goes."""
+    check_opened(rules, s, seat, "rearrange the table")
+
+
+def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
+    check_turn(s, a.seat)
+    check_drawn(s, "rearranging the table")
+    seat = a.seat
+    check_rearrange_allowed(rules)
     old_cards = [c for m in s.table for c in m.cards]
     new_faces = Counter(c.face for m in a.melds for c in m)
     old_faces = Counter(c.face for c in old_cards)
@@ -613,7 +681,7 @@ def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
     from_hand = _take_from_hand(
         hand, [Card(r, su, 0) for (r, su), k in sorted(added.items()) for _ in range(k)], _owed_first(s)
     )
-    _require_opened(rules, s, seat, "rearrange the table")
+    check_rearrange_opened(rules, s, seat)
     if lost:
         names = " ".join(format_card(Card(r, su, 0)) for (r, su), k in sorted(lost.items()) for _ in range(k))
         raise RuleError("table_invalid", Reason("table_loses", cards=names))
@@ -656,7 +724,8 @@ def _owes_taken_discard(rules: Rules, s: GameState) -> bool:
     )
 
 
-def _turn_may_end(rules: Rules, s: GameState) -> None:
+def check_turn_may_end(rules: Rules, s: GameState) -> None:
+    """Nothing owed to the table: no freed joker, no card taken from the discard pile that must be laid."""
     if s.jokers_to_replay:
         raise RuleError("joker_not_reused", Reason("joker_back"))
     if _owes_taken_discard(rules, s):
@@ -667,11 +736,28 @@ def _turn_may_end(rules: Rules, s: GameState) -> None:
         )
 
 
-def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "discarding")
+def check_discard_allowed(rules: Rules) -> None:
+    """The profile ends a turn with a discard."""
     if not rules.ends_with_discard:
         raise RuleError("discard_forbidden", Reason("no_discard"))
+
+
+def check_end_turn_allowed(rules: Rules) -> None:
+    """The profile ends a turn without a discard."""
+    if rules.ends_with_discard:
+        raise RuleError("wrong_phase", Reason("ends_with_discard"))
+
+
+def check_round_over(s: GameState) -> None:
+    """The round is over and the game is not: the next round may be dealt."""
+    if s.phase != OVER or s.game_over:
+        raise RuleError("wrong_phase", Reason("round_not_over"))
+
+
+def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
+    check_turn(s, a.seat)
+    check_drawn(s, "discarding")
+    check_discard_allowed(rules)
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
@@ -686,7 +772,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
             "discard_forbidden",
             Reason("throw_back", card=format_card(card)),
         )
-    _turn_may_end(rules, s)
+    check_turn_may_end(rules, s)
     if house_rules:
         rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.seat, card=card)
     s.discard.append(card)
@@ -697,11 +783,10 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
-    _common(s, a.seat)
-    _must_have_drawn(s, "ending your turn")
-    if rules.ends_with_discard:
-        raise RuleError("wrong_phase", Reason("ends_with_discard"))
-    _turn_may_end(rules, s)
+    check_turn(s, a.seat)
+    check_drawn(s, "ending your turn")
+    check_end_turn_allowed(rules)
+    check_turn_may_end(rules, s)
     _next_turn(rules, s)
 
 

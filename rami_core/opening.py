@@ -11,30 +11,25 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .melds import RUN, SET, Reading
-from .profile import PartnerOpening
 from .refusals import Reason
-from .rules import Rules
+from .rules import OpeningNeed, Rules
 
 
 def opening_problem(
     rules: Rules,
     readings: Sequence[Reading],
+    need: OpeningNeed,
     *,
     going_out: bool,
     taken_discard: Card | None = None,
-    partner_opened: bool = False,
 ) -> Reason | None:
-    """Why these melds, laid in one action by a seat that has not opened, do
-    not open; None when they do. `going_out` says the action leaves only the
-    card to discard (or nothing where no discard ends the round)."""
-    op = rules.opening  # the need of a seat not covered by a partner
-    if partner_opened:
-        if rules.partner_opening == PartnerOpening.pure_run and not any(r.pure for r in readings):
-            return Reason("partner_pure")
-        if not op.all_at_once:
-            return None
-    if not rules.has_opening:
-        return None
+    """Why these melds, laid in one action by a seat whose lay is judged as an
+    opening, do not meet `need` (``Rules.opening_need``: the partner rule is
+    read there, not here); None when they do. `going_out` says the action
+    leaves only the cards kept (``Rules.kept_going_out``)."""
+    op = need
+    if op.partner and op.pure_run and not any(r.pure for r in readings):
+        return Reason("partner_pure")
     if op.all_at_once and not going_out:
         return Reason("all_at_once")
     jokers = sum(r.jokers for r in readings)

@@ -198,6 +198,32 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
         "cette variante n'a pas de défausse : finissez votre tour",
     ),
     ("ends_with_discard", "your turn ends with a discard", "votre tour finit par une défausse"),
+    ("spectator", "a spectator plays no move", "un spectateur ne joue pas"),
+    (
+        "nothing_to_discard",
+        "no card of your hand may be discarded now",
+        "aucune carte de votre main ne peut être défaussée maintenant",
+    ),
+    (
+        "nothing_to_lay",
+        "no meld of your hand may go down now",
+        "aucune combinaison de votre main ne peut être posée maintenant",
+    ),
+    (
+        "nothing_to_lay_off",
+        "no card of your hand joins a table meld now",
+        "aucune carte de votre main ne complète une combinaison de la table maintenant",
+    ),
+    (
+        "no_joker_to_swap",
+        "no joker on the table is won back by a card of your hand",
+        "aucun joker de la table ne se reprend avec une carte de votre main",
+    ),
+    (
+        "nothing_to_rearrange",
+        "no rearrangement of the table takes a card of your hand",
+        "aucune réorganisation de la table ne prend une carte de votre main",
+    ),
     ("no_natural", "[{cards}] has no natural card", "[{cards}] n'a aucune carte naturelle"),
     (
         "min_naturals",

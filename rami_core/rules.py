@@ -53,7 +53,7 @@ class OpeningNeed:
     run_and_set: bool = False
     jokers: bool = True
     partner: bool = False  # the need comes from the partner rule (a team game, the partner opened)
-    all_at_once: bool = False  # the whole hand goes down at once, but the card kept to discard
+    all_at_once: bool = False  # the whole hand goes down at once, but the cards kept (Rules.kept_going_out)
     go_out_below_points: bool = False  # going out may lay fewer points than `points`
 
     @property
@@ -175,7 +175,7 @@ class Rules:
                 pure_run=p.opening.pure_run and p.opening.required,
                 run_and_set=p.opening.run_and_set and p.opening.required,
                 jokers=p.opening.jokers or not p.opening.required,
-                all_at_once=p.opening.all_at_once,
+                all_at_once=p.opening.all_at_once and p.opening.required,
                 go_out_below_points=p.opening.go_out_below_points,
             ),
             partner_opening=p.teams.partner_opening,
@@ -247,9 +247,22 @@ class Rules:
         return self.may_lay_off or self.may_rearrange
 
     @property
+    def has_discard_pile(self) -> bool:
+        """The table has a discard pile at all: turns end with a discard, or a card is turned up."""
+        return self.ends_with_discard or self.upcard
+
+    @property
     def lays_all_at_once(self) -> bool:
-        """A seat's melds all go down in the turn it goes out (Simple)."""
-        return self.opening.all_at_once and self.has_opening
+        """A seat's melds all go down in the turn it goes out (Simple). The
+        one reading of ``opening.all_at_once``: without an opening to judge
+        (``opening.required: false``) it says nothing."""
+        return self.opening.all_at_once
+
+    @property
+    def kept_going_out(self) -> int:
+        """The cards a hand keeps when its last lay goes down: one to discard
+        where the round ends with a discard (``discard.keep_last``), else none."""
+        return 1 if self.keep_last else 0
 
     def may_add_to_table(self, s: GameState, seat: int) -> bool:
         """The seat may lay off (or rearrange) now, as far as opening goes."""
@@ -272,7 +285,7 @@ class Rules:
             return OpeningNeed(
                 points=0,
                 pure_run=pure,
-                run_and_set=self.opening.run_and_set if self.opening.all_at_once else False,
+                run_and_set=self.opening.run_and_set if self.lays_all_at_once else False,
                 jokers=True,
                 partner=True,
                 all_at_once=self.opening.all_at_once,

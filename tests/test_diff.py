@@ -210,3 +210,49 @@ def test_scenarios_pass_under_b_and_fail_under_a_at_their_last_move(tmp_path, a,
     docs = [d for d in yaml.safe_load_all(out.read_text(encoding="utf-8")) if d]
     for r, d in zip(under_a, docs, strict=True):
         assert not r.passed and r.step == len(d["steps"]), (r.name, r.step, r.message)
+
+
+def test_games_add_the_compare_statistics_below_the_situations():
+    out = run(
+        "diff",
+        "voleur_simple_game",
+        "voleur_simple_game",
+        "--set-b",
+        "jokers.penalty=10",
+        "--budget",
+        "20",
+        "--games",
+        "3",
+    ).output
+    assert "Bot games on the same deals (3 games" in out
+    assert out.index("Settings that differ") < out.index("Bot games")
+    assert "average penalty: A " in out and "first opening turn: A " in out
+
+
+def check_findings(a: str, b: str, tmp_path: Path, budget: int) -> None:
+    """Every finding of the pair is a disagreement of the engine's, and its
+    scenario passes under B and fails under A at its last move."""
+    ra, rb, result = search(a, b, budget=budget)
+    for found in result.found:
+        assert disagreement(ra, rb, found.situation) == found.how
+    if not result.found:
+        return
+    out = tmp_path / "club.yaml"
+    assert run("diff", a, b, "--budget", str(budget), "--scenarios", str(out)).exit_code == 0
+    assert all(r.passed for r in run_file(out)), [r.message for r in run_file(out) if not r.passed]
+    import yaml
+
+    docs = [d for d in yaml.safe_load_all(out.read_text(encoding="utf-8")) if d]
+    for r, d in zip(_under(out, a, None, tmp_path), docs, strict=True):
+        assert not r.passed and r.step == len(d["steps"]), (r.name, r.message)
+
+
+@pytest.mark.parametrize("a, b", PAIRS[5::97])
+def test_findings_hold_for_a_sample_of_pairs(a, b, tmp_path):
+    check_findings(a, b, tmp_path, budget=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("a, b", PAIRS)
+def test_findings_hold_for_every_pair(a, b, tmp_path):
+    check_findings(a, b, tmp_path, budget=60)

@@ -465,9 +465,14 @@ def test_a_turn_change_tells_the_next_seat_its_full_time(db):
                 msg = ws.receive_json()
                 if msg["type"] == "view" and msg["view"]["turn"] == (first + 1) % 3:
                     break
+            received = time.monotonic()
             clock = msg["view"]["clock"]
             assert clock["remaining"] > 110, clock
             assert abs(clock["deadline"] - clock["server_time"] - clock["remaining"]) < 0.1
             got = c.get(f"/api/tables/{tid}/view?token={b}").json()["clock"]
-            assert abs(got["deadline"] - clock["deadline"]) < 1.0
+            # The two views' deadlines agree up to the table's time that went by
+            # between them: real seconds times 20 on this scaled clock, so a
+            # loaded machine's pause is not read as a moved deadline.
+            between = (time.monotonic() - received) / 0.05
+            assert abs(got["deadline"] - clock["deadline"]) < 1.0 + between
             assert abs(got["remaining"] - clock["remaining"]) < 5

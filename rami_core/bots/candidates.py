@@ -138,9 +138,7 @@ def opening_actions(
     go_out = spec.go_out_below_points or spec.all_at_once
     need = spec.points
     if need and not go_out:
-        top = sum(
-            11 if c.is_joker else min(10, c.rank) if c.rank != 1 else 11 for c in hand if c.face_card in can
-        )
+        top = sum(rules.top_points(c) for c in hand if c.face_card in can)  # the profile's values
         if top < need:
             return out
     if spec.all_at_once and len([c for c in hand if c.face_card in can]) < len(hand) - 1:
@@ -150,7 +148,7 @@ def opening_actions(
         return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))]
 
     if spec.all_at_once:
-        need = len(hand) - (1 if rules.keep_last else 0)
+        need = len(hand) - rules.kept_going_out
         melds = best_opening(hand, meld_rules, spec, score=rules.score_args)
         laid = sum(len(m) for m in melds) if melds else 0
         if laid == need:

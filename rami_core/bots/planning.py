@@ -131,7 +131,7 @@ class PlanningBot:
         hand = list(view.hand)
         if top.is_joker:
             return True
-        if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.opening.all_at_once:
+        if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.lays_all_at_once:
             for m in view.table:
                 if joins_meld(tuple(m.cards), top, rules.melds):
                     return True

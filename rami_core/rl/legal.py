@@ -1,20 +1,24 @@
 """Which sub-steps the engine accepts now: the action mask, asked of the engine.
 
 A sub-step that is a whole engine action (a draw, a lay off, a swap, a
-discard, the end of the turn, a commit of the draft) is legal exactly when
-the engine plays it on a copy of the state without refusing. A sub-step that
-only builds the draft (add a card, close a group) is legal exactly when some
-engine action can still follow from the draft it leaves: a search finds a
-witness (a lay, a swap or a rebuild of the table that holds the draft) and
-the engine judges it, so the rules are never re-derived here.
+discard, the end of the turn) is legal exactly when the engine's legal moves
+(`rami_core.legal`) list it; a commit of the draft, when the engine plays it
+on a copy of the state without refusing. A sub-step that only builds the
+draft (add a card, close a group) is legal exactly when some engine action
+can still follow from the draft it leaves: a search finds a witness (a lay,
+a swap or a rebuild of the table that holds the draft) and the engine judges
+it, so the rules are never re-derived here, and no refusal code is read.
 
 The search stays small without losing that exactness because it only skips
 what the engine would surely refuse:
 
+- a kind the engine withholds as a whole (`legal.kind_refusal`: the turn,
+  the phase, the profile's switches, the opening) is not searched;
 - groups are candidates only when the meld reader reads them (every meld
   the engine reads is a run of one suit or a set of one rank, with jokers);
-- a lay the engine refuses for a reason more cards cannot cure (a group a
-  house rule refuses, no card kept to discard) is not extended;
+- a refused lay is extended only where more cards could cure it: where it
+  is judged as an opening (`legal.lay_bounds`), or a house rule judges the
+  whole lay, and never once it leaves fewer cards than the hand keeps;
 - before an opening, a lay is extended only while some packing of the cards
   left could still meet what `opening.opening_problem` asks (its points,
   its pure run, its run and set, going out): `PackingBounds` knows, per
@@ -35,6 +39,8 @@ from .. import actions as A
 from ..cards import Card
 from ..engine import DISCARD, STOCK, Game, play_on
 from ..errors import RuleError
+from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves
+from ..legal import Bounds as LayBounds
 from ..melds import RUN, rank_at
 from ..solver import solve
 from ..state import DRAW, LAY, OVER
@@ -53,23 +59,6 @@ from .layout import (
     SubStep,
 )
 from .packing import Candidate, PackingBounds, candidates
-
-# The solver's search limit for a rebuild of the table: a count of search
-# states, not seconds, so that a seed replays the same masks on any machine.
-REARRANGE_STATES = 4000
-
-
-# Refusals a larger lay cannot cure: the state forbids lays, a card is
-# missing, or nothing is left to discard; so does "invalid_meld", since every
-# group searched reads as a meld and a house rule refusing one group refuses
-# every lay holding it. Unless a house rule judging the whole lay (the table
-# it leaves, the opening it makes) may have answered, with any code.
-FINAL_REFUSALS = frozenset(
-    {"not_your_turn", "wrong_phase", "action_forbidden", "card_not_in_hand", "must_keep_discard"}
-)
-# Refusals of a lay off that hold for every card and slot now (raised before
-# the card and the meld are looked at).
-LAY_OFF_STATE_REFUSALS = frozenset({"not_your_turn", "wrong_phase", "action_forbidden", "not_opened"})
 
 
 class TurnOracle:
@@ -94,10 +83,11 @@ class TurnOracle:
         self._cands: list[Candidate] | None = None
         self._index: dict[Group, int] = {}
         self._bounds: PackingBounds | None = None
-        self._codes: dict[tuple[int, ...], str | None] = {}
+        self._codes: dict[tuple[int, ...], bool] = {}
         self._extends: dict[tuple[int, ...], bool] = {}
         self._reach: dict[tuple, bool] = {}
         self._melds_open: bool | None = None
+        self._lay: LayBounds | None = None
         self._swaps: list[tuple[Counter[int], int]] | None = None
         self._rearrange_open: bool | None = None
         self._rebuilds: dict[tuple[tuple[int, int], ...], A.Rearrange | None] = {}
@@ -263,7 +253,7 @@ class TurnOracle:
 
     def meld_accepted(self, groups: list[Group]) -> bool:
         self._refresh()
-        return self._meld_code_of(groups) is None
+        return self._meld_ok(groups)
 
     def rebuild_possible(self) -> bool:
         self._refresh()
@@ -278,48 +268,37 @@ class TurnOracle:
         return self._rebuild_accepted(faces)
 
     def _engine_mask(self) -> np.ndarray:
-        """Sub-steps that are whole engine actions and do not depend on the draft."""
+        """Sub-steps that are whole engine actions and do not depend on the
+        draft: the engine's legal moves of the kinds listed in full."""
         L = self.layout
         m = np.zeros(L.size, dtype=np.int8)
         s = self.game.state
         if s.phase == OVER:
             return m
         seat = s.turn
-        rules = self.game.rules
         if self.timeout:
             m[TIMEOUT] = self.accepts(A.Timeout(seat))
         if s.phase == DRAW:
-            m[DRAW_STOCK] = self.accepts(A.Draw(seat, STOCK))
-            m[DRAW_DISCARD] = self.accepts(A.Draw(seat, DISCARD))
+            legal = legal_moves(self.game, seat, ("draw_stock", "draw_discard"))
+            m[DRAW_STOCK] = legal.may("draw_stock")
+            m[DRAW_DISCARD] = legal.may("draw_discard")
             return m
-        m[END_TURN] = self.accepts(A.EndTurn(seat))
-        hand_faces = sorted(self._hand)
-        for f in hand_faces:
-            m[L.discard_index(f)] = self.accepts(A.Discard(seat, face_card(f)))
-        if s.table and hand_faces:
-            # One lay off asked first: a refusal that holds for every card
-            # and slot (not opened, no lay off in this variant) ends it.
-            probe = A.LayOff(seat, (A.LayOffItem(face_card(hand_faces[0]), 0),))
-            code = self.refusal(probe)
-            # (A house rule on the table could answer with the same code for one card only.)
-            if code not in LAY_OFF_STATE_REFUSALS or rules.hooks.has("rami_table_acceptable"):
-                for f in hand_faces:
-                    card = face_card(f)
-                    for k, tm in enumerate(s.table):
-                        # A card that could not join the meld is refused by the engine.
-                        if rules.could_join(tm.reading, card):
-                            m[L.lay_off_index(f, k)] = self.accepts(A.LayOff(seat, (A.LayOffItem(card, k),)))
-                if JOKER_INDEX in self._hand:
-                    for k in range(len(s.table)):
-                        a = self.action_for(SubStep("lay_off_joker_low", slot=k), Draft())
-                        m[L.joker_low_index(k)] = a is not None and self.accepts(a)
-        if rules.swaps_to_hand:
-            for k, tm in enumerate(s.table):
-                if tm.reading.jokers == 0:
-                    continue
-                for f in hand_faces:
-                    if f != JOKER_INDEX:
-                        m[L.swap_index(f, k)] = self.accepts(A.Swap(seat, (face_card(f),), k))
+        legal = legal_moves(self.game, seat, ("layoff", "swap", "discard", "end_turn"))
+        m[END_TURN] = legal.may("end_turn")
+        for a in legal.moves("discard"):
+            assert isinstance(a, A.Discard)
+            m[L.discard_index(face_index(a.card))] = 1
+        for a in legal.moves("layoff"):
+            assert isinstance(a, A.LayOff)
+            (it,) = a.items
+            if it.as_ is not None:
+                m[L.joker_low_index(it.to)] = 1
+            else:
+                m[L.lay_off_index(face_index(it.card), it.to)] = 1
+        for a in legal.moves("swap"):
+            assert isinstance(a, A.Swap)
+            if len(a.cards) == 1:
+                m[L.swap_index(face_index(a.cards[0]), a.meld)] = 1
         return m
 
     def _draft_mask(self, draft: Draft, m: np.ndarray) -> None:
@@ -334,10 +313,10 @@ class TurnOracle:
             m[CLOSE_GROUP] = self._meld_reachable([*draft.closed, draft.current], Group())
         if not draft.empty:
             groups = draft.groups()
-            m[COMMIT_MELD] = self._meld_code_of(groups) is None
+            m[COMMIT_MELD] = self._meld_ok(groups)
             if self._rearrange_possible():
                 m[COMMIT_REARRANGE] = self._rebuild_accepted(draft.faces())
-            if not draft.closed and not draft.current.low and self.game.rules.swaps_to_hand:
+            if not draft.closed and not draft.current.low and self._swaps_open():
                 for k, tm in enumerate(s.table):
                     if tm.reading.jokers:
                         a = A.Swap(s.turn, draft.current.written(), k)
@@ -367,30 +346,30 @@ class TurnOracle:
             self._bounds = PackingBounds(self._cands)
         return self._cands
 
-    def _meld_code_of(self, groups: list[Group]) -> str | None:
-        """The engine's refusal of a lay of these groups (None: accepted)."""
+    def _meld_ok(self, groups: list[Group]) -> bool:
+        """The engine accepts a lay of these groups."""
         self._candidates()
         idx = [self._index.get(g) for g in groups]
         if any(i is None for i in idx):
-            a = A.Meld(self.game.state.turn, tuple(g.written() for g in sorted(groups)))
-            return self.refusal(a) or "invalid_meld"
-        return self._code(tuple(sorted(i for i in idx if i is not None)))
+            return self.accepts(A.Meld(self.game.state.turn, tuple(g.written() for g in sorted(groups))))
+        return self._accepted(tuple(sorted(i for i in idx if i is not None)))
 
-    def _code(self, laid: tuple[int, ...]) -> str | None:
+    def _accepted(self, laid: tuple[int, ...]) -> bool:
         """The engine's verdict on laying these candidates (sorted indices), cached."""
-        if laid in self._codes:
-            return self._codes[laid]
-        cands = self._candidates()
-        groups = sorted(cands[i].group for i in laid)
-        code = self.refusal(A.Meld(self.game.state.turn, tuple(g.written() for g in groups)))
-        self._codes[laid] = code
-        return code
+        hit = self._codes.get(laid)
+        if hit is None:
+            cands = self._candidates()
+            groups = sorted(cands[i].group for i in laid)
+            hit = self._codes[laid] = self.accepts(
+                A.Meld(self.game.state.turn, tuple(g.written() for g in groups))
+            )
+        return hit
 
     def _melds_possible(self) -> bool:
-        """The engine lets this seat lay new melds at all now (an empty lay is
-        refused only for being empty)."""
+        """The engine lets this seat lay new melds at all now (the rules of the whole kind)."""
         if self._melds_open is None:
-            self._melds_open = self.refusal(A.Meld(self.game.state.turn, ())) == "invalid_meld"
+            s = self.game.state
+            self._melds_open = kind_refusal(self.game.rules, s, s.turn, "meld") is None
         return self._melds_open
 
     def _meld_reachable(self, closed: list[Group], current: Group) -> bool:
@@ -437,22 +416,29 @@ class TurnOracle:
             return hit
         room = self._room(laid)
         assert room is not None and self._bounds is not None
+        bounds = self._bounds
+        lay = self._lay_bounds()
         if not self._opening_in_reach(laid, room):
             hit = False  # neither this lay nor any larger one opens
+        elif self._accepted(laid):
+            hit = True
+        elif sum(room) <= lay.kept and not self._whole_lay_rules():
+            hit = False  # a larger lay would keep still fewer cards
+        elif lay.opening is None and not self._whole_lay_rules():
+            hit = False  # not an opening: refused for a group, which every larger lay holds too
         else:
-            code = self._code(laid)
-            if code is None:
-                hit = True
-            elif (code in FINAL_REFUSALS or code == "invalid_meld") and not self._whole_lay_rules():
-                hit = False
-            else:
-                bounds = self._bounds
-                hit = any(
-                    bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i])))
-                    for i in range(len(bounds.cands))
-                )
+            hit = any(
+                bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i])))
+                for i in range(len(bounds.cands))
+            )
         self._extends[laid] = hit
         return hit
+
+    def _lay_bounds(self) -> LayBounds:
+        if self._lay is None:
+            s = self.game.state
+            self._lay = lay_bounds(self.game.rules, s, s.turn)
+        return self._lay
 
     def _whole_lay_rules(self) -> bool:
         hooks = self.game.rules.hooks
@@ -461,25 +447,24 @@ class TurnOracle:
     def _opening_in_reach(self, laid: tuple[int, ...], room: tuple[int, ...]) -> bool:
         """Where the engine judges a lay as an opening, some packing of the
         cards left could make this lay (or a larger one) open; True elsewhere."""
-        s = self.game.state
-        rules = self.game.rules
-        seat = s.turn
-        if s.opened[seat] and not rules.lays_all_at_once:
+        lay = self._lay_bounds()
+        if lay.opening is None:
             return True
         assert self._bounds is not None
         return self._bounds.opening_in_reach(
-            rules,
+            self.game.rules,
             [self._bounds.cands[i] for i in laid],
             room,
-            partner_opened=rules.partner_opened(s, seat),
-            kept=1 if rules.keep_last else 0,
+            need=lay.opening,
+            kept=lay.kept,
         )
 
     def _swap_reachable(self, draft: Draft) -> bool:
         if draft.closed or draft.current.low or not draft.current.size:
             return False
-        if not self.game.rules.swaps_to_hand:
-            return False  # the engine's first refusal of every swap
+        s = self.game.state
+        if kind_refusal(self.game.rules, s, s.turn, "swap") is not None:
+            return False  # the engine withholds every swap now
         want = draft.current.faces()
         return any(all(given[f] >= n for f, n in want.items()) for given, _ in self._accepted_swaps())
 
@@ -506,14 +491,17 @@ class TurnOracle:
         self._swaps = out
         return out
 
+    def _swaps_open(self) -> bool:
+        s = self.game.state
+        return kind_refusal(self.game.rules, s, s.turn, "swap") is None
+
     def _rearrange_possible(self) -> bool:
-        """The engine would look at a rebuild of the table now (refusing one
-        without a hand card only for that)."""
+        """The engine would look at a rebuild of the table now (the rules of the whole kind)."""
         if self._rearrange_open is None:
             s = self.game.state
-            table = tuple(tuple(Card(c.rank, c.suit, 0) for c in m.cards) for m in s.table)
-            code = self.refusal(A.Rearrange(s.turn, table))
-            self._rearrange_open = bool(s.table) and code == "no_card_from_hand"
+            self._rearrange_open = (
+                bool(s.table) and kind_refusal(self.game.rules, s, s.turn, "rearrange") is None
+            )
         return self._rearrange_open
 
     def _rearrange_reachable(self, draft: Draft) -> bool:

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..melds import RUN, SET, read_meld
-from ..profile import PartnerOpening
-from ..rules import Rules
+from ..rules import OpeningNeed, Rules
 from .draft import Group
 from .faces import FACES, JOKER_INDEX
 
@@ -200,14 +199,15 @@ class PackingBounds:
         laid: Sequence[Candidate],
         room: Counts,
         *,
-        partner_opened: bool,
+        need: OpeningNeed,
         kept: int,
     ) -> bool:
         """Whether `laid` plus melds from `room` could pass
-        `opening.opening_problem`; False only when no packing can (each
+        `opening.opening_problem` for `need` (``Rules.opening_need``, the
+        partner rule read there); False only when no packing can (each
         clause read there is met by some packing, all by the same one).
-        `kept`: the cards a going-out lay leaves in hand (the one to discard)."""
-        op = rules.opening
+        `kept`: the cards a going-out lay leaves in hand (``Rules.kept_going_out``)."""
+        op = need
         have = 0
         for c in laid:
             have |= c.kinds
@@ -215,8 +215,6 @@ class PackingBounds:
 
         def may_go_out() -> bool:
             return self.uncovered(room) <= kept
-
-        partner_pure = partner_opened and rules.partner_opening == PartnerOpening.pure_run
 
         def some(pure: bool, run_and_set: bool, min_points: int, jokerless: bool) -> bool:
             if not (run_and_set or min_points):  # at most a pure run asked: one candidate is enough
@@ -236,12 +234,8 @@ class PackingBounds:
                 return True
             return False
 
-        if partner_opened and not op.all_at_once:
-            return some(partner_pure, False, 0, False)
-        if not rules.has_opening:
-            return some(partner_pure, False, 0, False)
         if op.all_at_once and not may_go_out():
             return False
         if not op.jokers and any(c.jokers for c in laid):
             return False
-        return some(op.pure_run or partner_pure, op.run_and_set, op.points, not op.jokers)
+        return some(op.pure_run, op.run_and_set, op.points, not op.jokers)

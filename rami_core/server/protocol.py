@@ -260,8 +260,47 @@ class Clock(BaseModel):
     server_time: float = Field(description="The server's clock (Unix seconds) when the view was made.")
 
 
+class Refusal(RefusalFields):
+    code: str = Field(description="The rule code (not_opened, draw_forbidden...).")
+    message: str = Field(description="The refusal's English words.")
+
+
+class Bounds(BaseModel):
+    """What bounds the lays too many to list (rami_core.legal.Bounds)."""
+
+    opening: dict[str, Any] | None = Field(
+        description="The opening need a lay must meet (points, pure_run, run_and_set, jokers, "
+        "partner, all_at_once, go_out_below_points); null where the lay is not judged as an opening."
+    )
+    kept: int = Field(description="Cards that must stay in hand after a lay (one to discard, or none).")
+    jokers_owed: list[str] = Field(description="Jokers freed this turn that must go back on the table.")
+    taken_owed: str | None = Field(description="The card taken from the discard pile that must be laid.")
+
+
+class Offer(BaseModel):
+    """One action kind for the seat now, as the engine judges it."""
+
+    allowed: bool
+    moves: list[dict[str, Any]] = Field(
+        description="Accepted moves in the action form (without the seat): every one where "
+        "`complete`, else one as proof (new melds, rearrangements)."
+    )
+    complete: bool
+    refusal: Refusal | None = Field(description="Why the kind is withheld (null when allowed).")
+    bounds: Bounds | None = None
+
+
+class Legal(BaseModel):
+    """What the seat may do now (rami_core.legal.legal_moves): the kinds
+    allowed, and per kind its moves or its refusal."""
+
+    allowed: list[str] = Field(description="The kinds allowed, in order: draw_stock, draw_discard, meld, ...")
+    kinds: dict[str, Offer]
+
+
 class TableRules(BaseModel):
     discard: bool
+    discard_pile: bool = Field(description="The table has a discard pile at all (voleur has none).")
     draw_from_discard: bool
     lay_off: bool
     rearrange: bool
@@ -320,7 +359,11 @@ class View(BaseModel):
     )
     laid_this_turn: bool
     opened_this_turn: bool
-    may: list[str] = Field(description="What this seat may do now: draw, meld, layoff, swap, rearrange...")
+    may: list[str] = Field(
+        description="What this seat may do now: the kinds `legal` allows (draw_stock, meld, layoff...) "
+        "and the table's undo."
+    )
+    legal: Legal = Field(description="The engine's legal moves for this seat now, with refusals as data.")
     undo_available: bool
     clock: Clock | None
     score_sheet: list[RoundLine]

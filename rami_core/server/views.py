@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..legal import LegalMoves, lay_bounds, legal_moves
 from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
@@ -15,29 +16,11 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 
-def _may(hub: Hub, t: Table, seat: int | None) -> list[str]:
-    s = t.game.state
-    r = t.game.rules
-    if seat is None:
-        return []
-    if s.phase == OVER:
-        return ["next_round"] if not s.game_over and seat not in t.ready else []
-    if s.turn != seat:
-        return []
-    if s.phase != LAY:
-        out = ["draw_stock"]
-        if r.draw_from_discard and s.discard:
-            out.append("draw_discard")
-        return out
-    out = ["meld"]
-    if r.lay_offs_ever:
-        out.append("layoff")
-    if r.swaps_to_hand:
-        out.append("swap")
-    if r.may_rearrange:
-        out.append("rearrange")
-    out.append("discard" if r.ends_with_discard else "end_turn")
-    if hub.undo_available(t, seat):
+def _may(hub: Hub, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+    """The kinds the engine offers the seat now (the next round once, before
+    the seat says it is ready), and the table's own undo."""
+    out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
+    if seat is not None and hub.undo_available(t, seat):
         out.append("undo")
     return out
 
@@ -68,14 +51,13 @@ def _owes(t: Table, seat: int | None) -> dict[str, Any]:
     lay, and whether a card must be kept for the discard (the engine's own
     conditions: a turn that ends without them is refused)."""
     s = t.game.state
-    r = t.game.rules
-    mine = seat is not None and s.turn == seat and s.phase == LAY
-    taken = s.taken_discard
-    owed_card = mine and r.taken_discard_must_be_laid and taken is not None and taken in s.hands[s.turn]
+    if seat is None or s.turn != seat or s.phase != LAY:
+        return {"jokers": [], "lay_taken": None, "keep_for_discard": False}
+    owed = lay_bounds(t.game.rules, s, seat)  # the engine's own bounds on this turn's lays
     return {
-        "jokers": [card_code(c).split("/")[0] for c in s.jokers_to_replay] if mine else [],
-        "lay_taken": card_code(taken).split("/")[0] if owed_card and taken is not None else None,
-        "keep_for_discard": bool(mine and r.keep_last),
+        "jokers": [card_code(c).split("/")[0] for c in owed.jokers_owed],
+        "lay_taken": card_code(owed.taken_owed).split("/")[0] if owed.taken_owed is not None else None,
+        "keep_for_discard": owed.kept > 0,
     }
 
 
@@ -111,6 +93,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     nxt = None
     if t.next_round_at is not None and g.state.phase == OVER and not g.state.game_over:
         nxt = round(max(0.0, t.next_round_at - loop_time()), 1)
+    legal = legal_moves(g, seat)  # after the clock is read: the search never eats the seat's time
     d.update(
         table_id=t.id,
         version=t.version,
@@ -118,12 +101,14 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
         connected=t.connected(),
-        may=_may(hub, t, seat),
+        may=_may(hub, t, seat, legal),
+        legal=legal.to_json(),
         undo_available=hub.undo_available(t, seat),
         clock=clock,
         score_sheet=_score_sheet(t),
         rules={
             "discard": r.ends_with_discard,
+            "discard_pile": r.has_discard_pile,
             "draw_from_discard": r.draw_from_discard,
             "lay_off": r.lay_offs_ever,
             "rearrange": r.may_rearrange,

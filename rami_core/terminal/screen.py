@@ -14,6 +14,7 @@ from ..cards import sort_key
 from ..engine import Game
 from ..events import EventKind
 from ..i18n import Messages
+from ..legal import LegalMoves
 from ..profile import GameEnd, Profile
 from ..rules import Rules
 from ..rules_words import opening_words
@@ -76,7 +77,7 @@ class Screen:
 
     def piles(self, view: SeatView) -> Text:
         t = Text()
-        if self.rules.ends_with_discard:
+        if self.rules.has_discard_pile:
             t.append(f"{self.msg('discard')}{self.colon}", style="bold")
             if view.discard_top is not None:
                 t.append_text(self.style.text(view.discard_top))
@@ -124,13 +125,14 @@ class Screen:
     def opening_requirement(self) -> str:
         return opening_words(self.rules.opening, self.rules.keep_last, self.msg)
 
-    def actions_now(self, view: SeatView, opened: bool) -> list[Text]:
+    def actions_now(self, view: SeatView, opened: bool, legal: LegalMoves) -> list[Text]:
+        """What the seat may do now, as the engine offers it (`rami_core.legal`)."""
         m = self.msg
         r = self.rules
         out: list[Text] = []
         if view.phase == DRAW:
             extra = ""
-            if r.draw_from_discard and view.discard_top is not None:
+            if legal.may("draw_discard") and view.discard_top is not None:
                 extra = m("can_draw_discard", card=self.style.name(view.discard_top))
             out.append(
                 Text(
@@ -139,14 +141,15 @@ class Screen:
                 )
             )
         elif view.phase == LAY:
-            what = [m("what_meld")]
-            if r.may_lay_off or (r.may_rearrange and not r.opening.all_at_once):
-                what.append(m("what_layoff"))
-            if r.swaps_to_hand:
-                what.append(m("what_swap"))
-            if r.may_rearrange:
-                what.append(m("what_rearrange"))
-            what.append(m("what_discard") if r.ends_with_discard else m("what_end"))
+            words = {
+                "meld": "what_meld",
+                "layoff": "what_layoff",
+                "swap": "what_swap",
+                "rearrange": "what_rearrange",
+                "discard": "what_discard",
+                "end_turn": "what_end",
+            }
+            what = [m(words[k]) for k in legal.allowed() if k in words]
             what += [m("what_undo"), m("what_hint"), m("what_help")]
             out.append(Text(m("can_lay", what=", ".join(what)), style="bold cyan"))
         if view.phase in (DRAW, LAY) and r.has_opening and not opened:
@@ -176,6 +179,7 @@ class Screen:
         show_hand: bool,
         opened: bool = True,
         recent: list[Text] | None = None,
+        legal: LegalMoves | None = None,
     ) -> list:
         """The screen for `viewer` (None: a spectator, no hand shown)."""
         m = self.msg
@@ -207,8 +211,8 @@ class Screen:
             )
             if show_hand:
                 out.append(self.hand(view.hand, label))
-                if view.turn == viewer:
-                    out.extend(self.actions_now(view, opened))
+                if view.turn == viewer and legal is not None:
+                    out.extend(self.actions_now(view, opened, legal))
             else:
                 out.append(Text(f"{label}{self.colon}{m('hand_hidden')}", style="bold"))
         return out

@@ -24,6 +24,7 @@ from ..engine import Game, may_lay_freely
 from ..errors import RuleError
 from ..events import Event, EventKind
 from ..i18n import Messages
+from ..legal import legal_moves
 from ..narration import Teller, tell
 from ..savegame import SaveError
 from ..state import OVER
@@ -256,7 +257,11 @@ class Session:
             self.term.clear()
             recent = self.turn_recent[-RECENT_LINES:] or None
         opened = may_lay_freely(g.rules, g.state, seat)
-        self.term.show(self.screen.render(view, viewer=seat, show_hand=True, opened=opened, recent=recent))
+        self.term.show(
+            self.screen.render(
+                view, viewer=seat, show_hand=True, opened=opened, recent=recent, legal=legal_moves(g, seat)
+            )
+        )
 
     def refuse(self, e: RuleError) -> None:
         self.term.line(Text(self.msg.refusal(e, self.style.code), style="bold red"))
@@ -294,6 +299,11 @@ class Session:
             self.redraw(seat)
         elif isinstance(cmd, C.Help):
             self.term.line(Text(self.msg("help")))
+            g = self.game
+            if g.state.turn == seat:  # what the engine offers now, after the list of commands
+                opened = may_lay_freely(g.rules, g.state, seat)
+                for line in self.screen.actions_now(g.view(seat), opened, legal_moves(g, seat)):
+                    self.term.line(line)
         elif isinstance(cmd, C.Scores):
             self.term.show(self.screen.score_sheet(self.game))
         elif isinstance(cmd, C.Save):

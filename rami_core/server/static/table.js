@@ -656,7 +656,7 @@ function renderStatus() {
   } else if (v.seat === null) {
     text = `${t("spectator")}. ${t("turn_of", nameOf(v.turn))}.`;
   } else if (v.turn === v.seat) {
-    text = v.phase === "draw" ? t("your_turn_draw") : v.rules.discard ? t("your_turn_lay") : t("your_turn_lay_end");
+    text = v.phase === "draw" ? t(v.rules.discard_pile ? "your_turn_draw" : "your_turn_draw_stock") : v.rules.discard ? t("your_turn_lay") : t("your_turn_lay_end");
   } else {
     text = t("waiting", nameOf(v.turn));
   }

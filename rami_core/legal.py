@@ -1,0 +1,554 @@
+"""What a seat may do now: the legal moves, judged by the engine's own rules.
+
+OpenSpiel's ``State.legal_actions`` is the model: a client (the table
+server's page, the terminal, the bots, the hint, the learning environments,
+an app embedding rami) asks :func:`legal_moves` instead of guessing from the
+profile. For each action kind (:data:`KINDS`) the answer says whether it is
+allowed now and, where the moves are few, every concrete move the engine
+accepts (the piles to draw from, the cards that may be discarded, the lay
+offs, the joker swaps and by which cards); where they are too many to list
+(new melds, rearrangements of the table) it gives one accepted move as
+proof and what bounds the rest (:class:`Bounds`: the opening need, the
+jokers owed to the table, the cards that must stay in hand).
+
+A kind is judged in two steps, both the engine's: the rules that hold for
+the whole kind (``engine.check_*``, the very functions each handler calls at
+its place in the order of the error codes), then candidate moves played on a
+copy of the state by :func:`engine.play_on`, plugins' judging hooks
+included. A kind is offered exactly when one of its concrete moves is
+accepted; a kind withheld carries the engine's refusal (code, reason and
+parameters, put into words by :mod:`rami_core.refusals`).
+
+The candidates for new melds and rearrangements come from the solver (the
+best opening meeting the need, the most cards a rebuild of the table can
+take), counted in search states so that a seed gives the same answer on any
+machine. A lay that a house plugin refuses for the whole table may leave a
+kind withheld although a smaller lay would pass: the plugins' refusals are
+applied to the candidates the solver proposes, not to every packing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from . import actions as A
+from .cards import Card
+from .engine import (
+    DISCARD,
+    STOCK,
+    check_discard_allowed,
+    check_drawn,
+    check_end_turn_allowed,
+    check_lay_off_allowed,
+    check_lay_off_opened,
+    check_new_melds,
+    check_not_drawn,
+    check_rearrange_allowed,
+    check_rearrange_opened,
+    check_round_over,
+    check_swap_allowed,
+    check_swap_opened,
+    check_turn,
+    play_on,
+)
+from .errors import RuleError
+from .melds import RUN, rank_at
+from .refusals import Reason, refusal_json
+from .rules import OpeningNeed, Rules
+from .solver import best_opening, solve
+from .state import GameState
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+# The action kinds, in the order a client lists them.
+KINDS: tuple[str, ...] = (
+    "draw_stock",
+    "draw_discard",
+    "meld",
+    "layoff",
+    "swap",
+    "rearrange",
+    "discard",
+    "end_turn",
+    "next_round",
+)
+# Kinds whose every accepted move is listed (the others give one as proof).
+COMPLETE_KINDS = frozenset(
+    {"draw_stock", "draw_discard", "layoff", "swap", "discard", "end_turn", "next_round"}
+)
+
+# Search states the solver may spend on a candidate: counts, not seconds, so
+# that the answer is the same on every machine and under any load.
+REARRANGE_STATES = 4000
+OPENING_STATES = 200_000
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What bounds the lays of a seat now, where they are too many to list."""
+
+    opening: OpeningNeed | None  # the need a lay must meet (None: the lay is not judged as an opening)
+    kept: int  # cards that must stay in hand after a lay (Rules.kept_going_out)
+    jokers_owed: tuple[Card, ...] = ()  # jokers freed this turn that must go back on the table
+    taken_owed: Card | None = None  # the card taken from the discard pile that must be laid
+
+    def to_json(self) -> dict[str, Any]:
+        from .cards import format_card
+
+        need = None
+        if self.opening is not None:
+            o = self.opening
+            need = {
+                "points": o.points,
+                "pure_run": o.pure_run,
+                "run_and_set": o.run_and_set,
+                "jokers": o.jokers,
+                "partner": o.partner,
+                "all_at_once": o.all_at_once,
+                "go_out_below_points": o.go_out_below_points,
+            }
+        return {
+            "opening": need,
+            "kept": self.kept,
+            "jokers_owed": [format_card(c) for c in self.jokers_owed],
+            "taken_owed": format_card(self.taken_owed) if self.taken_owed is not None else None,
+        }
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One action kind for one seat now."""
+
+    kind: str
+    allowed: bool
+    moves: tuple[A.Action, ...] = ()  # accepted moves: all of them (complete) or one as proof
+    complete: bool = True  # `moves` lists every accepted move of this kind
+    refusal: RuleError | None = None  # why the kind is withheld (None when allowed)
+    bounds: Bounds | None = None
+
+    def to_json(self, card_text: Callable[[str], str] = str) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "allowed": self.allowed,
+            "moves": [_move_json(m) for m in self.moves],
+            "complete": self.complete,
+            "refusal": refusal_json(self.refusal, card_text) if self.refusal is not None else None,
+        }
+        if self.bounds is not None:
+            out["bounds"] = self.bounds.to_json()
+        return out
+
+
+def _move_json(m: A.Action) -> dict[str, Any]:
+    d = A.action_to_dict(m)
+    d.pop("player", None)
+    return d
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """Every action kind for one seat now (see the module's docstring)."""
+
+    seat: int | None
+    offers: dict[str, Offer] = field(default_factory=dict)
+
+    def allowed(self) -> list[str]:
+        """The kinds the seat may play now, in :data:`KINDS` order."""
+        return [k for k in KINDS if self.offers[k].allowed]
+
+    def may(self, kind: str) -> bool:
+        return self.offers[kind].allowed
+
+    def __getitem__(self, kind: str) -> Offer:
+        return self.offers[kind]
+
+    def moves(self, kind: str) -> tuple[A.Action, ...]:
+        return self.offers[kind].moves
+
+    def to_json(self, card_text: Callable[[str], str] = str) -> dict[str, Any]:
+        """Plain data for a client: the allowed kinds, and per kind its moves,
+        its refusal (code, reason, parameters and words in every language) and
+        its bounds."""
+        return {
+            "allowed": self.allowed(),
+            "kinds": {k: self.offers[k].to_json(card_text) for k in KINDS},
+        }
+
+
+def legal_moves(game: Game, seat: int | None, kinds: tuple[str, ...] = KINDS) -> LegalMoves:
+    """What `seat` may do now in `game` (None, a spectator: nothing)."""
+    return legal_moves_in(game.rules, game.state, seat, kinds)
+
+
+def legal_moves_in(
+    rules: Rules, s: GameState, seat: int | None, kinds: tuple[str, ...] = KINDS
+) -> LegalMoves:
+    """What `seat` may do in state `s` under `rules` (the same answer as
+    :func:`legal_moves`; bots ask it of the state rebuilt from their view).
+    `kinds`: only these are judged (the others are withheld unjudged)."""
+    offers: dict[str, Offer] = {}
+    for kind in KINDS:
+        if seat is None:
+            offers[kind] = Offer(kind, False, refusal=RuleError("not_your_turn", Reason("spectator")))
+        elif kind not in kinds:
+            offers[kind] = Offer(kind, False, complete=False)
+        else:
+            offers[kind] = _JUDGES[kind](rules, s, seat)
+    return LegalMoves(seat, offers)
+
+
+# ------------------------------------------------------------------ judging one kind
+
+
+def _gate(*checks: Callable[[], None]) -> RuleError | None:
+    """The first refusal of these whole-kind rules, in order (None: all pass)."""
+    for check in checks:
+        try:
+            check()
+        except RuleError as e:
+            return e
+    return None
+
+
+def kind_refusal(rules: Rules, s: GameState, seat: int, kind: str) -> RuleError | None:
+    """The refusal the rules that hold for a whole kind give it now (the
+    turn, the phase, the profile's switches, the opening), before any card is
+    looked at; None when they let it through (its moves are judged next)."""
+    checks: tuple[Callable[[], None], ...]
+    if kind == "draw_stock" or kind == "draw_discard":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_not_drawn(s),
+        )
+    elif kind == "meld":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "laying"),
+            lambda: check_new_melds(rules, s, seat),
+        )
+    elif kind == "layoff":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "laying off"),
+            lambda: check_lay_off_allowed(rules),
+            lambda: check_lay_off_opened(rules, s, seat),
+        )
+    elif kind == "swap":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "swapping a joker"),
+            lambda: check_swap_allowed(rules),
+            lambda: check_swap_opened(rules, s, seat),
+        )
+    elif kind == "rearrange":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "rearranging the table"),
+            lambda: check_rearrange_allowed(rules),
+            lambda: check_rearrange_opened(rules, s, seat),
+        )
+    elif kind == "discard":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "discarding"),
+            lambda: check_discard_allowed(rules),
+        )
+    elif kind == "end_turn":
+        checks = (
+            lambda: check_turn(s, seat),
+            lambda: check_drawn(s, "ending your turn"),
+            lambda: check_end_turn_allowed(rules),
+        )
+    elif kind == "next_round":
+        checks = (lambda: check_round_over(s),)
+    else:
+        raise ValueError(f"no action kind {kind!r} (one of {', '.join(KINDS)})")
+    return _gate(*checks)
+
+
+def lay_bounds(rules: Rules, s: GameState, seat: int) -> Bounds:
+    """What bounds the seat's lays now (see :class:`Bounds`)."""
+    return _bounds(rules, s, seat)
+
+
+def _judge(
+    kind: str,
+    rules: Rules,
+    s: GameState,
+    refused: RuleError | None,
+    candidates: Iterable[A.Action],
+    *,
+    complete: bool,
+    none_left: RuleError,
+    bounds: Bounds | None = None,
+) -> Offer:
+    """The offer of a kind: withheld by a whole-kind rule, else the
+    candidates the engine accepts (all of them, or the first when not
+    `complete`); withheld with the first candidate's refusal (or
+    `none_left` when there is no candidate) when none is accepted."""
+    if refused is not None:
+        return Offer(kind, False, complete=complete, refusal=refused, bounds=bounds)
+    accepted: list[A.Action] = []
+    first: RuleError | None = None
+    seen: set[A.Action] = set()
+    for a in candidates:
+        if a in seen:
+            continue
+        seen.add(a)
+        try:
+            play_on(rules, s, a)
+        except RuleError as e:
+            first = first or e
+            continue
+        accepted.append(a)
+        if not complete:
+            break
+    if accepted:
+        return Offer(kind, True, tuple(accepted), complete, bounds=bounds)
+    return Offer(kind, False, complete=complete, refusal=first or none_left, bounds=bounds)
+
+
+def _bounds(rules: Rules, s: GameState, seat: int) -> Bounds:
+    return Bounds(
+        opening=rules.opening_need(s, seat) if rules.must_open(s, seat) else None,
+        kept=rules.kept_going_out,
+        jokers_owed=tuple(s.jokers_to_replay),
+        taken_owed=s.taken_discard
+        if rules.taken_discard_must_be_laid and s.taken_discard in s.hands[seat]
+        else None,
+    )
+
+
+def _faces(cards: list[Card]) -> list[Card]:
+    """The hand's faces (copy 0), each once, in the order held."""
+    return list(dict.fromkeys(c.face_card for c in cards))
+
+
+def _draw_stock(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "draw_stock")
+    return _judge(
+        "draw_stock",
+        rules,
+        s,
+        refused,
+        [A.Draw(seat, STOCK)],
+        complete=True,
+        none_left=RuleError("draw_forbidden", Reason("stock_empty")),
+    )
+
+
+def _draw_discard(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "draw_discard")
+    return _judge(
+        "draw_discard",
+        rules,
+        s,
+        refused,
+        [A.Draw(seat, DISCARD)],
+        complete=True,
+        none_left=RuleError("draw_forbidden", Reason("discard_empty")),
+    )
+
+
+def _discard(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "discard")
+    cands = [] if refused else [A.Discard(seat, c) for c in _faces(s.hands[seat])]
+    return _judge(
+        "discard",
+        rules,
+        s,
+        refused,
+        cands,
+        complete=True,
+        none_left=RuleError("discard_forbidden", Reason("nothing_to_discard")),
+    )
+
+
+def _end_turn(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "end_turn")
+    return _judge(
+        "end_turn",
+        rules,
+        s,
+        refused,
+        [A.EndTurn(seat)],
+        complete=True,
+        none_left=RuleError("wrong_phase", Reason("ends_with_discard")),
+    )
+
+
+def _next_round(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "next_round")
+    return Offer("next_round", refused is None, refusal=refused)
+
+
+def _layoff(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "layoff")
+    bounds = None if refused else _bounds(rules, s, seat)
+    return _judge(
+        "layoff",
+        rules,
+        s,
+        refused,
+        [] if refused else list(lay_off_candidates(rules, s, seat)),
+        complete=True,
+        none_left=RuleError("invalid_meld", Reason("nothing_to_lay_off")),
+        bounds=bounds,
+    )
+
+
+def lay_off_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.LayOff]:
+    """One-card lay offs worth asking the engine: each face of the hand on
+    each table meld it could join (``Rules.could_join``: a card that cannot
+    join is refused whatever else holds); a joker also at the low end of a run."""
+    for card in _faces(s.hands[seat]):
+        for k, tm in enumerate(s.table):
+            if rules.could_join(tm.reading, card):
+                yield A.LayOff(seat, (A.LayOffItem(card, k),))
+            if card.is_joker and tm.reading.kind == RUN:
+                r = tm.reading
+                below = Card(rank_at(r.start - 1), r.suit, 0)
+                yield A.LayOff(seat, (A.LayOffItem(card, k, below),))
+
+
+def _swap(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "swap")
+    return _judge(
+        "swap",
+        rules,
+        s,
+        refused,
+        [] if refused else list(swap_candidates(s, seat)),
+        complete=True,
+        none_left=RuleError("joker_swap_forbidden", Reason("no_joker_to_swap")),
+        bounds=None if refused else _bounds(rules, s, seat),
+    )
+
+
+def swap_candidates(s: GameState, seat: int) -> Iterator[A.Swap]:
+    """Swaps worth asking the engine: each natural face of the hand for each
+    table meld holding a joker, and two naturals of one rank (a three-card
+    set's joker is freed by both missing cards)."""
+    naturals = [c for c in _faces(s.hands[seat]) if not c.is_joker]
+    held = {c.face: sum(1 for x in s.hands[seat] if x.face == c.face) for c in naturals}
+    givens: list[tuple[Card, ...]] = [(c,) for c in naturals]
+    for i, a in enumerate(naturals):
+        for b in naturals[i:]:
+            if a.rank == b.rank and (a != b or held[a.face] > 1):
+                givens.append((a, b))
+    for k, tm in enumerate(s.table):
+        if tm.reading.jokers:
+            for given in givens:
+                yield A.Swap(seat, given, k)
+
+
+def _meld(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "meld")
+    bounds = None if refused else _bounds(rules, s, seat)
+    return _judge(
+        "meld",
+        rules,
+        s,
+        refused,
+        [] if refused else meld_candidates(rules, s, seat),
+        complete=False,
+        none_left=RuleError("invalid_meld", Reason("nothing_to_lay")),
+        bounds=bounds,
+    )
+
+
+def meld_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Meld]:
+    """New lays worth asking the engine, the likeliest first: the solver's
+    opening of the most cards that meets the seat's need (the need of an
+    opened seat is none), the same with one face held back (a card kept to
+    discard, an all-at-once lay of all but the kept cards), going out below
+    the points where the profile allows it, then each meld of those alone."""
+    hand = list(s.hands[seat])
+    need = rules.opening_need(s, seat) if rules.must_open(s, seat) else OpeningNeed()
+    kept = rules.kept_going_out
+    found: list[list[list[Card]]] = []
+
+    def best(cards: list[Card], spec: OpeningNeed) -> list[list[Card]] | None:
+        return best_opening(cards, rules.melds, spec, score=rules.score_args, max_states=OPENING_STATES)
+
+    def lay(melds: list[list[Card]]) -> A.Meld:
+        return A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))
+
+    specs = [need]
+    if need.points and need.go_out_below_points:
+        specs.append(replace(need, points=0))  # going out below the points: every card but the kept
+    for spec in specs:
+        melds = best(hand, spec)
+        if not melds:
+            continue
+        found.append(melds)
+        yield lay(melds)
+        if sum(len(m) for m in melds) > len(hand) - kept:
+            # Too many cards for the one kept to discard: the same with one face held back.
+            for c in _faces(hand):
+                rest = list(hand)
+                rest.remove(next(x for x in reversed(rest) if x.face == c.face))
+                smaller = best(rest, spec)
+                if smaller:
+                    yield lay(smaller)
+    if not need.all_at_once:
+        for melds in found:
+            for m in melds:
+                yield lay([m])
+
+
+def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
+    refused = kind_refusal(rules, s, seat, "rearrange")
+    return _judge(
+        "rearrange",
+        rules,
+        s,
+        refused,
+        [] if refused else rearrange_candidates(rules, s, seat),
+        complete=False,
+        none_left=RuleError("no_card_from_hand", Reason("nothing_to_rearrange")),
+        bounds=None if refused else _bounds(rules, s, seat),
+    )
+
+
+def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Rearrange]:
+    """Rebuilds of the table worth asking the engine: the solver's taking the
+    most hand cards, then one taking each face of the hand alone."""
+    if not s.table:
+        return
+    table = [list(m.cards) for m in s.table]
+    hand = list(s.hands[seat])
+    tries: list[tuple[list[Card], list[Card]]] = [([], hand)]
+    tries += [([c], []) for c in _faces(hand)]
+    for required, optional in tries:
+        sol = solve([*table, required], optional, rules.melds, max_states=REARRANGE_STATES)
+        if sol.feasible and (sol.laid or required):
+            yield A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds))
+
+
+_JUDGES: dict[str, Callable[[Rules, GameState, int], Offer]] = {
+    "draw_stock": _draw_stock,
+    "draw_discard": _draw_discard,
+    "meld": _meld,
+    "layoff": _layoff,
+    "swap": _swap,
+    "rearrange": _rearrange,
+    "discard": _discard,
+    "end_turn": _end_turn,
+    "next_round": _next_round,
+}
+
+__all__ = [
+    "KINDS",
+    "Bounds",
+    "LegalMoves",
+    "Offer",
+    "lay_off_candidates",
+    "legal_moves",
+    "legal_moves_in",
+    "meld_candidates",
+    "rearrange_candidates",
+    "swap_candidates",
+]
