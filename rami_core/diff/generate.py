@@ -18,6 +18,7 @@ from typing import Any
 
 from rami_core.cards import Card, format_card
 from rami_core.profile import Profile
+from rami_core.rules import Rules
 
 SUITS = 4
 
@@ -41,8 +42,11 @@ def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
     if not counts:
         return None
     groups = {p.split(".")[0] for p in paths}
-    thresholds = tuple(sorted({p.opening.points for p in (a, b) if p.opening.points}))
-    targets = tuple(sorted({t for p in (a, b) for t in (p.game.target, p.game.team_target) if t}))
+    # What each profile's rules make of its settings at every seat count both
+    # play (a team game's target is the team target).
+    rules = [Rules.build(p, n) for p in (a, b) for n in counts]
+    thresholds = tuple(sorted({r.opening.points for r in rules if r.opening.points}))
+    targets = tuple(sorted({r.target for r in rules if r.target}))
     return Focus(
         thresholds=thresholds,
         targets=targets,

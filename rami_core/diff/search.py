@@ -82,7 +82,12 @@ class Search:
         self.seed = seed
         self.budget = budget
         self.result = SearchResult()
-        self.rearrange = a.profile.table.rearrange or b.profile.table.rearrange
+        self.rearrange = any(
+            r is not None and r.may_rearrange
+            for ref in (a, b)
+            for n in ref.profile.player_counts()
+            if (r := ref.rules(n))
+        )
         self.actions: dict[str, Any] = {}
         self.tries: dict[tuple[str, ...], int] = {}
         self.kinds: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()

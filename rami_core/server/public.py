@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..profile import Profile
 from ..resources import preset_names
+from ..rules import Rules
 from .clocks import loop_time, retrying
 from .protocol import MAX_NAME, MAX_VARIANT_NAME, CreateTable, PublicJoin, ServerError, plain_text
 from .table import HUMAN
@@ -79,41 +80,46 @@ class Waiting:
     task: asyncio.Task | None = None
 
 
-def with_clock(profile: Profile) -> Profile:
+def turn_seconds(profile: Profile) -> int | None:
+    """The profile's own turn clock, as `Rules` reads it (None: no clock)."""
+    return Rules.build(profile, profile.player_counts()[0]).turn_time_limit
+
+
+def clocked(source: str | Path) -> Profile:
     """The profile a public table is played with: its own turn clock, or
-    PUBLIC_TURN_SECONDS, so that a person who leaves is played by the timeout."""
-    if profile.turn.time_limit:
+    PUBLIC_TURN_SECONDS, so that a person who leaves is played by the timeout
+    (the clock put on as any `--set` is, by the loader)."""
+    from ..loader import load_profile
+
+    profile = load_profile(source)
+    if turn_seconds(profile):
         return profile
-    return profile.model_copy(
-        update={"turn": profile.turn.model_copy(update={"time_limit": PUBLIC_TURN_SECONDS})}
-    )
+    return load_profile(source, [f"turn.time_limit={PUBLIC_TURN_SECONDS}"])
 
 
 def preset_offers() -> dict[str, Offer]:
-    from ..loader import load_profile
 
     offers: dict[str, Offer] = {}
     for name in preset_names():
-        p = load_profile(name)
-        offers[name] = Offer(name, with_clock(p), p.player_counts())
+        p = clocked(name)
+        offers[name] = Offer(name, p, p.player_counts())
     return offers
 
 
 def load_offers(house_files: list[str | Path]) -> dict[str, Offer]:
     """The operator's house files, read when the server starts (ProfileError
     for a bad file: `rami serve` says where, and does not start)."""
-    from ..loader import load_profile
 
     offers: dict[str, Offer] = {}
     for path in house_files:
-        p = load_profile(Path(path))
+        p = clocked(Path(path))
         clean = {
             "name": plain_text(p.name, MAX_VARIANT_NAME) or Path(path).stem,
             "description": plain_text(p.description, 400),
             "source": plain_text(p.source, 400),
         }
         p = p.model_copy(update=clean)
-        offers[p.name] = Offer(p.name, with_clock(p), p.player_counts())
+        offers[p.name] = Offer(p.name, p, p.player_counts())
     return offers
 
 
@@ -148,7 +154,7 @@ class PublicRoom:
                     "description": o.profile.description,
                     "players": o.counts,
                     "default": o.default,
-                    "turn_seconds": o.profile.turn.time_limit,
+                    "turn_seconds": turn_seconds(o.profile),
                     "waiting": waiting,
                 }
             )
