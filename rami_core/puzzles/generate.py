@@ -91,7 +91,11 @@ def _final_table(rng: random.Random, shape: Shape, decks: int) -> list[Meld] | N
 def attempt(seed: int, n: int, difficulty: int | None, variant: str = "voleur") -> Puzzle | None:
     """Attempt ``n`` for a seed: a proven puzzle, or None where it fails a claim."""
     rng = random.Random(f"rami-puzzle:{seed}:{n}")
-    shape = SHAPES[difficulty or rng.randint(1, 10)]
+    # A grade asked for takes the collection's rotation of shapes: a grade's
+    # own shape alone can be rare ground for it (grade 5, exactly five moves,
+    # ran past 300 s on the deep tables; the rotation finds every grade within
+    # seconds on seeds 3 and 4, measured).
+    shape = SCHEDULE[n % len(SCHEDULE)] if difficulty else SHAPES[rng.randint(1, 10)]
     return _attempt_shape(seed, n, shape, difficulty, variant, rng)
 
 
