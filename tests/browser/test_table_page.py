@@ -11,6 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from rami_core.loader import load_profile
+from rami_core.scenario import build_setup
+
 SEED = int(os.environ.get("RAMI_BROWSER_SEED", "4"))
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -191,7 +194,16 @@ def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     """The rebuild editor: a hand card moved into a new meld goes out as a
     `rearrange` of the complete table, checked as it is edited; the engine's
     refusal comes back in words."""
-    out = new_table(server, ["human", "random", "random"], variant="voleur", seed=6)
+    out = new_table(server, ["human", "human"], variant="voleur", seed=6)
+    # A seat that has opened, with the fourth 9 of the table's set in hand: the
+    # engine offers it a rearrangement, so the page shows the editor.
+    setup = {
+        "hands": [["9S", "KC", "5D", "2C"], ["2H", "7D", "8C", "10S"]],
+        "stock": ["QH", "4D", "6D", "JC", "3C"],
+        "table": [{"cards": ["9H", "9C", "9D"], "owner": 1}],
+        "opened": [True, True],
+    }
+    server.hub.tables[out["table"]].game = build_setup(load_profile("voleur"), setup)
     page = browser.new_page()
     page.goto(server.url + out["links"][0] + "&lang=en")
     page.wait_for_selector("#hand button.card")
@@ -203,9 +215,9 @@ def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     page.click("#b-rearrange")
     page.locator("#hand button.card").first.click()
     page.click("#new-meld")
-    assert page.locator("#work .meld[data-drop='work']").count() == 1  # emptied melds removed
+    assert page.locator("#work .meld[data-drop='work']").count() == 2  # the set and the new meld
     # The whole table is checked by the server as it is edited: refused in words, "lay" off.
-    page.wait_for_selector("#rearrange-why:not(:empty)")
+    page.wait_for_selector("#rearrange-why:has-text('Refused')")
     assert '"rearrange"' in sent[-1]
     assert page.inner_text("#rearrange-why").startswith("Refused")
     assert page.is_disabled("#rearrange-send")

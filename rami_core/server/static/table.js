@@ -441,7 +441,10 @@ function tidyStaged() {
 let stagedTimer = null;
 function checkStaged() {
   clearTimeout(stagedTimer);
-  if (!ui.staged.length || !may("meld")) {
+  // Checked whenever melds are prepared, offered or not: the server's answer
+  // is the engine's, and says why "lay" stays off (an opening short of its
+  // points, a card that is no meld).
+  if (!ui.staged.length) {
     ui.stagedCheck = null;
     return;
   }
