@@ -18,6 +18,17 @@ export function isDragging() {
   return drag !== null && drag.started;
 }
 
+// A finger or a button is down on a card: the page must not redraw it now
+// (a redrawn card loses the touch that holds it). `whenFree` runs once the
+// press ends.
+let freed = () => {};
+export function isPressed() {
+  return drag !== null;
+}
+export function whenFree(fn) {
+  freed = fn;
+}
+
 function zoneAt(x, y) {
   const el = document.elementFromPoint(x, y);
   return el ? el.closest("[data-drop]") : null;
@@ -55,15 +66,22 @@ function end(e) {
   if (!drag || e.pointerId !== drag.pointer) return;
   const d = drag;
   drag = null;
-  if (!d.started) return; // a click: the element's own click handler acts
+  // A quick flick can end before any move was delivered (moves wait for the
+  // next frame, the release does not): judged by where it ends.
+  const far = Math.hypot(e.clientX - d.x, e.clientY - d.y) >= START;
+  if (!d.started && !(far && e.type === "pointerup")) {
+    setTimeout(freed, 0);
+    return; // a click: the element's own click handler acts
+  }
   swallowClick = true;
   setTimeout(() => (swallowClick = false), 0);
-  d.ghost.remove();
+  if (d.ghost) d.ghost.remove();
   d.els.forEach((el) => el.classList.remove("dragging"));
   document.body.classList.remove("is-dragging");
   if (d.zone) d.zone.classList.remove("drop-over");
   const zone = e.type === "pointercancel" ? null : zoneAt(e.clientX, e.clientY);
   if (zone) dropHandler(d.payload, zone, e.clientX, e.clientY);
+  setTimeout(freed, 0);
 }
 
 // `payload()` is read when the press starts: what is dragged (the page's

@@ -25,6 +25,8 @@ const WORDS = {
     checking: "checking…",
     fix_first: "Fix the marked melds first",
     to_play: "to play",
+    hide_hand: "Hide",
+    show_hand: "Show the hand",
   },
   fr: {
     rules: "Règles de cette table",
@@ -44,6 +46,8 @@ const WORDS = {
     checking: "vérification…",
     fix_first: "Corrigez d'abord les combinaisons marquées",
     to_play: "à jouer",
+    hide_hand: "Replier",
+    show_hand: "Voir la main",
   },
 };
 

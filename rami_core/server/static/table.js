@@ -6,7 +6,7 @@
 import { cardBack, cardElement, parse, sortCards, text as cardText } from "./cards.js";
 import { lang, refusal, t } from "./i18n.js";
 import { renderRoundEnd, tickRoundEnd } from "./roundend.js";
-import { draggable, onDrop } from "./dnd.js";
+import { draggable, isPressed, onDrop, whenFree } from "./dnd.js";
 import { fetchHint, loadRules, owesText, setTitle, setupOptions, w, yourTurn } from "./feel.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,6 +34,7 @@ const ui = {
   stagedCheck: null, // the server's reading of the melds being prepared
   flash: null, // the last move, highlighted a few seconds: {melds: Set, cards: {meld: [codes]}, discard, until}
   hintText: "",
+  collapsed: false, // the hand's panel folded to its actions
   log: [], // [{version, text}]: rebuilt from the table's events on load
   logVersion: -1, // the version the fetched events were read at
   deadline: null, // the turn's deadline in the server's clock (ms)
@@ -488,6 +489,7 @@ function workTable() {
 
 function renderWork() {
   show($("rearrange-box"), ui.rearranging);
+  show($("rearrange-actions"), ui.rearranging);
   if (!ui.rearranging) return;
   $("h-rearrange").textContent = t("rearrange");
   const box = $("work");
@@ -523,6 +525,11 @@ function renderWork() {
     here.disabled = !ui.picked.length;
     here.onclick = () => movePicked(ui.picked, mi);
     d.appendChild(here);
+    // A tap on the meld itself (not on one of its cards) moves the chosen
+    // cards there: on a phone the hand stays in sight below, no scrolling.
+    d.onclick = (e) => {
+      if (!e.target.closest(".card, button") && ui.picked.length) movePicked(ui.picked, mi);
+    };
     box.appendChild(d);
   });
   const fresh = document.createElement("div");
@@ -678,6 +685,14 @@ function renderStatus() {
   document.documentElement.lang = lang();
 }
 
+// The hand's panel folds to its header and actions (a phone's screen is small).
+function renderHandToggle() {
+  const b = $("hand-toggle");
+  b.textContent = ui.collapsed ? `▴ ${w("show_hand")}` : `▾ ${w("hide_hand")}`;
+  b.setAttribute("aria-expanded", ui.collapsed ? "false" : "true");
+  show($("hand-body"), !ui.collapsed);
+}
+
 function renderSheet() {
   const v = ui.view;
   const cols = v.scores.length;
@@ -715,8 +730,14 @@ function tick() {
   tickRoundEnd();
 }
 
+let redraw = false;
 function render() {
   if (!ui.view) return;
+  if (isPressed()) {
+    redraw = true; // drawn when the card is let go (dnd.js)
+    return;
+  }
+  redraw = false;
   saveStaged();
   renderStatus();
   renderPlayers();
@@ -724,6 +745,7 @@ function render() {
   renderWork();
   renderHand();
   renderActions();
+  renderHandToggle();
   renderSheet();
   renderRoundEnd($("round-end"), ui.view, nameOf, () => send({ next_round: true }));
   tick();
@@ -882,6 +904,24 @@ onDrop(async (data, zone, x) => {
     render();
   }
 });
+
+whenFree(() => {
+  if (redraw) render();
+});
+
+$("hand-toggle").onclick = () => {
+  ui.collapsed = !ui.collapsed;
+  render();
+};
+
+// On a phone the hand's panel is fixed at the bottom of the screen: the page
+// keeps that much room below its content (and scrolls a focused element
+// above it), so that nothing on the table is hidden under the panel.
+new ResizeObserver(() => {
+  const panel = $("hand-panel");
+  const h = panel.hidden || getComputedStyle(panel).position !== "fixed" ? 0 : panel.offsetHeight;
+  document.documentElement.style.setProperty("--panel-h", `${h}px`);
+}).observe($("hand-panel"));
 
 $("b-hint").onclick = async () => {
   $("hint-text").textContent = await fetchHint(base, q);
