@@ -31,7 +31,7 @@ from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
 from .advice import check_action, table_hint, table_rules
-from .hub import Hub
+from .hub import EXPIRE_AFTER, Hub
 from .limits import Limits
 from .lobby import house_names, profile_from_request
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
@@ -157,11 +157,14 @@ def create_app(
     limits_options: dict[str, Any] | None = None,
     public_house: Sequence[str | Path] = (),
     public_wait: float = 30.0,
+    expire_after: float | None = EXPIRE_AFTER,
 ) -> Starlette:
     """The app. `public_house`: house files offered for "play now" beside the
     presets (a bad one raises ProfileError before anything starts);
     `public_wait`: the seconds a public table waits for people before bots
-    take the seats left."""
+    take the seats left; `expire_after`: the seconds a table may stay
+    unchanged before it is deleted (None: kept until its creator deletes it);
+    `limits_options`: the fields of `Limits` (checked: ValueError)."""
     offers = load_offers(list(public_house))
     store = Store(db, synchronous=synchronous)
     hub = Hub(
@@ -170,9 +173,10 @@ def create_app(
         bot_delay=bot_delay,
         think_budget=think_budget,
         clock_scale=clock_scale,
+        expire_after=expire_after,
     )
-    hub.load()
     limits = Limits(**(limits_options or {}))
+    hub.load()
     public = PublicRoom(hub, offers, public_wait)
 
     # Reading a pasted profile (YAML, extends, validation, suggestions) is
@@ -239,7 +243,17 @@ def create_app(
         ]
         url = f"/t/{t.id}"
         links = [f"{url}?token={s.token}" if s.token else None for s in t.seats]
-        return JSON({"table": t.id, "seats": seats, "url": url, "links": links}, status_code=201)
+        return JSON(
+            {"table": t.id, "seats": seats, "url": url, "links": links, "creator_token": t.creator},
+            status_code=201,
+        )
+
+    @guarded
+    async def delete_table(request: Request) -> Response:
+        """The creator's delete: `DELETE /api/tables/ID?token=CREATOR_TOKEN`."""
+        t = hub.get(request.path_params["id"])
+        await hub.delete(t, request.query_params.get("token"))
+        return JSON({"table": t.id, "deleted": True})
 
     @guarded
     async def public_offers(request: Request) -> Response:
@@ -329,7 +343,17 @@ def create_app(
             t = hub.get(websocket.path_params["id"])
             seat = t.seat_of(websocket.query_params.get("token"))
         except ServerError as e:
-            await websocket.send_text(_dumps({"type": "error", "code": e.code, "message": e.message}))
+            words = Words(page_lang(websocket.query_params.get("lang")))
+            await websocket.send_text(
+                _dumps(
+                    {
+                        "type": "error",
+                        "code": e.code,
+                        "message": e.message,
+                        "text": words.refusal(e.code, e.message),
+                    }
+                )
+            )
             await websocket.close(code=4000 + e.status)
             return
         lang = page_lang(websocket.query_params.get("lang"))
@@ -421,7 +445,8 @@ def create_app(
         Route("/api/schema", protocol_schema),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables/{id}", table_info),
+        Route("/api/tables/{id}", table_info, methods=["GET"]),
+        Route("/api/tables/{id}", delete_table, methods=["DELETE"]),
         Route("/api/tables/{id}/view", view),
         Route("/api/tables/{id}/events", events),
         Route("/api/tables/{id}/actions", act, methods=["POST"]),

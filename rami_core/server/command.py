@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..cli.common import Seconds
+from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PER_CLIENT, TABLES_WINDOW
 
 
 @click.command("serve")
@@ -60,6 +61,48 @@ from ..cli.common import Seconds
     help="Seconds a public table waits for people before bots take the seats left.",
 )
 @click.option(
+    "--expire-after",
+    default=24 * 3600.0,
+    show_default=True,
+    type=Seconds(positive=True),
+    help="Seconds a table may stay unchanged (a finished game, one nobody plays) before it is deleted.",
+)
+@click.option(
+    "--max-tables",
+    default=MAX_TABLES,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Tables the server holds in all (then 503 server_full).",
+)
+@click.option(
+    "--tables-per-client",
+    default=TABLES_PER_CLIENT,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Tables one address may create within --tables-window (then 429 too_many_tables).",
+)
+@click.option(
+    "--tables-window",
+    default=TABLES_WINDOW,
+    show_default=True,
+    type=Seconds(positive=True),
+    help="The window of --tables-per-client, in seconds.",
+)
+@click.option(
+    "--sockets-per-client",
+    default=SOCKETS_PER_CLIENT,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets one address may hold open at once.",
+)
+@click.option(
+    "--sockets-per-table",
+    default=SOCKETS_PER_TABLE,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSockets on one table (players and spectators).",
+)
+@click.option(
     "--export",
     "export_id",
     metavar="TABLE",
@@ -76,6 +119,12 @@ def serve(
     think_budget: float,
     public_house: tuple[str, ...],
     public_wait: float,
+    expire_after: float,
+    max_tables: int,
+    tables_per_client: int,
+    tables_window: float,
+    sockets_per_client: int,
+    sockets_per_table: int,
     export_id: str | None,
 ) -> None:
     """Run the table server: open http://HOST:PORT/ to create a table and play in the browser."""
@@ -101,6 +150,14 @@ def serve(
             think_budget=think_budget,
             public_house=public_house,
             public_wait=public_wait,
+            expire_after=expire_after,
+            limits_options={
+                "max_tables": max_tables,
+                "tables_per_client": tables_per_client,
+                "tables_window": tables_window,
+                "sockets_per_client": sockets_per_client,
+                "sockets_per_table": sockets_per_table,
+            },
         )
     except StoreError as e:
         click.echo(f"rami serve: {e}", err=True)

@@ -35,11 +35,24 @@ from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_
 from .store import Store, StoreBusy, StoredTable, Writer
 from .table import HUMAN, Conn, Seat, Table, dumps
 from .views import build_view
-from .words import default_name, event_message
+from .words import Words, default_name, event_message
 
 # What accept plays: an action, or a function of the table's state giving it
 # (called under the table's lock: a timeout names the seat then to play).
 Change: TypeAlias = "A.Action | A.NextRound | Callable[[], A.Action | A.NextRound]"
+
+
+EXPIRE_AFTER = 24 * 3600.0  # seconds a table may stay unchanged before it is forgotten (--expire-after)
+SWEEP_SECONDS = 60.0  # the most between two looks for expired tables
+
+
+def gone(table_id: str) -> ServerError:
+    """A table that is not, or no longer, here (deleted by its creator, expired)."""
+    return ServerError(
+        404,
+        "no_such_table",
+        f"there is no table {table_id!r} (it may have been deleted by its creator, or expired unplayed)",
+    )
 
 
 def busy() -> ServerError:
@@ -59,8 +72,13 @@ class Hub:
         bot_delay: float = 0.25,
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
+        expire_after: float | None = EXPIRE_AFTER,
     ):
         self.store = store
+        # A table unchanged for this many seconds (a finished game, one
+        # nobody plays) is deleted; None: tables are kept until deleted.
+        self.expire_after = expire_after
+        self.sweeper: asyncio.Task | None = None
         self.tables: dict[str, Table] = {}
         self.round_pause = round_pause
         self.bot_delay = bot_delay
@@ -97,10 +115,16 @@ class Hub:
         for t in self.tables.values():
             t.turn_key = ()
             schedule(self, t)
+        if self.expire_after is not None:
+            self.sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
         self.started = False  # nothing may schedule a new timer or bot turn from here on
         tasks = []
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            tasks.append(self.sweeper)
+            self.sweeper = None
         for t in self.tables.values():
             for task in (t.clock_task, t.bot_task, t.round_task):
                 if task is not None:
@@ -140,6 +164,7 @@ class Hub:
             undo=bool(st.options.get("undo", True)),
             created=st.created,
             public=bool(st.options.get("public", False)),
+            creator=st.options.get("creator") if isinstance(st.options.get("creator"), str) else None,
         )
 
     # ------------------------------------------------------------ creation
@@ -190,7 +215,10 @@ class Hub:
             players=n,
             seed=seed,
             seats=seats,
-            options={"undo": req.undo, **({"public": True} if public else {})},
+            options={
+                "undo": req.undo,
+                **({"public": True} if public else {"creator": secrets.token_urlsafe(18)}),
+            },
             log=[],
         )
         t = self._build(st)  # deals: a profile the engine cannot play fails here, before anything is stored
@@ -205,9 +233,76 @@ class Hub:
 
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
-        if t is None:
-            raise ServerError(404, "no_such_table", f"there is no table {table_id!r}")
+        if t is None or t.deleted:
+            raise gone(table_id)
         return t
+
+    # ------------------------------------------------------------ deletion and expiry
+
+    async def delete(self, t: Table, token: str | None) -> None:
+        """The creator's delete (403 bad_token for any other token, public tables included)."""
+        if not t.is_creator(token):
+            raise ServerError(403, "bad_token", "only the creator's token (creator_token) deletes a table")
+        await self.remove(t, "deleted by its creator")
+
+    async def remove(self, t: Table, why: str) -> None:
+        """Forget a table: its rows, its timers, its connections (each told
+        why, as `no_such_table`). Under its lock: a change being written is
+        finished first, none comes after. StoreBusy: 503, nothing forgotten."""
+        async with t.lock:
+            if t.deleted:
+                return
+            try:
+                await self.write(self.store.delete_table, t.id)
+            except StoreBusy:
+                raise busy() from None
+            t.deleted = True
+            t.stopped = why
+            self.tables.pop(t.id, None)
+            for task in (t.clock_task, t.bot_task, t.round_task):
+                if task is not None and task is not asyncio.current_task():
+                    task.cancel()
+            gone_text = gone(t.id)
+            for c in list(t.conns):
+                c.send(
+                    dumps(
+                        {
+                            "type": "error",
+                            "code": gone_text.code,
+                            "message": f"table {t.id} was {why}",
+                            "text": Words(c.lang).refusal(gone_text.code, f"table {t.id} was {why}"),
+                        }
+                    )
+                )
+                c.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    c.queue.put_nowait(None)
+
+    def expired(self, now: float | None = None) -> list[Table]:
+        """The tables unchanged for longer than `expire_after` seconds."""
+        if self.expire_after is None:
+            return []
+        now = time.monotonic() if now is None else now
+        return [t for t in self.tables.values() if now - t.touched > self.expire_after]
+
+    async def sweep(self) -> int:
+        """Delete the expired tables; how many were (a busy store: the rest wait for the next sweep)."""
+        n = 0
+        for t in self.expired():
+            try:
+                await self.remove(t, f"expired after {self.expire_after:g} s unchanged")
+            except ServerError:
+                break
+            n += 1
+        return n
+
+    async def _sweep_forever(self) -> None:
+        assert self.expire_after is not None
+        pause = min(SWEEP_SECONDS, max(self.expire_after / 4, 0.05))
+        while True:
+            await asyncio.sleep(pause)
+            with contextlib.suppress(Exception):  # never lose the sweeper to one table
+                await self.sweep()
 
     # ------------------------------------------------------------ actions
 
@@ -237,6 +332,8 @@ class Hub:
         """Play one client action for `seat` (raises ServerError or RuleError, nothing changed)."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
+        if t.deleted:
+            raise gone(t.id)
         if t.stopped is not None:
             raise ServerError(409, "table_stopped", t.stopped)
         action = self.parse_action(t, seat, data)
@@ -263,6 +360,8 @@ class Hub:
     async def _accept_locked(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
         if still is not None and not still():
             return False
+        if t.deleted:
+            raise gone(t.id)
         if t.stopped is not None:
             raise ServerError(409, "table_stopped", t.stopped)
         if callable(action):
@@ -325,6 +424,8 @@ class Hub:
 
     async def _undo(self, t: Table, seat: int) -> None:
         async with t.lock:
+            if t.deleted:
+                raise gone(t.id)
             if not t.undo:
                 raise ServerError(409, "undo_forbidden", "this table was created without undo")
             if t.game.state.turn != seat or t.game.state.phase == OVER:
@@ -356,6 +457,8 @@ class Hub:
         async with t.lock:
             if still is not None and not still():
                 return False
+            if t.deleted:
+                raise gone(t.id)
             s = t.game.state
             if s.phase != OVER or s.game_over:
                 raise RuleError("wrong_phase", Reason("round_not_over"))
@@ -372,6 +475,7 @@ class Hub:
 
     def _changed(self, t: Table, events: list[Event]) -> None:
         t.version += 1
+        t.touched = time.monotonic()
         if self.started:
             # Before the views are made: a new turn's clock (its deadline) and
             # round timer are part of what every seat is told.
@@ -402,6 +506,12 @@ class Hub:
         seat it holds was not connected before (a spectator, a second tab
         or a reconnect tells nobody else: no all-to-all resend)."""
         async with t.lock:
+            if t.deleted:  # deleted while the socket opened
+                conn.send(dumps({"type": "error", "code": "no_such_table", "message": gone(t.id).message}))
+                conn.closed = True
+                with contextlib.suppress(asyncio.QueueFull):
+                    conn.queue.put_nowait(None)
+                return
             before = t.connected()
             t.conns.add(conn)
             if t.connected() != before:

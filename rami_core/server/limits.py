@@ -9,6 +9,7 @@ same machine, uvicorn takes it from the proxy's `X-Forwarded-For`.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -36,6 +37,22 @@ class Limits:
     sockets_per_table: int = SOCKETS_PER_TABLE
     _created: dict[str, deque[float]] = field(default_factory=dict)
     _sockets: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        """Each limit a whole number of at least 1 (the window: finite seconds
+        above 0): NaN, an infinity or a negative would switch a limit off."""
+        for name in ("max_tables", "tables_per_client", "sockets_per_client", "sockets_per_table"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name}: a whole number of at least 1, not {value!r}")
+        window = self.tables_window
+        if (
+            isinstance(window, bool)
+            or not isinstance(window, int | float)
+            or not math.isfinite(window)
+            or window <= 0
+        ):
+            raise ValueError(f"tables_window: a finite number of seconds above 0, not {window!r}")
 
     def check_create(self, hub: Hub, client: str) -> None:
         """Refuse a creation over the limits (429 for this client, 503 for all)."""

@@ -90,6 +90,13 @@ class Table:
     # Why the table no longer moves (a round past TURN_CAP turns, a game past
     # ROUND_CAP rounds: a profile in which no hand goes out), or None.
     stopped: str | None = None
+    # The creator's secret (the creation answer's `creator_token`): it alone
+    # may delete the table. None for a public table, or one stored before.
+    creator: str | None = None
+    # When the table last changed (time.monotonic(); a restart counts as a
+    # change): a table idle for the server's --expire-after is forgotten.
+    touched: float = field(default_factory=time.monotonic)
+    deleted: bool = False  # forgotten (expired, or deleted by its creator): nothing moves it again
 
     @property
     def players(self) -> int:
@@ -104,6 +111,12 @@ class Table:
             if s.token is not None and secrets.compare_digest(s.token.encode("utf-8"), given):
                 return i
         raise ServerError(403, "bad_token", "this link's token opens no seat at this table")
+
+    def is_creator(self, token: str | None) -> bool:
+        """Whether `token` is the creator's secret (compared in constant time, any text)."""
+        if not token or self.creator is None:
+            return False
+        return secrets.compare_digest(self.creator.encode("utf-8"), token.encode("utf-8", "surrogatepass"))
 
     def connected(self) -> list[bool]:
         live = {c.seat for c in self.conns if not c.closed}

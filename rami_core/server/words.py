@@ -30,7 +30,7 @@ SERVER_FR = {
     "invalid_action": "ce coup est mal formé",
     "invalid_json": "la requête n'est pas du JSON",
     "invalid_request": "la demande est mal formée",
-    "no_such_table": "cette table n'existe pas",
+    "no_such_table": "cette table n'existe pas (ou plus : supprimée par qui l'a créée, ou expirée)",
     "spectator": "un spectateur ne joue pas : rejoignez la table avec le lien d'une place",
     "too_large": "la requête est trop grande",
     "undo_forbidden": "rien à annuler : la pioche reste, les poses peuvent être reprises",
