@@ -118,9 +118,7 @@ def check_terminal(game: Game, legal: LegalMoves) -> None:
         return
     msg = Messages("en")
     screen = Screen(game.rules, [f"p{i}" for i in range(s.players)], CardStyle("en", ascii_only=True), msg)
-    lines = [
-        t.plain for t in screen.actions_now(game.view(seat), may_lay_freely(game.rules, s, seat), legal)
-    ]
+    lines = [t.plain for t in screen.actions_now(game.view(seat), may_lay_freely(game.rules, s, seat), legal)]
     prompt = lines[0]
     if s.phase == DRAW:
         assert (msg("can_draw_discard", card="").split("(")[0] in prompt) == legal.may("draw_discard")
@@ -134,7 +132,9 @@ def check_terminal(game: Game, legal: LegalMoves) -> None:
         "end_turn": "what_end",
     }
     for kind, key in words.items():
-        assert (msg(key) in prompt) == legal.may(kind), f"the prompt and the engine differ on {kind}: {prompt}"
+        assert (msg(key) in prompt) == legal.may(kind), (
+            f"the prompt and the engine differ on {kind}: {prompt}"
+        )
 
 
 def check_page(game: Game, legal: LegalMoves) -> None:
@@ -176,7 +176,9 @@ def check_mask(game: Game, legal: LegalMoves, oracle) -> None:
     assert bool(mask[DRAW_STOCK]) == legal.may("draw_stock")
     assert bool(mask[DRAW_DISCARD]) == legal.may("draw_discard")
     assert bool(mask[END_TURN]) == legal.may("end_turn")
-    discards = {L.discard_index(face_index(a.card)) for a in legal.moves("discard") if isinstance(a, A.Discard)}
+    discards = {
+        L.discard_index(face_index(a.card)) for a in legal.moves("discard") if isinstance(a, A.Discard)
+    }
     marked = {i for i in np.flatnonzero(mask) if L.decode(int(i)).kind == "discard"}
     assert marked == discards
     if s.phase == LAY:
