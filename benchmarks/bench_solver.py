@@ -4,7 +4,7 @@ Run by hand (not by CI), in a venv of its own so the peer never becomes a
 dependency of rami:
 
     python -m venv /tmp/bench && /tmp/bench/bin/pip install -e . rummikub-solver
-    /tmp/bench/bin/python benchmarks/bench_solver.py [--positions N] [--seed S] [--no-peer] [--cpu] [--first-solve]
+    /tmp/bench/bin/python benchmarks/bench_solver.py [--positions N] [--seed S] [--no-peer] [--cpu] [--first-solve] [--tail N]
 
 Random two-deck positions of the kinds voleur players meet: a table that is a
 random valid arrangement of 6-72 cards (runs and sets, aces present, some
@@ -234,6 +234,27 @@ def timed(fn):
     return out, CLOCK() - t
 
 
+def _count_lp() -> list[float] | None:
+    """Time every LP the solver asks (``--tail``): the list the times go to,
+    or None where this rami has no LP path to wrap."""
+    mod = sys.modules.get("rami_core.solver.solve")
+    lp = getattr(mod, "_lp", None)
+    if lp is None:
+        return None
+    log: list[float] = []
+    real = lp.lp_solve
+
+    def counted(*a, **kw):
+        t = CLOCK()
+        try:
+            return real(*a, **kw)
+        finally:
+            log.append(CLOCK() - t)
+
+    lp.lp_solve = counted
+    return log
+
+
 def first_solve(k: int, seed: int, n: int) -> None:
     """Print the time of position ``k`` solved as the first solve of this
     process (rami imported, nothing solved yet), then solved again."""
@@ -266,6 +287,13 @@ def main(argv=None):
         action="store_true",
         help="also time the slowest position as the first solve of a fresh process",
     )
+    ap.add_argument(
+        "--tail",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also list the N positions with the highest ratio to the peer, with the LP's share of each",
+    )
     ap.add_argument("--child-first", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child_first is not None:
@@ -277,6 +305,8 @@ def main(argv=None):
     def solve(table, hand, rules, **kw):
         return _solve(table, hand, rules, **({"options": options} if options is not None else {}))
 
+    lp_log = _count_lp() if args.tail else None
+    tail = []
     rng = random.Random(args.seed)
     positions = []
     for k in range(args.positions):
@@ -304,7 +334,10 @@ def main(argv=None):
     not_proven = 0
     for k, (jokers, melds, hand) in enumerate(positions):
         table = [c for m in melds for c in m]
+        if lp_log is not None:
+            lp_log.clear()
         sol, dt = timed(lambda: solve(table, hand, VOLEUR))  # noqa: B023
+        lp_asks = list(lp_log) if lp_log is not None else []
         rami_times.append((dt, k, jokers, len(table), len(hand)))
         problem = check_solution(table, hand, sol, VOLEUR)
         if problem or not sol.feasible:
@@ -317,6 +350,7 @@ def main(argv=None):
             continue  # the peer's rules cannot lay this table (Q-K-A): no fair time
         n_peer, dt_peer = timed(lambda: peer.solve(table, hand))  # noqa: B023
         key = {0: "0 jokers", 1: "1 joker", 2: "2 jokers", 4: "4 jokers"}[jokers]
+        tail.append((dt / dt_peer, k, jokers, len(table), len(hand), dt, dt_peer, lp_asks))
         voleur["all"].append((dt, dt_peer))
         voleur[key].append((dt, dt_peer))
         if arr.free_jokers:
@@ -357,6 +391,16 @@ def main(argv=None):
         print(
             f"optima agree on {agree} of {len(comparable['all'])}; rules differences "
             f"(rami lays a joker the peer would call removable): {rule_diffs}"
+        )
+    if args.tail and tail:
+        tail.sort(key=lambda row: -row[0])
+        print_table(
+            f"the {min(args.tail, len(tail))} positions with the highest ratio (voleur rules)",
+            ["position", "jokers", "table", "hand", "ratio", "rami ms", "peer ms", "LP asks", "LP ms"],
+            [
+                [k, j, nt, nh, f"{r:.2f}", fmt_ms(a), fmt_ms(b), len(asks), fmt_ms(sum(asks))]
+                for r, k, j, nt, nh, a, b, asks in tail[: args.tail]
+            ],
         )
     if args.first_solve:
         import subprocess

@@ -80,17 +80,17 @@ def _moved(before: GameState, after: GameState) -> list[dict[str, Any]]:
     was taken from whose meld. An old meld stays where the new meld sharing
     most of its cards is; the cards it lost moved. Counted by face: two
     copies of a card are the same card to a person."""
-    new_left = [Counter(c.face for c in m.cards) for m in after.table]
+    # each new meld's faces counted once (a rearrangement of a large table
+    # compared every old meld with every new one, recounting the new ones)
+    new_faces = [Counter(c.face for c in m.cards) for m in after.table]
+    new_left = [Counter(f) for f in new_faces]
     out: list[dict[str, Any]] = []
     for i, m in enumerate(before.table):
         faces = Counter(c.face for c in m.cards)
         if not new_left:
             break
-        home = max(
-            range(len(after.table)),
-            key=lambda j: sum((faces & Counter(c.face for c in after.table[j].cards)).values()),
-        )
-        kept = faces & Counter(c.face for c in after.table[home].cards)
+        home = max(range(len(after.table)), key=lambda j: _shared(faces, new_faces[j]))
+        kept = faces & new_faces[home]
         for card in m.cards:
             if kept[card.face]:
                 kept[card.face] -= 1
@@ -105,6 +105,11 @@ def _moved(before: GameState, after: GameState) -> list[dict[str, Any]]:
             else:
                 hit["cards"] += _cards([card])
     return out
+
+
+def _shared(a: Counter, b: Counter) -> int:
+    """How many cards two melds' face counts have in common."""
+    return sum(min(n, b[f]) for f, n in a.items() if f in b)
 
 
 def events_for(

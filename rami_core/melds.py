@@ -547,7 +547,11 @@ def might_join(cards: Sequence[Card], c: Card) -> bool:
     return True
 
 
-_JOINS: dict[tuple, bool] = {}
+# the answers per meld rules, found by identity (hashing the frozen rules at
+# every question cost more than the lookup); each entry holds its rules, so
+# an id is never reused while it is remembered
+_JOINS: dict[int, tuple[MeldRules, dict[tuple, bool]]] = {}
+_JOINS_MAX = 1 << 15
 
 
 def joins_meld(cards: tuple[Card, ...], c: Card, meld_rules: MeldRules) -> bool:
@@ -556,10 +560,14 @@ def joins_meld(cards: tuple[Card, ...], c: Card, meld_rules: MeldRules) -> bool:
     rules (`Rules.could_join`) and by the bots' lay-off search. Remembered,
     refusals too (bounded): the same melds and hand cards come back turn after
     turn."""
-    key = (meld_rules, cards, c)
-    hit = _JOINS.get(key)
+    entry = _JOINS.get(id(meld_rules))
+    if entry is None or entry[0] is not meld_rules:
+        entry = _JOINS[id(meld_rules)] = (meld_rules, {})
+    known = entry[1]
+    key = (cards, c)
+    hit = known.get(key)
     if hit is None:
-        if len(_JOINS) >= 1 << 15:
-            _JOINS.clear()
-        hit = _JOINS[key] = might_join(cards, c) and read_meld([*cards, c], meld_rules) is not None
+        if len(known) >= _JOINS_MAX:
+            known.clear()
+        hit = known[key] = might_join(cards, c) and read_meld([*cards, c], meld_rules) is not None
     return hit
