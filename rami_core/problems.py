@@ -26,8 +26,8 @@ LANGS = ("en", "fr")
 # The frame of a located problem: the suggestion, the words joining a list of
 # alternatives.
 FRAME: dict[str, dict[str, str]] = {
-    "en": {"suggest": " (did you mean '{suggestion}'?)", "or": " or "},
-    "fr": {"suggest": " (vouliez-vous dire « {suggestion} » ?)", "or": " ou "},
+    "en": {"suggest": " (did you mean '{suggestion}'?)", "or": " or ", "warning": "warning: "},
+    "fr": {"suggest": " (vouliez-vous dire « {suggestion} » ?)", "or": " ou ", "warning": "avertissement : "},
 }
 
 # code -> (English, French). Parameters: `value` a value as written (quoted
@@ -299,6 +299,41 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "jokers.min_naturals ({naturals}) is more than a hand of {hand} cards can hold: no meld could be laid",
         "jokers.min_naturals ({naturals}) dépasse ce qu'une main de {hand} cartes peut tenir : "
         "aucune combinaison ne pourrait être posée",
+    ),
+    (
+        "opening_out_of_reach",
+        "an opening of {points} points is out of reach: at {players} players a lay holds at most "
+        "{cards} cards, worth {most} points at the very most",
+        "une ouverture de {points} points est hors d'atteinte : à {players} joueurs une pose tient au plus "
+        "{cards} cartes, qui valent {most} points tout au plus",
+    ),
+    (
+        "opening_set_impossible",
+        "the opening needs a set, but no set can be laid: jokers.min_naturals ({naturals}) is above "
+        "melds.set_max ({set_max})",
+        "l'ouverture demande un brelan, mais aucun ne peut être posé : "
+        "jokers.min_naturals ({naturals}) dépasse melds.set_max ({set_max})",
+    ),
+    (
+        "opening_run_and_set_beyond_lay",
+        "an opening with a run and a set needs {need} cards, but at {players} players a lay holds at most {cards}",
+        "une ouverture avec une suite et un brelan demande {need} cartes, mais à {players} joueurs "
+        "une pose en tient au plus {cards}",
+    ),
+    # ------------------------------------------------------------ warnings: possible, hardly ever seen
+    (
+        "sets_never_laid",
+        "no set can ever be laid: jokers.min_naturals ({naturals}) is above melds.set_max ({set_max}); "
+        "only runs of {run} cards or more, few hands ever go out",
+        "aucun brelan ne peut jamais être posé : jokers.min_naturals ({naturals}) dépasse "
+        "melds.set_max ({set_max}) ; seules des suites de {run} cartes ou plus, peu de mains finiront",
+    ),
+    (
+        "opening_rarely_reached",
+        "an opening of {points} points is rarely reached: at {players} players a lay of all {cards} cards "
+        "it may hold is worth {average} points on average",
+        "une ouverture de {points} points est rarement atteinte : à {players} joueurs une pose des "
+        "{cards} cartes qu'elle peut tenir vaut {average} points en moyenne",
     ),
     (
         "hand_size_players_outside",
