@@ -106,7 +106,7 @@ def _bot_list(value: str | None) -> list[str]:
 )
 @click.option(
     "--clock",
-    type=int,
+    type=click.IntRange(0, 3600),  # as a profile's turn.time_limit
     is_flag=False,
     flag_value=0,
     default=None,

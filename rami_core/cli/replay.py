@@ -18,7 +18,10 @@ from rami_core.userfiles import visible
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
-    "--seat", type=int, default=None, help="Tell the game as this seat saw it (others' stock draws hidden)."
+    "--seat",
+    type=click.IntRange(0, 7),
+    default=None,
+    help="Tell the game as this seat saw it (others' stock draws hidden).",
 )
 @click.option(
     "--lang", type=click.Choice(LANGS), default="en", show_default=True, help="Language of the telling."

@@ -26,14 +26,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOTS
-from ..errors import ProfileError, RuleError
+from ..errors import Problem, ProfileError, RuleError
 from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
 from .advice import check_action, table_hint, table_rules
 from .hub import EXPIRE_AFTER, Hub
 from .limits import Limits
-from .lobby import house_names, profile_from_request
+from .lobby import house_names, profile_and_warnings
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
 from .puzzles import ROUTES as puzzle_routes
@@ -186,13 +186,13 @@ def create_app(
     # problems in words) bound each read; PROFILE_SECONDS bounds the wait.
     parsing = asyncio.Semaphore(1)
 
-    async def read_profile(req: CreateTable) -> tuple[str, Any]:
+    async def read_profile(req: CreateTable) -> tuple[tuple[str, Any], list[Problem]]:
         if req.variant is not None:  # a bundled file by name: small, but still files read off the loop
-            return await asyncio.to_thread(profile_from_request, req)
+            return await asyncio.to_thread(profile_and_warnings, req)
         try:
             async with asyncio.timeout(PROFILE_SECONDS):
                 async with parsing:
-                    return await asyncio.to_thread(profile_from_request, req)
+                    return await asyncio.to_thread(profile_and_warnings, req)
         except TimeoutError:
             raise ServerError(503, "busy", "the server is reading other house files: try again") from None
 
@@ -232,7 +232,7 @@ def create_app(
             return error(400, "invalid_request", validation_message(e))
         limits.check_create(hub, request.client.host if request.client else "")
         try:
-            read = await read_profile(req)
+            read, warnings = await read_profile(req)
             t = await hub.create(req, read)
             limits.created(request.client.host if request.client else "")
         except ProfileError as e:
@@ -244,7 +244,14 @@ def create_app(
         url = f"/t/{t.id}"
         links = [f"{url}?token={s.token}" if s.token else None for s in t.seats]
         return JSON(
-            {"table": t.id, "seats": seats, "url": url, "links": links, "creator_token": t.creator},
+            {
+                "table": t.id,
+                "seats": seats,
+                "url": url,
+                "links": links,
+                "creator_token": t.creator,
+                "warnings": [w.to_json() for w in warnings],
+            },
             status_code=201,
         )
 
