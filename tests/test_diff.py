@@ -72,14 +72,14 @@ def test_a_profile_against_itself_differs_in_nothing(name):
 
 
 def test_the_command_lists_each_setting_with_its_meaning():
-    result = run("diff", "rami51", "rami51", "--set-b", "opening.points=30")
+    result = run("diff", "rami51", "rami51", "--set-b", "opening.points=30", "--budget", "0")
     assert result.exit_code == 0, result.output
     assert "opening.points: 51 -> 30" in result.output
     assert Profile.model_fields["opening"].annotation.model_fields["points"].description in result.output
 
 
 def test_a_plugin_switched_off_is_a_difference_with_its_docstring():
-    result = run("diff", "rami51", "rami51_atlas")
+    result = run("diff", "rami51", "rami51_atlas", "--budget", "0")
     assert "plugins.no_playable_discard: on -> off" in result.output
     assert "No discarding a card that could be laid off" in result.output
 

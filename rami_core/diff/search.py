@@ -30,10 +30,15 @@ from rami_core.errors import RuleError
 from rami_core.melds import read_meld
 from rami_core.state import OVER, GameState
 
-DEFAULT_BUDGET = 150  # states tried: every preset pair finishes in seconds
+DEFAULT_BUDGET = 300  # states tried: every preset pair finishes in seconds (benchmarks/bench_diff.py)
 DEPTH = 3  # moves deep from each state: a draw, a lay, a discard
 WIDTH = 4  # moves both accept that are followed further, per state
-MAX_FOUND = 12  # situations reported
+MAX_FOUND = 12  # situations reported, at least (one more per setting that differs beyond that)
+AIM_SHARE = 2  # the aimed phase's states: budget // AIM_SHARE, shared by the settings still unexplained
+AIM_LEAST = 8  # states each aimed search tries at least
+# Settings the referee never reads on a move: the seat counts (the deal's
+# summary shows them) and the turn clock (the table's, not the engine's).
+NOT_AIMED = ("players.", "turn.", "plugins.timeout_penalty")
 MAX_TRIES = 30  # findings of one kind whose causes are weighed, before that kind is left alone
 
 
@@ -75,8 +80,17 @@ def setup_of(state: GameState) -> dict[str, Any]:
 
 
 class Search:
-    def __init__(self, a: Referee, b: Referee, changes: list[SettingChange], seed: int, budget: int):
+    def __init__(
+        self,
+        a: Referee,
+        b: Referee,
+        changes: list[SettingChange],
+        seed: int,
+        budget: int,
+        aimed: bool = True,
+    ):
         self.a, self.b = a, b
+        self.aimed = aimed  # whether settings left unexplained get a search of their own
         self.changes = changes
         self.rng = random.Random(f"rami-diff:{seed}")
         self.seed = seed
@@ -94,6 +108,12 @@ class Search:
         self.singles = {
             c.path: Referee(p) for c in changes if (p := profile_with(a.profile, c.path, c.b)) is not None
         }
+        # B with one setting put back to A's value: what tells a setting that
+        # matters only beside another (set_swap beside a swap A forbids) apart.
+        self.backs = {
+            c.path: Referee(p) for c in changes if (p := profile_with(b.profile, c.path, c.a)) is not None
+        }
+        self.max_found = max(MAX_FOUND, len(changes) + 2)
 
     # -------------------------------------------------------------- driving
 
@@ -101,25 +121,68 @@ class Search:
         focus = focus_for(self.a.profile, self.b.profile, [c.path for c in self.changes])
         if focus is None or not self.changes:
             return self.result
+        if not self.aimed:
+            self._search(focus, [], self.budget)
+            return self.result
         starts = self._played(focus)
-        while self.result.tried < self.budget and len(self.result.found) < MAX_FOUND:
-            if starts and self.result.tried % 3 == 0:
-                setup = starts.pop(0)
-            else:
-                setup = random_setup(self.rng, focus, self._reader(focus))
-            sit = Situation(setup, ())
-            self._explore(sit, self.a.start(setup), self.b.start(setup), DEPTH)
-            if self._all_explained():
-                break
+        self._search(focus, starts, self.budget - self.budget // AIM_SHARE)
+        self._aim()
+        self._search(focus, starts, self.budget)
         # A finding no single setting explains, where one that is explained parts the
         # referees the same way, says nothing more: it is left out.
         explained = {f.how.signature for f in self.result.found if f.causes}
         self.result.found = [f for f in self.result.found if f.causes or f.how.signature not in explained]
         return self.result
 
-    def _all_explained(self) -> bool:
+    def _search(self, focus: Focus, starts: list[dict[str, Any]], until: int) -> None:
+        """States from bot games and aimed setups, judged under A and B, until `until` were tried."""
+        while self.result.tried < until and len(self.result.found) < self.max_found:
+            if self._all_explained():
+                return
+            if starts and self.result.tried % 3 == 0:
+                setup = starts.pop(0)
+            else:
+                setup = random_setup(self.rng, focus, self._reader(focus))
+            sit = Situation(setup, ())
+            self._explore(sit, self.a.start(setup), self.b.start(setup), DEPTH)
+
+    def _unexplained(self) -> list[SettingChange]:
         explained = {p for f in self.result.found for p in f.causes}
-        return all(c.path in explained for c in self.changes)
+        return [c for c in self.changes if c.path not in explained]
+
+    def _all_explained(self) -> bool:
+        return not self._unexplained()
+
+    def _aim(self) -> None:
+        """For each setting no finding is tied to yet, a search of its own: A
+        against A with that setting alone changed (then B with it put back
+        against B), each situation they part on judged by A and B. A setting
+        whose edge random setups rarely reach (a joker kept past the turn, a
+        target crossed) is found where it alone differs, then shown where the
+        whole files do."""
+        aimed = [c for c in self._unexplained() if not c.path.startswith(NOT_AIMED)]
+        share = max(AIM_LEAST, self.budget // AIM_SHARE // (2 * len(aimed) or 1))
+        for change in aimed:
+            if change not in self._unexplained():
+                continue  # found by an earlier setting's search
+            if self.budget - self.result.tried <= 0 or len(self.result.found) >= self.max_found:
+                return
+            for x, y in ((self.a, self.singles.get(change.path)), (self.backs.get(change.path), self.b)):
+                if x is None or y is None:
+                    continue
+                left = self.budget - self.result.tried
+                if left <= 0:
+                    return
+                sub = Search(x, y, [change], self.seed, min(share, left), aimed=False)
+                sub.rng = random.Random(f"rami-diff:{self.seed}:{change.path}:{x is self.a}")
+                sub.max_found = 3
+                found = sub.run()
+                self.result.tried += found.tried
+                for f in found.found:
+                    self._keep(f.situation)
+                if change.path not in {p for f in self.result.found for p in f.causes}:
+                    continue
+                break
 
     def _reader(self, focus: Focus):
         rules = self.a.rules(focus.players[0])
@@ -169,7 +232,10 @@ class Search:
         self.result.tried += 1
         ra, rb = self.a.rules(sit.players), self.b.rules(sit.players)
         assert ra is not None and rb is not None
+        # Followed first: draws (a turn goes on) and joker swaps (what a swap
+        # owes shows only on the moves after it); then a random few others.
         follow: list[tuple[Situation, GameState, GameState]] = []
+        others: list[tuple[Situation, GameState, GameState]] = []
         for move in candidates(sa, rearrange=self.rearrange):
             key = repr(move)
             action = self.actions.get(key)
@@ -191,18 +257,26 @@ class Search:
             elif na is not None and nb is not None:
                 if _differs(na, nb):
                     self._keep(longer)
-                elif len(follow) < WIDTH and ("draw" in move or self.rng.random() < 0.2):
+                elif "draw" in move or "swap" in move:
                     follow.append((longer, na, nb))
-        for nxt, na, nb in follow:
+                elif self.rng.random() < 0.2:
+                    others.append((longer, na, nb))
+        for nxt, na, nb in (follow + others)[:WIDTH]:
             self._explore(nxt, na, nb, depth - 1)
 
     # -------------------------------------------------------------- a finding
 
     def _causes(self, sit: Situation, how: Disagreement) -> list[str]:
-        return [path for path, ref in self.singles.items() if _same(disagreement(self.a, ref, sit), how)]
+        """The settings that, changed alone in A, make A rule as B does; where
+        none does, those that, put back alone in B, make B rule otherwise
+        (a setting that matters only beside another that differs too)."""
+        ahead = [path for path, ref in self.singles.items() if _same(disagreement(self.a, ref, sit), how)]
+        if ahead:
+            return ahead
+        return [path for path, ref in self.backs.items() if disagreement(ref, self.b, sit) is not None]
 
     def _keep(self, sit: Situation) -> None:
-        if len(self.result.found) >= MAX_FOUND:
+        if len(self.result.found) >= self.max_found:
             return
         how = disagreement(self.a, self.b, sit)
         if how is None or self.tries.get(how.signature, 0) >= MAX_TRIES:
