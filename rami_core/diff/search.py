@@ -50,7 +50,7 @@ AIM_LEAST = 8  # states each aimed search tries at least
 # counts and the deal (the deal's summary shows them), and the turn clock
 # (the table's, not the engine's).
 NOT_AIMED = ("players.", "deal.", "turn.", "plugins.timeout_penalty")
-MAX_TRIES = 30  # findings of one kind whose causes are weighed, before that kind is left alone
+MAX_TRIES = 10  # findings of one kind whose causes are weighed, before that kind is left alone
 
 
 @dataclass
