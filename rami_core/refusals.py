@@ -571,6 +571,23 @@ def refusal_detail(
     return message or general or code
 
 
+def refusal_as_written(
+    code: str,
+    reason: str | None,
+    params: Mapping[str, Any] | None,
+    lang: str,
+    message: str = "",
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """Why a move was refused, in `lang`, for the author of a file of actions
+    (``rami check``'s scenarios, a save): cards in the files' notation and
+    meld numbers counted from 0, as the actions count them. In English, the
+    refusal's own message."""
+    if reason in REFUSALS:
+        return _render(reason, dict(params or {}), lang, str, person=False)
+    return refusal_detail(code, reason, params, lang, str, message, texts)
+
+
 def refusal_words(
     code: str,
     reason: str | None,

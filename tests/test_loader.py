@@ -358,10 +358,20 @@ def test_set_errors(tmp_path, override, expected):
 
 @given(st.integers(min_value=0, max_value=500))
 def test_set_opening_points_property(points):
-    profile = load_profile(
-        Path(__file__).parent / "golden" / "parts" / "valid.yaml", [f"opening.points={points}"]
-    )
-    assert profile.opening.points == points
+    """An opening some lay can reach is taken as set; one beyond every lay is
+    refused, located at the --set (rami_core.going_out)."""
+    from rami_core.going_out import best_card, reaches
+
+    path = Path(__file__).parent / "golden" / "parts" / "valid.yaml"
+    base = load_profile(path)
+    most = min(r.lay for r in reaches(base)) * best_card(base)
+    if points <= most or base.opening.go_out_below_points:
+        assert load_profile(path, [f"opening.points={points}"]).opening.points == points
+    else:
+        with pytest.raises(ProfileError) as info:
+            load_profile(path, [f"opening.points={points}"])
+        [problem] = info.value.problems
+        assert problem.code == "opening_out_of_reach" and problem.file == f"--set opening.points={points}"
 
 
 # --------------------------------------------------------------------------- merging property

@@ -37,7 +37,7 @@ def _label(name: str, overrides: tuple[str, ...]) -> str:
     "--budget",
     default=None,
     type=click.IntRange(0),
-    help="States tried by the search (default 150: seconds for any pair of presets; 0: settings only).",
+    help="States tried by the search (default 300: seconds for any pair of presets; 0: settings only).",
 )
 @click.option(
     "--scenarios",
@@ -75,7 +75,7 @@ def diff_cmd(
     or a YAML file): the settings that differ, each with its meaning, then
     the situations where the referee rules differently, each shrunk to the
     fewest cards and moves, then the deal where it differs."""
-    from rami_core.diff.deal import deal_difference
+    from rami_core.diff.deal import deal_difference, shown_by_deal
     from rami_core.diff.report import deal_lines, settings_lines, situation_lines, verdict_line
     from rami_core.diff.scenarios import scenario_text
     from rami_core.diff.search import DEFAULT_BUDGET, Search
@@ -107,8 +107,8 @@ def diff_cmd(
     else:
         echo(words(lang, "no_situation", tried=result.tried, seed=seed))
     explained = {p for f in result.found for p in f.causes}
-    untouched = [c.path for c in changes if c.path not in explained]
     deal = deal_difference(pa, pb, seed)
+    untouched = [c.path for c in changes if c.path not in explained and not shown_by_deal(c.path, deal)]
     if deal is not None:
         echo()
         for line in deal_lines(deal, seed, lang):
