@@ -83,3 +83,22 @@ def test_orphan_actions_are_ignored(tmp_path):
     store = Store(db)
     assert [(t.id, len(t.log)) for t in store.tables()] == [(good, 1)] and store.damaged == []
     store.close()
+
+
+@pytest.mark.parametrize("export", [False, True])
+def test_a_file_whose_table_list_is_garbled_is_one_line(tmp_path, export):
+    """The page holding the list of tables overwritten (a disk fault): `rami
+    serve` and `--export` say so in one line and exit 1, no traceback."""
+    from tests.hostile.support import assert_refused, run_rami
+
+    db = tmp_path / "rami.sqlite"
+    bad, _ = _played(db)
+    with sqlite3.connect(db) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        con.execute("PRAGMA journal_mode=DELETE")
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xab" * 4096  # page 2: the root of `tables`, created first
+    db.write_bytes(bytes(data))
+    args = ["serve", "--db", str(db), "--port", "0"] + (["--export", bad] if export else [])
+    out = assert_refused(run_rami(*args))
+    assert "its list of tables cannot be read" in out and len(out.strip().splitlines()) == 1
