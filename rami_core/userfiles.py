@@ -191,12 +191,12 @@ def read_text(path: str | os.PathLike[str], limit: int) -> str:
 def _bounded_int(text: str) -> int:
     digits = text.lstrip("-")
     if len(digits) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(digits)} digits (at most {MAX_INT_DIGITS}): refused")
+        raise ValueError(Said("json_long_int", digits=len(digits), limit=MAX_INT_DIGITS))
     return int(text)
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a game uses: refused")
+    raise ValueError(Said("json_constant", name=name))
 
 
 def _depth(data: Any) -> int:
@@ -221,11 +221,12 @@ def loads_json(text: str) -> Any:
     try:
         data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"bad JSON at line {exc.lineno}: {exc.msg}") from None
+        # the json module's own phrase ("Expecting value"), quoted as it writes it
+        raise ValueError(Said("json_bad", line=exc.lineno, detail=Said("text", text=exc.msg))) from None
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise ValueError(Said("json_too_deep")) from None
     if _depth(data) > MAX_JSON_DEPTH:
-        raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise ValueError(Said("json_deeper", limit=MAX_JSON_DEPTH))
     return data
 
 
