@@ -167,15 +167,17 @@ CHANGES = [
 ]
 
 
-def held_back(preset: str, change: str, tmp_path: Path, budget: int) -> int:
-    """`rami diff P P --set-b CHANGE --scenarios F`: F passes under B, and under
-    A every scenario fails, at its last move."""
-    key, _, value = change.partition("=")
-    base = load_profile(preset)
-    if profile_with(base, key, yaml.safe_load(value)) is None:
-        return 0  # not a coherent profile alone (the setting needs another)
+def held_back(preset: str, change: str | tuple[str, ...], tmp_path: Path, budget: int) -> int:
+    """`rami diff P P --set-b CHANGE... --scenarios F`: F passes under B, and under
+    A every scenario fails, at its last move. The scenarios' count."""
+    changes = (change,) if isinstance(change, str) else change
+    if len(changes) == 1:
+        key, _, value = changes[0].partition("=")
+        if profile_with(load_profile(preset), key, yaml.safe_load(value)) is None:
+            return 0  # not a coherent profile alone (the setting needs another)
     out = tmp_path / "club.yaml"
-    result = run("diff", preset, preset, "--set-b", change, "--budget", str(budget), "--scenarios", str(out))
+    sets = [x for c in changes for x in ("--set-b", c)]
+    result = run("diff", preset, preset, *sets, "--budget", str(budget), "--scenarios", str(out))
     assert result.exit_code == 0, result.output
     docs = [d for d in yaml.safe_load_all(out.read_text(encoding="utf-8")) if d]
     if not docs:
@@ -204,3 +206,24 @@ SAMPLE = int(os.environ.get("RAMI_DIFF_CHANGES", "40"))
 def test_random_single_changes_give_scenarios_that_tell_the_files_apart(n, tmp_path):
     rng = random.Random(f"held-back:{n}")
     held_back(rng.choice(preset_names()), rng.choice(CHANGES), tmp_path, budget=DEFAULT_BUDGET)
+
+
+# Other house rules: a preset with several settings changed at once (and maybe
+# a bundled plugin), as tests/support/random_profiles.py draws them.
+HOUSES = int(os.environ.get("RAMI_DIFF_HOUSES", "20"))
+
+
+def test_a_random_house_rule_gives_scenarios_that_tell_the_files_apart(tmp_path):
+    from tests.support.random_profiles import random_profile
+
+    house = random_profile(random.Random("house:0"))
+    assert held_back(house.base, house.overrides, tmp_path, budget=20) > 0, house
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(HOUSES))
+def test_random_house_rules_give_scenarios_that_tell_the_files_apart(n, tmp_path):
+    from tests.support.random_profiles import random_profile
+
+    house = random_profile(random.Random(f"house:{n}"))
+    held_back(house.base, house.overrides, tmp_path, budget=DEFAULT_BUDGET)

@@ -50,7 +50,7 @@ AIM_LEAST = 8  # states each aimed search tries at least
 # counts and the deal (the deal's summary shows them), and the turn clock
 # (the table's, not the engine's).
 NOT_AIMED = ("players.", "deal.", "turn.", "plugins.timeout_penalty")
-MAX_TRIES = 30  # findings of one kind whose causes are weighed, before that kind is left alone
+MAX_TRIES = 10  # findings of one kind whose causes are weighed, before that kind is left alone
 
 
 @dataclass
@@ -317,9 +317,14 @@ class Search:
         if len(self.result.found) >= self.max_found:
             return
         how = disagreement(self.a, self.b, sit)
-        if how is None or self.tries.get(how.signature, 0) >= MAX_TRIES:
+        if how is None:
             return
-        self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
+        # A setting's own search brings few findings, each the one its setting
+        # has: weighed whatever the first search already spent on their kind.
+        if aimed is None:
+            if self.tries.get(how.signature, 0) >= MAX_TRIES:
+                return
+            self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
         key = (how.signature, tuple(self._causes(sit, how)) + ((aimed[2],) if aimed else ()))
         if key in self.kinds:
             return
