@@ -317,9 +317,14 @@ class Search:
         if len(self.result.found) >= self.max_found:
             return
         how = disagreement(self.a, self.b, sit)
-        if how is None or self.tries.get(how.signature, 0) >= MAX_TRIES:
+        if how is None:
             return
-        self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
+        # A setting's own search brings few findings, each the one its setting
+        # has: weighed whatever the first search already spent on their kind.
+        if aimed is None:
+            if self.tries.get(how.signature, 0) >= MAX_TRIES:
+                return
+            self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
         key = (how.signature, tuple(self._causes(sit, how)) + ((aimed[2],) if aimed else ()))
         if key in self.kinds:
             return
