@@ -274,8 +274,9 @@ class Search:
         self.result.tried += 1
         ra, rb = self.a.rules(sit.players), self.b.rules(sit.players)
         assert ra is not None and rb is not None
-        # Followed first: draws (a turn goes on) and joker swaps (what a swap
-        # owes shows only on the moves after it); then a random few others.
+        # Followed first: draws (a turn goes on), joker swaps (what a swap
+        # owes shows only on the moves after it) and melds that leave one card
+        # (going out: a rami sec, a penalty); then a random few others.
         follow: list[tuple[Situation, GameState, GameState]] = []
         others: list[tuple[Situation, GameState, GameState]] = []
         for move in candidates(sa, rearrange=self.rearrange):
@@ -299,7 +300,7 @@ class Search:
             elif na is not None and nb is not None:
                 if _differs(na, nb):
                     self._keep(longer)
-                elif "draw" in move or "swap" in move:
+                elif "draw" in move or "swap" in move or ("meld" in move and len(na.hands[sa.turn]) <= 1):
                     follow.append((longer, na, nb))
                 elif self.rng.random() < 0.2:
                     others.append((longer, na, nb))
