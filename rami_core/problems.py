@@ -56,6 +56,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "fichier introuvable (une partie du chemin n'est pas un dossier)",
     ),
     ("is_folder", "is a folder, not a file", "est un dossier, pas un fichier"),
+    (
+        "is_symlink",
+        "is a symbolic link: refused (it could point at any file)",
+        "est un lien symbolique : refusé (il pourrait mener à n'importe quel fichier)",
+    ),
     ("is_folder_profile", "is a folder, not a profile file", "est un dossier, pas un fichier de profil"),
     ("permission_denied", "permission denied", "permission refusée"),
     ("unreadable_file", "cannot be read: {error}", "illisible : {error}"),

@@ -18,7 +18,7 @@ import errno
 import json
 import os
 import stat
-from typing import Any
+from typing import Any, TextIO
 
 from .problems import Said
 
@@ -111,6 +111,29 @@ def write_text_safely(path: str | os.PathLike[str], text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def open_append_safely(path: str | os.PathLike[str]) -> TextIO:
+    """``path`` opened to append text, created if missing; :class:`FileRefused`
+    for a target that is a symbolic link, a folder, a FIFO or a device (a
+    FIFO would hang the writer, a link write elsewhere): opened without
+    following a link nor blocking, then checked before a byte is written."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except IsADirectoryError:
+        raise FileRefused(Said("is_folder")) from None
+    except OSError as exc:
+        if os.path.islink(path):
+            raise FileRefused(Said("is_symlink")) from None
+        raise FileRefused(Said("unreadable_file", error=_os_error(exc))) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise FileRefused(Said("not_regular_file"))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
