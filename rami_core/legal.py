@@ -515,17 +515,38 @@ def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
 
 def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Rearrange]:
     """Rebuilds of the table worth asking the engine: the solver's taking the
-    most hand cards, then one taking each face of the hand alone."""
+    most hand cards, then one taking each face of the hand alone, then each
+    face with the rest of the hand optional (a house rule that refuses the
+    widest rebuild, no_joker_split's, may accept another that lays the same
+    face). Where the first search proves that no rebuild takes a hand card,
+    there is nothing more to try."""
     if not s.table:
         return
     table = [list(m.cards) for m in s.table]
     hand = list(s.hands[seat])
-    tries: list[tuple[list[Card], list[Card]]] = [([], hand)]
-    tries += [([c], []) for c in _faces(hand)]
-    for required, optional in tries:
+
+    def rebuild(required: list[Card], optional: list[Card]) -> tuple[A.Rearrange | None, bool]:
         sol = solve([*table, required], optional, rules.melds, max_states=REARRANGE_STATES)
         if sol.feasible and (sol.laid or required):
-            yield A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds))
+            return A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds)), sol.optimal
+        return None, sol.optimal
+
+    widest, proven = rebuild([], hand)
+    if widest is not None:
+        yield widest
+    elif proven:
+        return
+    faces = _faces(hand)
+    for c in faces:
+        alone, _ = rebuild([c], [])
+        if alone is not None:
+            yield alone
+    for c in faces:
+        rest = list(hand)
+        rest.remove(next(x for x in rest if x.face == c.face))
+        with_rest, _ = rebuild([c], rest)
+        if with_rest is not None:
+            yield with_rest
 
 
 _JUDGES: dict[str, Callable[[Rules, GameState, int], Offer]] = {

@@ -91,3 +91,18 @@ def test_the_lobby_links_carry_no_referrer(browser, server):
     assert page.url.rstrip("/") == server.url
     assert page.evaluate("() => document.referrer") == ""
     page.close()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "hardly ever go out"), ("fr", "finit rarement")])
+def test_the_lobby_shows_a_profiles_warnings(browser, server, lang, said):
+    """A pasted profile in which hands hardly ever go out makes its table,
+    and the lobby says why it may never end, located, in its language."""
+    page = browser.new_page()
+    page.goto(server.url + f"/?lang={lang}")
+    page.fill("#rules", "extends: rami51\njokers:\n  min_naturals: 8\n")
+    page.click("#create-btn")
+    page.wait_for_selector("#links .warnings li")
+    text = page.inner_text("#links .warnings")
+    assert said in text and "rules:3:" in text
+    assert page.locator("#links a.join").count() >= 1  # the table was made: its links are there
+    page.close()

@@ -221,9 +221,10 @@ def test_workers_are_capped_by_the_games_and_the_cores(monkeypatch):
         return real(config, 1, backend, **kw)
 
     monkeypatch.setattr(sim, "run_simulation", spy)
-    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--workers", "100000", "--bots", "random"])
+    short = ["--bots", "random", "--turn-cap", "20", "--round-cap", "1"]  # games of a few turns
+    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--workers", "100000", *short])
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", "--bots", "random"])
+    r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", *short])
     assert r.exit_code == 0, r.output
     assert asked == [1, min(3, os.cpu_count() or 1)]
 

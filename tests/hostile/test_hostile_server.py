@@ -205,14 +205,14 @@ def test_the_loop_answers_while_a_profile_is_read(tmp_path, monkeypatch):
 
     held = threading.Event()
     entered = threading.Event()
-    real = app_module.profile_from_request
+    real = app_module.profile_and_warnings
 
     def slow(req):
         entered.set()
         assert held.wait(30)
         return real(req)
 
-    monkeypatch.setattr(app_module, "profile_from_request", slow)
+    monkeypatch.setattr(app_module, "profile_and_warnings", slow)
     with ThreadServer(tmp_path / "t.sqlite", bot_delay=0, round_pause=1000) as srv:
         answer: dict = {}
 
@@ -474,14 +474,15 @@ def test_a_slow_store_holds_up_no_other_table(tmp_path, monkeypatch):
 
 
 def test_a_table_that_cannot_end_stops_and_says_why(tmp_path, monkeypatch):
-    """An opening of 500 points is out of any hand's reach: the table stops
-    at the turn cap (shrunk here), as `rami play` and `rami simulate` stop
-    such a round."""
+    """An opening of 143 points (13 aces, or near) is in reach of no real
+    hand (an opening out of any lay's reach is refused at creation): the
+    table stops at the turn cap (shrunk here), as `rami play` and `rami
+    simulate` stop such a round."""
     from rami_core.server import clocks
 
     monkeypatch.setattr(clocks, "TURN_CAP", 12)
     app = create_app(tmp_path / "rami.sqlite", bot_delay=0, round_pause=1000)
-    rules = "extends: rami51\nopening:\n  points: 500\n"
+    rules = "extends: rami51\nopening:\n  points: 143\n"
     with TestClient(app) as c:
         out = create(c, seats=["greedy", "human"], rules=rules, seed=3)
         deadline = time.monotonic() + 60
