@@ -56,6 +56,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "fichier introuvable (une partie du chemin n'est pas un dossier)",
     ),
     ("is_folder", "is a folder, not a file", "est un dossier, pas un fichier"),
+    (
+        "is_symlink",
+        "is a symbolic link: refused (it could point at any file)",
+        "est un lien symbolique : refusé (il pourrait mener à n'importe quel fichier)",
+    ),
     ("is_folder_profile", "is a folder, not a profile file", "est un dossier, pas un fichier de profil"),
     ("permission_denied", "permission denied", "permission refusée"),
     ("unreadable_file", "cannot be read: {error}", "illisible : {error}"),
@@ -716,6 +721,116 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "attendu une liste de cartes, reçu {value}",
     ),
     ("scenario_differs", "{key}: expected {want}, got {got}", "{key} : attendu {want}, obtenu {got}"),
+    # ------------------------------------------------------------ saved games (rami_core.savegame)
+    (
+        "save_cannot_write",
+        "cannot save to {path}: {reason}",
+        "impossible d'enregistrer dans {path} : {reason}",
+    ),
+    ("save_is_folder", "it is a folder: give a file name", "c'est un dossier : donnez un nom de fichier"),
+    ("save_cannot_read", "{path}: cannot read: {reason}", "{path} : lecture impossible : {reason}"),
+    (
+        "save_too_large",
+        "too large for a saved game: {detail}",
+        "trop grand pour une partie enregistrée : {detail}",
+    ),
+    (
+        "save_not_json",
+        "{path}: not a saved game ({detail})",
+        "{path} : ce n'est pas une partie enregistrée ({detail})",
+    ),
+    (
+        "save_not_object",
+        "not a saved game: expected a JSON object",
+        "ce n'est pas une partie enregistrée : un objet JSON est attendu",
+    ),
+    (
+        "save_format",
+        "not a saved game: format is {value}, expected {expected}",
+        "ce n'est pas une partie enregistrée : le format est {value}, {expected} attendu",
+    ),
+    (
+        "save_version",
+        "saved game format version {value} is not supported (this rami reads version {version})",
+        "la version {value} du format de partie enregistrée n'est pas prise en charge "
+        "(ce rami lit la version {version})",
+    ),
+    ("save_missing", "saved game is missing {keys}", "il manque à la partie enregistrée : {keys}"),
+    (
+        "save_checksum",
+        "saved game is corrupt or was edited: its checksum does not match its content",
+        "la partie enregistrée est abîmée ou a été modifiée : sa somme de contrôle ne correspond pas à son contenu",
+    ),
+    (
+        "save_profile_not_mapping",
+        "saved game's profile is not a mapping",
+        "le profil de la partie enregistrée n'est pas un dictionnaire",
+    ),
+    (
+        "save_profile_invalid",
+        "saved game's profile is invalid: {detail}",
+        "le profil de la partie enregistrée est invalide : {detail}",
+    ),
+    (
+        "save_bad_players",
+        "saved game has a bad player count: {value}",
+        "la partie enregistrée a un nombre de joueurs invalide : {value}",
+    ),
+    (
+        "save_bad_seed",
+        "saved game has a bad seed: {value}",
+        "la partie enregistrée a une graine invalide : {value}",
+    ),
+    (
+        "save_log_not_list",
+        "saved game's log is not a list",
+        "le journal de la partie enregistrée n'est pas une liste",
+    ),
+    (
+        "save_action_unreadable",
+        "saved game's action {n} is unreadable: {detail}",
+        "l'action {n} de la partie enregistrée est illisible : {detail}",
+    ),
+    (
+        "save_action_refused",
+        "saved game's action {n} ({action}) is refused on replay: {error_code}: {refusal}",
+        "l'action {n} de la partie enregistrée ({action}) est refusée à la relecture : {error_code} : {refusal}",
+    ),
+    (
+        "save_action_malformed",
+        "saved game's action {n} is malformed: {action}",
+        "l'action {n} de la partie enregistrée est mal formée : {action}",
+    ),
+    (
+        "save_snapshot_unreadable",
+        "saved game's snapshot is unreadable: {error}",
+        "l'instantané de la partie enregistrée est illisible : {error}",
+    ),
+    (
+        "save_snapshot_differs",
+        "saved game does not replay to its snapshot: the log or the snapshot was changed",
+        "la partie enregistrée ne se rejoue pas jusqu'à son instantané : le journal ou l'instantané a été modifié",
+    ),
+    (
+        "save_replay_failed",
+        "saved game cannot be replayed: {detail}",
+        "la partie enregistrée ne peut pas être rejouée : {detail}",
+    ),
+    ("save_malformed", "saved game is malformed: {error}", "la partie enregistrée est mal formée : {error}"),
+    # ------------------------------------------------------------ JSON files (rami_core.userfiles.loads_json)
+    ("json_bad", "bad JSON at line {line}: {detail}", "JSON invalide à la ligne {line} : {detail}"),
+    ("json_too_deep", "JSON nested too deeply", "JSON trop imbriqué"),
+    ("json_deeper", "JSON nested deeper than {limit} levels", "JSON imbriqué sur plus de {limit} niveaux"),
+    (
+        "json_long_int",
+        "an integer of {digits} digits (at most {limit}): refused",
+        "un entier de {digits} chiffres (au plus {limit}) : refusé",
+    ),
+    (
+        "json_constant",
+        "{name} is not a number a game uses: refused",
+        "{name} n'est pas un nombre qu'une partie utilise : refusé",
+    ),
     # ------------------------------------------------------------ card notation in files (rami_core.cards.parse_card)
     ("card_not_a_card", "not a card: {card}", "ce n'est pas une carte : {card}"),
     ("card_empty", "empty card", "carte vide"),

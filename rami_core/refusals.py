@@ -458,6 +458,9 @@ WHATS: dict[str, str] = {
 }
 
 
+FR_VOWELS = frozenset("aeiouyéèêàâîôû")  # before these, French writes d' for de
+
+
 def template_params(template: str) -> set[str]:
     """The named parameters a template shows."""
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
@@ -535,6 +538,8 @@ def _render(
     if person and key == "no_meld_range" and shown.get("last") == 0:
         key = "no_meld_empty"
     template = (SHOWN.get(key, {}).get(lang) if person else None) or REFUSALS[key][lang]
+    if lang == "fr" and str(shown.get("what", "x"))[:1] in FR_VOWELS:
+        template = template.replace("de {what}", "d'{what}")  # elision: « avant d'échanger »
     return template.format(**shown)
 
 

@@ -29,7 +29,7 @@ from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
 from .caps import TURN_CAP, round_capped, turns_in_round
 from .cards import Card, CardError, format_card, parse_card
 from .engine import STOCK, Game, deal, rng_for
-from .errors import Problem, ProfileError, RuleError
+from .errors import Located, Problem, ProfileError, Refused, RuleError
 from .events import round_dealt
 from .hooks import PluginError
 from .hookspecs import hookimpl
@@ -130,40 +130,6 @@ class SetupInvalid(Exception):
         return said(self.args[0]) if self.args else Said("text", text="")
 
 
-class Refused:
-    """The engine's refusal as a problem's parameter, worded per language by
-    the refusal catalogue (meld numbers from 0, as a scenario counts them)."""
-
-    def __init__(self, error: RuleError):
-        self.error = error
-
-    def __str__(self) -> str:
-        return self.error.message
-
-    def words(self, lang: str) -> str:
-        e = self.error
-        return refusal_as_written(e.code, e.reason, e.params, lang, e.message, e.texts)
-
-    def to_json(self) -> dict[str, Any]:
-        return self.error.to_json()
-
-
-class Located:
-    """A profile error as a problem's parameter: its located problems in each language."""
-
-    def __init__(self, error: ProfileError):
-        self.error = error
-
-    def __str__(self) -> str:
-        return str(self.error)
-
-    def words(self, lang: str) -> str:
-        return self.error.format(lang)
-
-    def to_json(self) -> list[dict[str, Any]]:
-        return [p.to_json() for p in self.error.problems]
-
-
 class _Reason:
     """A refusal catalogue's reason (why a meld is invalid) as a problem's parameter."""
 
@@ -179,19 +145,6 @@ class _Reason:
 
     def to_json(self) -> Any:
         return self.reason.to_json()
-
-
-def plugin_failed(e: PluginError) -> Said:
-    """A plugin's failure: its own words (or a scenario's, where the error carries a Said)."""
-    error = e.error
-    detail: Any
-    if isinstance(error, BaseException) and error.args and isinstance(error.args[0], Said):
-        detail = error.args[0]
-    else:
-        what = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        what = " ".join(str(what).split())
-        detail = Said("text", text=what if len(what) <= 200 else what[:197] + "...")
-    return Said("plugin_failed_hook", plugin=repr(e.plugin), hook=e.hook, error=detail)
 
 
 @dataclass
@@ -306,7 +259,7 @@ def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
     try:
         return run_scenario(doc, base_dir, shown, index=index)
     except PluginError as e:
-        return Result(name, shown, False, None, None, None, plugin_failed(e))
+        return Result(name, shown, False, None, None, None, e.said)
     except Exception as e:  # the run goes on: one broken scenario must not hide the others
         error = Said("text", text=f"{type(e).__name__}: {cut(str(e), 200)}")
         return Result(name, shown, False, None, None, None, Said("scenario_internal_error", error=error))
@@ -352,7 +305,7 @@ def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result
         try:
             failure = _run_step(table, step)
         except PluginError as e:
-            return Result(name, shown, False, n, None, None, plugin_failed(e))
+            return Result(name, shown, False, n, None, None, e.said)
         except SetupInvalid as e:
             message = Said("scenario_next_round_setup_invalid", detail=e.said)
             return Result(name, shown, False, n, "setup", "setup_invalid", message)

@@ -1,6 +1,9 @@
 """Properties of the legal moves against ``Game.apply``, over random games.
 
-For every preset, every bundled house file and random valid profiles, games
+For every preset, every bundled house file and random valid profiles
+(tests/support/random_profiles.py: card values, ace values, all-at-once,
+run-and-set, pure run, jokers in the opening, discard and lay-off switches,
+bundled plugins), games
 are played by picking among the moves the engine offers, and at every step:
 
 - every kind offered has a concrete move that apply accepts (each listed move
@@ -26,7 +29,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, given, note, settings
 from hypothesis import strategies as st
 
 from rami_core import actions as A
@@ -39,6 +42,7 @@ from rami_core.loader import load_profile
 from rami_core.profile import Profile
 from rami_core.solver import best_opening
 from rami_core.state import DRAW, LAY, OVER, GameState
+from tests.support.random_profiles import random_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = sorted(p.stem for p in (ROOT / "variants").glob("*.yaml"))
@@ -276,3 +280,22 @@ def test_house_files(path: str, seed: int, rng: random.Random) -> None:
 def test_long_games(variant: str, seed: int, rng: random.Random) -> None:
     profile = load_profile(variant)
     play(profile, players_of(profile, rng), seed, rng, 150)
+
+
+@settings(max_examples=4, deadline=None)
+@given(draw=st.integers(0, 2**32), seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False))
+def test_random_valid_profiles(draw: int, seed: int, rng: random.Random) -> None:
+    house = random_profile(random.Random(draw))
+    note(str(house))
+    play(house.profile, players_of(house.profile, rng), seed, rng, 10)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=SLOW_EXAMPLES * 10, deadline=None, phases=(Phase.explicit, Phase.reuse, Phase.generate)
+)
+@given(draw=st.integers(0, 2**32), seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False))
+def test_random_valid_profiles_long_games(draw: int, seed: int, rng: random.Random) -> None:
+    house = random_profile(random.Random(draw))
+    note(str(house))
+    play(house.profile, players_of(house.profile, rng), seed, rng, 120)

@@ -313,3 +313,56 @@ def test_rami_check_json_carries_line_code_and_the_language(tmp_path):
         "scenario_setup_invalid",
     ]
     assert results[1]["message"].startswith("refusé avec opening_requirement : ")
+
+
+@pytest.mark.parametrize(
+    ("damage", "fr", "en"),
+    [
+        (
+            lambda d: {**d, "format": "other"},
+            "ce n'est pas une partie enregistrée : le format est",
+            "format is",
+        ),
+        (lambda d: {**d, "version": 99}, "la version 99 du format", "format version 99"),
+        (lambda d: {**d, "seed": d["seed"] + 1}, "sa somme de contrôle ne correspond pas", "checksum"),
+        (lambda d: [d], "un objet JSON est attendu", "expected a JSON object"),
+    ],
+)
+def test_damaged_saves_say_why_in_french(tmp_path, damage, fr, en):
+    """`rami play --resume` and `rami replay` of a damaged, foreign or too-new
+    save: the reason in the language of --lang, from the save_* codes."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.savegame import to_save
+
+    data = damage(to_save(Game.new(load_profile("rami51"), 2, seed=3)))
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for command in (["play", "--resume", str(path)], ["replay", str(path)]):
+        said_fr = CliRunner().invoke(main, [*command, "--lang", "fr"])
+        assert said_fr.exit_code == 1 and fr in said_fr.output, said_fr.output
+        assert en not in said_fr.output and "Traceback" not in said_fr.output
+        said_en = CliRunner().invoke(main, command)
+        assert said_en.exit_code == 1 and en in said_en.output, said_en.output
+
+
+def test_a_save_refused_on_replay_names_the_refusal_in_french(tmp_path):
+    import json
+
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.savegame import SaveError, _digest, from_save, to_save
+
+    data = to_save(Game.new(load_profile("rami51"), 2, seed=3))
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    body["log"] = [{"player": 0, "discard": "JK"}]
+    with pytest.raises(SaveError) as e:
+        from_save(json.loads(json.dumps({**body, "sha256": _digest(body)})))
+    words = e.value.said.words("fr")
+    assert words.startswith("l'action 1 de la partie enregistrée (") and "refusée à la relecture" in words
+    assert "piochez une carte avant de défausser" in words

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,7 @@ def diff_cmd(
         echo(line)
     if not changes:
         if scenarios_file is not None:
-            scenarios_file.write_text("", encoding="utf-8")
+            _write(scenarios_file, "")
         return
     ra, rb = Referee(pa), Referee(pb)
     result = Search(ra, rb, changes, seed, DEFAULT_BUDGET if budget is None else budget).run()
@@ -128,7 +129,7 @@ def diff_cmd(
             scenarios_file,
             lambda found, ref: verdict_line(found, ref, "en"),
         )
-        scenarios_file.write_text(text, encoding="utf-8")
+        _write(scenarios_file, text)
     if games:
         _games(pa, pb, games, seed, lang, (_label(a, overrides_a), _label(b, overrides_b)))
 
@@ -147,3 +148,20 @@ def _games(pa: Any, pb: Any, games: int, seed: int, lang: str, names: tuple[str,
     click.echo()
     for line in games_lines(compare(ra, rb), games, players, seed, lang):
         click.echo(line)
+
+
+def _write(path: Path, text: str) -> None:
+    """The scenarios file written safely (a unique temporary file, then a
+    rename: never through a link, never into a FIFO or a device); a refusal
+    is one line, exit 1."""
+    from rami_core.problems import words
+    from rami_core.userfiles import FileRefused, write_text_safely
+
+    try:
+        write_text_safely(path, text)
+    except FileRefused as e:
+        click.echo(f"rami diff: {path}: {words(e.reason, 'en')}", err=True)
+        sys.exit(1)
+    except OSError as e:
+        click.echo(f"rami diff: {path}: {(e.strerror or type(e).__name__).lower()}", err=True)
+        sys.exit(1)
