@@ -89,14 +89,18 @@ def test_rami51_against_atlas_shows_the_joker_kept_and_the_target():
 
 
 # Every pair's search and the searches of its unshown settings: tens of
-# seconds a pair, hours for the 552. RAMI_DIFF_EVERY=N runs every Nth pair.
-DIFF_EVERY = max(1, int(os.environ.get("RAMI_DIFF_EVERY", "1")))
+# seconds a pair, hours for the 552. RAMI_DIFF_EVERY=N runs every (4N)th pair
+# (every 4th of the findings test's: CI's 24 gives six pairs); by hand, 1 runs
+# every 4th, 0 all of them.
+_EVERY = int(os.environ.get("RAMI_DIFF_EVERY", "1"))
+DIFF_EVERY = 1 if _EVERY <= 0 else 4 * _EVERY
 
 
 @pytest.mark.slow
 @pytest.mark.xfail(
     strict=False,
-    reason="not yet met for pairs far apart (classic against rami51_atlas: a setting's own search finds "
+    reason="not yet met for some pairs far apart (of RAMI_DIFF_EVERY=6's 23 pairs, rami51 against rami71, "
+    "rami71 against simple and simple against voleur: a setting's own search at the full budget finds "
     "situations the pair's default budget does not reach); close pairs are checked above",
 )
 @pytest.mark.parametrize("a, b", PAIRS[::DIFF_EVERY])

@@ -490,3 +490,32 @@ def test_draft_mask_is_an_exhaustive_search(variant, plugins):
             verdicts.add(expected)
     assert compared >= 20, f"only {compared} drafts compared"
     assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("variant", ["rami51", "voleur", "classic"])
+def test_candidates_after_a_change_of_hand_are_the_candidates(variant):
+    """The candidates of a hand worked out from the previous hand's (the
+    groups still held, plus those holding a face the hand has more of) are
+    exactly the hand's own, in the same order: cards drawn, discarded, laid,
+    jokers gained and lost."""
+    from rami_core.rl import packing
+    from rami_core.rl.faces import JOKER_INDEX
+
+    env = rl.env(variant, players=2, seed=0)
+    env.reset()
+    rules = env.unwrapped.game.rules
+    rng = random.Random(3)
+    deck = [f for f in range(52) for _ in range(2)] + [JOKER_INDEX] * 4
+    hand = rng.sample(deck, 9)
+    before = tuple(hand.count(f) for f in range(53))
+    found = packing.candidates(before, rules)
+    for _ in range(25):
+        for _ in range(rng.randrange(1, 4)):
+            if hand and rng.random() < 0.5:
+                hand.remove(rng.choice(hand))
+            else:
+                hand.append(rng.choice(deck))
+        counts = tuple(hand.count(f) for f in range(53))
+        after = packing.candidates_after(before, found, counts, rules)
+        assert [c.group for c in after] == [c.group for c in packing.candidates(counts, rules)]
+        before, found = counts, after

@@ -15,7 +15,7 @@ order, so a seed gives the same report each run.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rami_core.actions import action_from_dict
@@ -44,7 +44,9 @@ WIDTH = 4  # moves both accept that are followed further, per state
 MAX_FOUND = 12  # situations reported, at least (one more per setting that differs beyond that)
 AIM_SHARE = 3  # the first search's states: budget // AIM_SHARE; the rest for the settings still unexplained
 EDGE_SHARE = 0.15  # setups at a round's end, and hands going out at once, each (where they matter)
-AIMED_SHARE = 0.6  # setups at the edge of its setting, in a setting's own search
+AIMED_SHARE = (
+    0.85  # setups at the edge of its setting, in a setting's own search (a random one may take 20 states)
+)
 AIM_LEAST = 8  # states each aimed search tries at least
 # Settings the referee never reads on a move from a set-up state: the seat
 # counts and the deal (the deal's summary shows them), and the turn clock
@@ -103,6 +105,9 @@ class Search:
         self.a, self.b = a, b
         self.aimed = aimed  # whether settings left unexplained get a search of their own
         self.aim_path: str | None = None  # the setting a search of its own is aimed at
+        # In a setting's own search, the pair it serves: only situations those
+        # two part on too are kept (and shrunk so they still do).
+        self.outer: tuple[Referee, Referee] | None = None
         self.changes = changes
         self.rng = random.Random(f"rami-diff:{seed}")
         self.seed = seed
@@ -134,7 +139,10 @@ class Search:
         if focus is None or not self.changes:
             return self.result
         if not self.aimed:
-            self._search(focus, [], self.budget)
+            if self.outer is not None:
+                focus = _within(focus, focus_for(self.outer[0].profile, self.outer[1].profile, []))
+            if focus is not None:
+                self._search(focus, [], self.budget)
             return self.result
         starts = self._played(focus)
         self._search(focus, starts, self.budget // AIM_SHARE)
@@ -209,6 +217,7 @@ class Search:
                 sub.rng = random.Random(f"rami-diff:{self.seed}:{change.path}:{x is self.a}")
                 sub.max_found = 3
                 sub.aim_path = change.path
+                sub.outer = (self.a, self.b)
                 found = sub.run()
                 self.result.tried += found.tried
                 for f in found.found:
@@ -265,8 +274,9 @@ class Search:
         self.result.tried += 1
         ra, rb = self.a.rules(sit.players), self.b.rules(sit.players)
         assert ra is not None and rb is not None
-        # Followed first: draws (a turn goes on) and joker swaps (what a swap
-        # owes shows only on the moves after it); then a random few others.
+        # Followed first: draws (a turn goes on), joker swaps (what a swap
+        # owes shows only on the moves after it) and melds that leave one card
+        # (going out: a rami sec, a penalty); then a random few others.
         follow: list[tuple[Situation, GameState, GameState]] = []
         others: list[tuple[Situation, GameState, GameState]] = []
         for move in candidates(sa, rearrange=self.rearrange):
@@ -290,7 +300,7 @@ class Search:
             elif na is not None and nb is not None:
                 if _differs(na, nb):
                     self._keep(longer)
-                elif "draw" in move or "swap" in move:
+                elif "draw" in move or "swap" in move or ("meld" in move and len(na.hands[sa.turn]) <= 1):
                     follow.append((longer, na, nb))
                 elif self.rng.random() < 0.2:
                     others.append((longer, na, nb))
@@ -317,7 +327,7 @@ class Search:
         if len(self.result.found) >= self.max_found:
             return
         how = disagreement(self.a, self.b, sit)
-        if how is None:
+        if how is None or (self.outer is not None and disagreement(*self.outer, sit) is None):
             return
         # A setting's own search brings few findings, each the one its setting
         # has: weighed whatever the first search already spent on their kind.
@@ -333,6 +343,8 @@ class Search:
         def keeps(s: Situation) -> bool:
             if not _same(disagreement(self.a, self.b, s), how):
                 return False
+            if self.outer is not None and disagreement(*self.outer, s) is None:
+                return False
             return aimed is None or disagreement(aimed[0], aimed[1], s) is not None
 
         small = shrink(sit, keeps)
@@ -345,6 +357,19 @@ class Search:
         if any(f.how.signature == final.signature and f.causes == causes for f in self.result.found):
             return  # shrunk, it is one already found
         self.result.found.append(Found(small, final, causes))
+
+
+def _within(focus: Focus, outer: Focus | None) -> Focus | None:
+    """`focus` kept to the cards and seat counts of the pair a setting's own
+    search serves: a setup that pair cannot set up is no situation of theirs."""
+    if outer is None:
+        return None
+    players = tuple(n for n in focus.players if n in outer.players)
+    if not players:
+        return None
+    return replace(
+        focus, players=players, decks=min(focus.decks, outer.decks), jokers=min(focus.jokers, outer.jokers)
+    )
 
 
 def _differs(x: GameState, y: GameState) -> bool:
