@@ -9,7 +9,10 @@ port and measures:
   and the slowest `GET /api/meta` answered while it is being read (the loop
   stall a visitor causes);
 - slow readers: the server's RSS after 40 WebSockets that never read have
-  watched a bots-only table for `--seconds` seconds.
+  watched a bots-only table for `--seconds` seconds;
+- check flood: 8 clients sending the largest move checks the protocol lets
+  through (60 melds of 120 cards, `POST /api/tables/ID/check`) for
+  `--seconds` seconds, and the slowest `GET /api/meta` meanwhile.
 
 Run it once against a checkout from before the hardening and once after to
 get the before and after figures (docs/server.md quotes them). Every loop is
@@ -121,6 +124,42 @@ def slow_readers(url: str, pid: int, seconds: float) -> dict[str, float]:
     return {"rss_before_mib": before, "rss_after_mib": after, "meta_s": meta}
 
 
+def check_flood(url: str, seconds: float) -> dict[str, float]:
+    r = httpx.post(url + "/api/tables", json={"seats": ["human", "human"], "variant": "rami51", "seed": 1})
+    out = r.json()
+    table = out["table"]
+    view = httpx.get(f"{url}/api/tables/{table}/view").json()
+    token = out["seats"][view["turn"]]["token"]
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    cards = [r + s for s in "SHDC" for r in ranks] + ["JK"] * 4
+    melds = [(cards * 3)[i : i + 120] for i in range(60)]
+    stop = time.monotonic() + seconds
+    sent = [0]
+
+    def flood() -> None:
+        with httpx.Client(timeout=60) as c:
+            while time.monotonic() < stop:
+                with contextlib.suppress(httpx.HTTPError):
+                    c.post(f"{url}/api/tables/{table}/check?token={token}", json={"rearrange": melds})
+                    sent[0] += 1
+
+    threads = [threading.Thread(target=flood) for _ in range(8)]
+    for th in threads:
+        th.start()
+    worst = 0.0
+    for _ in range(10_000):
+        if time.monotonic() >= stop:
+            break
+        t0 = time.perf_counter()
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(url + "/api/meta", timeout=60)
+        worst = max(worst, time.perf_counter() - t0)
+        time.sleep(0.05)
+    for th in threads:
+        th.join(timeout=120)
+    return {"checks": sent[0], "meta_worst_s": worst}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
@@ -131,7 +170,11 @@ def main() -> None:
         proc = start(args.checkout.resolve(), Path(tmp) / "bench.sqlite", port, "--bot-delay", "0")
         url = f"http://127.0.0.1:{port}"
         try:
-            out = {"profile": profile_attack(url), "slow_readers": slow_readers(url, proc.pid, args.seconds)}
+            # The slow readers first, on a fresh server: memory freed after
+            # the profile attack would hide what the sockets pin.
+            out = {"slow_readers": slow_readers(url, proc.pid, args.seconds)}
+            out["profile"] = profile_attack(url)
+            out["check_flood"] = check_flood(url, args.seconds)
         finally:
             proc.terminate()
             try:

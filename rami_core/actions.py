@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import Card, CardError, format_card, parse_card
+from .problems import Said, said
 from .userfiles import short
 
 
@@ -158,27 +159,33 @@ ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_tu
 
 
 class ActionFormatError(ValueError):
-    """A step or saved action that is not written in the action dict form."""
+    """A step or saved action that is not written in the action dict form.
+    Its argument is a :class:`~rami_core.problems.Said` (``said``): the
+    problem as a code with parameters, its English words as the text."""
+
+    @property
+    def said(self) -> Said:
+        return said(self.args[0]) if self.args else Said("text", text="")
 
 
 def _cards(value: Any, where: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise ActionFormatError(f"{where}: expected a list of cards, got {short(value)}")
+        raise ActionFormatError(Said("action_cards_list", where=where, value=short(value)))
     try:
         return tuple(parse_card(x) for x in value)
     except CardError as e:
-        raise ActionFormatError(f"{where}: {e}") from None
+        raise ActionFormatError(Said("at", where=where, detail=e.said)) from None
 
 
 def _melds(value: Any, where: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list):
-        raise ActionFormatError(f"{where}: expected a list of melds, got {short(value)}")
+        raise ActionFormatError(Said("action_melds_list", where=where, value=short(value)))
     return tuple(_cards(m, where) for m in value)
 
 
 def _int(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ActionFormatError(f"{where}: expected a whole number, got {short(value)}")
+        raise ActionFormatError(Said("action_whole_number", where=where, value=short(value)))
     return value
 
 
@@ -187,17 +194,17 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     keys = [k for k in ACTION_KEYS if k in step]
     if len(keys) != 1:
         raise ActionFormatError(
-            f"a step needs exactly one action among {', '.join(ACTION_KEYS)}; got {sorted(step)}"
+            Said("action_one_of", actions=", ".join(ACTION_KEYS), keys=str(sorted(map(str, step))))
         )
     key = keys[0]
     if "player" not in step:
-        raise ActionFormatError(f"{key}: a step needs `player`")
+        raise ActionFormatError(Said("action_needs_player", action=key))
     seat = _int(step["player"], "player")
     v = step[key]
     try:
         if key == "draw":
             if v not in ("stock", "discard"):
-                raise ActionFormatError(f"draw: expected stock or discard, got {short(v)}")
+                raise ActionFormatError(Said("action_draw_pile", value=short(v)))
             return Draw(seat, v)
         if key == "meld":
             return Meld(seat, _melds(v, "meld"))
@@ -205,22 +212,20 @@ def action_from_dict(step: dict[str, Any]) -> Action:
             return Rearrange(seat, _melds(v, "rearrange"))
         if key == "layoff":
             if not isinstance(v, list):
-                raise ActionFormatError(f"layoff: expected a list of {{card, to}}, got {short(v)}")
+                raise ActionFormatError(Said("action_layoff_list", value=short(v)))
             items = []
             for it in v:
                 if not isinstance(it, dict) or "card" not in it or "to" not in it:
-                    raise ActionFormatError(f"layoff: each item needs card and to, got {short(it)}")
+                    raise ActionFormatError(Said("action_layoff_item", value=short(it)))
                 extra = set(it) - {"card", "to", "as"}
                 if extra:
-                    raise ActionFormatError(f"layoff: unknown keys {sorted(extra)}")
+                    raise ActionFormatError(Said("action_layoff_keys", keys=str(sorted(map(str, extra)))))
                 as_ = parse_card(it["as"]) if it.get("as") is not None else None
                 items.append(LayOffItem(parse_card(it["card"]), _int(it["to"], "layoff.to"), as_))
             return LayOff(seat, tuple(items))
         if key == "swap":
             if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
-                raise ActionFormatError(
-                    f"swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {short(v)}"
-                )
+                raise ActionFormatError(Said("action_swap_form", value=short(v)))
             cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
             return Swap(seat, cards, _int(v["meld"], "swap.meld"))
         if key == "discard":
@@ -229,7 +234,7 @@ def action_from_dict(step: dict[str, Any]) -> Action:
             return EndTurn(seat)
         return Timeout(seat)
     except CardError as e:
-        raise ActionFormatError(f"{key}: {e}") from None
+        raise ActionFormatError(Said("at", where=key, detail=e.said)) from None
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:

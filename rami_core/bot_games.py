@@ -17,6 +17,7 @@ nothing to do (``timeouts``). All three should stay at zero.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -216,8 +217,8 @@ def run_games(
 
         started = not ray.is_initialized()
         if started:
-            ray.init(
-                num_cpus=max(1, workers),
+            ray.init(  # a local Ray: never more CPUs than the machine has (each one a worker process)
+                num_cpus=max(1, min(workers, os.cpu_count() or 1)),
                 include_dashboard=False,
                 log_to_driver=False,
                 configure_logging=False,

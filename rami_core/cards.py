@@ -30,6 +30,8 @@ import random
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .problems import Said
+
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES_EN = ("spades", "hearts", "diamonds", "clubs")
@@ -44,12 +46,15 @@ class CardError(ValueError):
     """Raised for a card written in no notation rami reads.
 
     ``key`` and ``params`` name the message in the catalogue (rami_core.i18n),
-    so that a person is told in their language; ``str()`` is the English text."""
+    so that a person is told in their language; ``str()`` is the English text.
+    ``said``: the same problem for a file rami reads (a scenario, a save), a
+    code of :mod:`rami_core.problems` with its parameters."""
 
-    def __init__(self, message: str, key: str = "bad_card_text", **params: str):
+    def __init__(self, message: str, key: str = "bad_card_text", *, said: Said | None = None, **params: str):
         super().__init__(message)
         self.key = key
         self.params = {"text": message, **params}
+        self.said = said if said is not None else Said("text", text=message)
 
 
 class Card(NamedTuple):
@@ -107,17 +112,20 @@ def parse_card(text: str) -> Card:
     """Read one card in rami's notation (`10H`, `QS`, `JK`, `7♥`, French `D♠`); copy 0 (a face, not a physical card)."""
     if not isinstance(text, str):
         # YAML reads `10` or `true` as non-strings; report the value as written.
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {text!r}", said=Said("card_not_a_card", card=repr(text)))
     raw = text.strip().replace(VARIATION_SELECTOR, "")
     if not raw:
-        raise CardError("empty card")
+        raise CardError("empty card", said=Said("card_empty"))
     up = raw.upper()
     if up in ("JK", "JOKER", "*"):
         return JOKER
     suit_char = raw[-1]
     suit = _SUIT_INPUT.get(suit_char.upper()) if suit_char.isascii() else _SUIT_INPUT.get(suit_char)
     if suit is None:
-        raise CardError(f"not a card: {text!r} (no suit S, H, D, C or ♠ ♥ ♦ ♣)")
+        raise CardError(
+            f"not a card: {text!r} (no suit S, H, D, C or ♠ ♥ ♦ ♣)",
+            said=Said("card_no_suit", card=repr(text)),
+        )
     rank_text = up[:-1]
     symbol_suit = not suit_char.isascii()
     rank: int | None
@@ -130,7 +138,10 @@ def parse_card(text: str) -> Card:
         if rank is None and symbol_suit:
             rank = _RANK_INPUT_FR.get(rank_text)
     if rank is None:
-        raise CardError(f"not a card: {text!r} (rank must be A, 2-10, T, J, Q, K)")
+        raise CardError(
+            f"not a card: {text!r} (rank must be A, 2-10, T, J, Q, K)",
+            said=Said("card_bad_rank", card=repr(text)),
+        )
     return Card(rank, suit, 0)
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .problems import FRAME, said, words
-from .refusals import Reason, params_json
+from .refusals import Reason, params_json, refusal_as_written
 
 # The contract's error codes, in a fixed order: where several apply,
 # the first one here wins.
@@ -186,3 +186,41 @@ class RuleError(RamiError):
 
 class InternalError(RamiError):
     """Something rami itself got wrong: a bug to report, never the user's fault."""
+
+
+# --------------------------------------------------------------------------- errors as problems' parameters
+
+
+class Refused:
+    """A refusal as a problem's parameter (a scenario's step, a save's
+    action refused on replay), worded per language by the refusal catalogue
+    with meld numbers from 0, as a file of actions counts them."""
+
+    def __init__(self, error: RuleError):
+        self.error = error
+
+    def __str__(self) -> str:
+        return self.error.message
+
+    def words(self, lang: str) -> str:
+        e = self.error
+        return refusal_as_written(e.code, e.reason, e.params, lang, e.message, e.texts)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.error.to_json()
+
+
+class Located:
+    """A profile error as a problem's parameter: its located problems in each language."""
+
+    def __init__(self, error: ProfileError):
+        self.error = error
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+    def words(self, lang: str) -> str:
+        return self.error.format(lang)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [p.to_json() for p in self.error.problems]

@@ -68,6 +68,19 @@ class PluginError(RamiError):
         if len(what) > 200:
             what = what[:197] + "..."
         super().__init__(f"plugin {plugin!r} failed in hook {hook}: {what}")
+        self.what = what
+
+    @property
+    def said(self) -> Said:
+        """The failure as a problem (rami_core.problems): the plugin's own
+        words, or a Said where the error carries one (a scenario's reshuffle)."""
+        error = self.error
+        detail: Said
+        if isinstance(error, BaseException) and error.args and isinstance(error.args[0], Said):
+            detail = error.args[0]
+        else:
+            detail = Said("text", text=self.what)
+        return Said("plugin_failed_hook", plugin=repr(self.plugin), hook=self.hook, error=detail)
 
 
 # --------------------------------------------------------------------------- discovery

@@ -26,8 +26,8 @@ LANGS = ("en", "fr")
 # The frame of a located problem: the suggestion, the words joining a list of
 # alternatives.
 FRAME: dict[str, dict[str, str]] = {
-    "en": {"suggest": " (did you mean '{suggestion}'?)", "or": " or "},
-    "fr": {"suggest": " (vouliez-vous dire « {suggestion} » ?)", "or": " ou "},
+    "en": {"suggest": " (did you mean '{suggestion}'?)", "or": " or ", "warning": "warning: "},
+    "fr": {"suggest": " (vouliez-vous dire « {suggestion} » ?)", "or": " ou ", "warning": "avertissement : "},
 }
 
 # code -> (English, French). Parameters: `value` a value as written (quoted
@@ -56,6 +56,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "fichier introuvable (une partie du chemin n'est pas un dossier)",
     ),
     ("is_folder", "is a folder, not a file", "est un dossier, pas un fichier"),
+    (
+        "is_symlink",
+        "is a symbolic link: refused (it could point at any file)",
+        "est un lien symbolique : refusé (il pourrait mener à n'importe quel fichier)",
+    ),
     ("is_folder_profile", "is a folder, not a profile file", "est un dossier, pas un fichier de profil"),
     ("permission_denied", "permission denied", "permission refusée"),
     ("unreadable_file", "cannot be read: {error}", "illisible : {error}"),
@@ -301,6 +306,41 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "aucune combinaison ne pourrait être posée",
     ),
     (
+        "opening_out_of_reach",
+        "an opening of {points} points is out of reach: at {players} players a lay holds at most "
+        "{cards} cards, worth {most} points at the very most",
+        "une ouverture de {points} points est hors d'atteinte : à {players} joueurs une pose tient au plus "
+        "{cards} cartes, qui valent {most} points tout au plus",
+    ),
+    (
+        "opening_set_impossible",
+        "the opening needs a set, but no set can be laid: jokers.min_naturals ({naturals}) is above "
+        "melds.set_max ({set_max})",
+        "l'ouverture demande un brelan, mais aucun ne peut être posé : "
+        "jokers.min_naturals ({naturals}) dépasse melds.set_max ({set_max})",
+    ),
+    (
+        "opening_run_and_set_beyond_lay",
+        "an opening with a run and a set needs {need} cards, but at {players} players a lay holds at most {cards}",
+        "une ouverture avec une suite et un brelan demande {need} cartes, mais à {players} joueurs "
+        "une pose en tient au plus {cards}",
+    ),
+    # ------------------------------------------------------------ warnings: possible, hardly ever seen
+    (
+        "sets_never_laid",
+        "no set can ever be laid: jokers.min_naturals ({naturals}) is above melds.set_max ({set_max}); "
+        "only runs of {run} cards or more, few hands ever go out",
+        "aucun brelan ne peut jamais être posé : jokers.min_naturals ({naturals}) dépasse "
+        "melds.set_max ({set_max}) ; seules des suites de {run} cartes ou plus, peu de mains finiront",
+    ),
+    (
+        "opening_rarely_reached",
+        "an opening of {points} points is rarely reached: at {players} players a lay of all {cards} cards "
+        "it may hold is worth {average} points on average",
+        "une ouverture de {points} points est rarement atteinte : à {players} joueurs une pose des "
+        "{cards} cartes qu'elle peut tenir vaut {average} points en moyenne",
+    ),
+    (
         "hand_size_players_outside",
         "deal.hand_size_by_players names {players} players, outside players.min..max",
         "deal.hand_size_by_players nomme {players} joueurs, hors de players.min..max",
@@ -422,6 +462,431 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "doit nommer une variante ou un fichier de profil",
     ),
     ("scenario_rules", "must be a mapping", "doit être un dictionnaire (clé: valeur)"),
+    # what `rami check` says of a scenario (rami_core.scenario); `where` is a
+    # key path as written in the file, `refusal` the engine's refusal (its
+    # own words in each language, from rami_core.refusals)
+    ("at", "{where}: {detail}", "{where} : {detail}"),
+    (
+        "scenario_unreadable",
+        "cannot read scenario file: {detail}",
+        "fichier de scénario illisible : {detail}",
+    ),
+    (
+        "scenario_empty_file",
+        "the file holds no scenario: checks nothing",
+        "le fichier ne contient aucun scénario : il ne vérifie rien",
+    ),
+    (
+        "scenario_internal_error",
+        "internal error: {error}",
+        "erreur interne : {error}",
+    ),
+    (
+        "plugin_failed_hook",
+        "plugin {plugin} failed in hook {hook}: {error}",
+        "l'extension {plugin} a échoué dans le point d'accroche {hook} : {error}",
+    ),
+    ("scenario_not_mapping", "a scenario is a mapping", "un scénario est un dictionnaire (clé: valeur)"),
+    ("scenario_steps_not_list", "steps must be a list", "steps doit être une liste"),
+    (
+        "scenario_checks_nothing",
+        "checks nothing: no step has an `expect` (a state to check or an error to expect)",
+        "ne vérifie rien : aucune étape n'a d'`expect` (un état à vérifier ou une erreur attendue)",
+    ),
+    ("scenario_profile", "profile: {detail}", "profil : {detail}"),
+    ("scenario_setup_invalid", "setup_invalid: {detail}", "setup_invalid : {detail}"),
+    (
+        "scenario_next_round_setup_invalid",
+        "next_round: setup_invalid: {detail}",
+        "next_round : setup_invalid : {detail}",
+    ),
+    (
+        "scenario_unknown_key_near",
+        "{where}: unknown key {key} (did you mean `{near}`?)",
+        "{where} : clé inconnue {key} (vouliez-vous dire `{near}` ?)",
+    ),
+    (
+        "scenario_unknown_key_known",
+        "{where}: unknown key {key} (known: {known})",
+        "{where} : clé inconnue {key} (connues : {known})",
+    ),
+    (
+        "scenario_seeded_key",
+        "{detail}: a table given card by card needs `hands`",
+        "{detail} : une table donnée carte par carte demande `hands`",
+    ),
+    ("scenario_where_seeded", "setup (dealt from the seed)", "setup (distribué depuis la graine)"),
+    (
+        "scenario_whole_number",
+        "{where}: a whole number, got {value}",
+        "{where} : attendu un nombre entier, reçu {value}",
+    ),
+    (
+        "scenario_number_range",
+        "{where}: a whole number from {min} to {max}, got {value}",
+        "{where} : attendu un nombre entier de {min} à {max}, reçu {value}",
+    ),
+    (
+        "scenario_number_from",
+        "{where}: a whole number from {min}, got {value}",
+        "{where} : attendu un nombre entier à partir de {min}, reçu {value}",
+    ),
+    (
+        "scenario_seeded_players",
+        "players: a seeded start deals to `players` seats: give their number",
+        "players : un départ tiré de la graine distribue à `players` places : donnez leur nombre",
+    ),
+    (
+        "scenario_step_not_mapping",
+        "a step is a mapping, got {value}",
+        "une étape est un dictionnaire, reçu {value}",
+    ),
+    (
+        "scenario_step_actions",
+        "a step holds one action, got {actions}",
+        "une étape tient une seule action, reçu {actions}",
+    ),
+    (
+        "scenario_round_step_player",
+        "{step}: no seat takes it, so no `player`",
+        "{step} : aucune place ne le joue, donc pas de `player`",
+    ),
+    (
+        "scenario_action_needs_player",
+        "{action}: a step with an action needs `player`",
+        "{action} : une étape avec une action demande `player`",
+    ),
+    (
+        "scenario_player_without_action",
+        "`player` without an action: a step is `player` with one action, or `expect` alone",
+        "`player` sans action : une étape est `player` avec une action, ou `expect` seul",
+    ),
+    (
+        "scenario_empty_step",
+        "an empty step: give `player` with an action, `next_round`, `play_out`, or `expect`",
+        "une étape vide : donnez `player` avec une action, `next_round`, `play_out` ou `expect`",
+    ),
+    ("scenario_expect_not_mapping", "expect must be a mapping", "expect doit être un dictionnaire"),
+    (
+        "scenario_expect_error_no_action",
+        "expect.error needs an action (or `next_round`) in the same step",
+        "expect.error demande une action (ou `next_round`) dans la même étape",
+    ),
+    (
+        "scenario_expect_empty_mapping",
+        "expect.{key}: an empty mapping checks nothing: give at least one seat",
+        "expect.{key} : un dictionnaire vide ne vérifie rien : donnez au moins une place",
+    ),
+    (
+        "scenario_next_round_value",
+        "`true` (deal from the seed) or the round's setup, got {value}",
+        "`true` (distribuer depuis la graine) ou le setup de la manche, reçu {value}",
+    ),
+    ("scenario_mapping_expected", "a mapping, got {value}", "attendu un dictionnaire, reçu {value}"),
+    (
+        "scenario_play_out_value",
+        "`true` or {{turns: N}}, got {value}",
+        "`true` ou {{turns: N}}, reçu {value}",
+    ),
+    ("scenario_expected", "expected {kind}, got {value}", "attendu {kind}, reçu {value}"),
+    ("kind_whole_number", "a whole number", "un nombre entier"),
+    ("kind_one_of_or_null", "one of {names}, or null", "l'une des valeurs {names}, ou null"),
+    ("kind_one_of", "one of {names}", "l'une des valeurs {names}"),
+    ("kind_bool", "true or false", "true ou false"),
+    ("kind_seat_or_null", "a seat number or null", "un numéro de place ou null"),
+    ("kind_int_list", "a list of whole numbers", "une liste de nombres entiers"),
+    ("kind_bool_list", "a list of true/false", "une liste de true/false"),
+    ("kind_error_code", "an error code", "un code d'erreur"),
+    ("kind_card_or_null", "a card or null", "une carte ou null"),
+    (
+        "kind_melds",
+        "a list of melds, each a list of cards",
+        "une liste de combinaisons, chacune une liste de cartes",
+    ),
+    ("scenario_hands_mapping", "expected a mapping seat -> cards", "attendu un dictionnaire place -> cartes"),
+    (
+        "scenario_not_seat_number",
+        "seat {seat} is not a seat number",
+        "la place {seat} n'est pas un numéro de place",
+    ),
+    (
+        "scenario_seat_cards",
+        "seat {seat}: expected a list of cards",
+        "place {seat} : attendu une liste de cartes",
+    ),
+    ("scenario_bad_action", "bad action: {detail}", "action mal écrite : {detail}"),
+    ("scenario_refused", "refused with {error_code}: {refusal}", "refusé avec {error_code} : {refusal}"),
+    (
+        "scenario_refused_instead",
+        "refused with {error_code} instead of {want}: {refusal}",
+        "refusé avec {error_code} au lieu de {want} : {refusal}",
+    ),
+    (
+        "scenario_refused_changed",
+        "a refused action changed the state",
+        "une action refusée a changé l'état",
+    ),
+    (
+        "scenario_accepted_not_refused",
+        "accepted, expected refusal with {want}",
+        "acceptée, alors qu'un refus avec {want} était attendu",
+    ),
+    ("scenario_no_next_round", "no next round: {refusal}", "pas de manche suivante : {refusal}"),
+    (
+        "scenario_next_round_dealt",
+        "the next round was dealt, expected refusal with {want}",
+        "la manche suivante a été distribuée, alors qu'un refus avec {want} était attendu",
+    ),
+    (
+        "scenario_next_round_given",
+        "{key}: the game gives {given}, the setup says {said}"
+        " (a next round's number, first player and scores follow from the game)",
+        "{key} : la partie donne {given}, le setup dit {said}"
+        " (le numéro, le premier joueur et les scores d'une manche suivante découlent de la partie)",
+    ),
+    (
+        "scenario_play_out_no_discard",
+        "play_out: seat {seat} has no card it may discard",
+        "play_out : la place {seat} n'a aucune carte qu'elle puisse défausser",
+    ),
+    (
+        "scenario_play_out_refused",
+        "play_out: seat {seat}'s plain turn refused with {error_code}: {refusal}",
+        "play_out : le tour simple de la place {seat} est refusé avec {error_code} : {refusal}",
+    ),
+    ("scenario_card_list", "expected a list of cards", "attendu une liste de cartes"),
+    (
+        "scenario_reshuffle_unknown",
+        "setup.reshuffle: {card} is not among the cards reshuffled",
+        "setup.reshuffle : {card} n'est pas parmi les cartes remélangées",
+    ),
+    (
+        "scenario_reshuffle_count",
+        "setup.reshuffle names {named} cards, the discard pile gives {given}",
+        "setup.reshuffle nomme {named} cartes, la défausse en donne {given}",
+    ),
+    ("scenario_setup_mapping", "setup must be a mapping", "setup doit être un dictionnaire"),
+    (
+        "scenario_hands_or_seed",
+        "setup.hands: one list of cards per seat (or a top-level `seed` to deal)",
+        "setup.hands : une liste de cartes par place (ou une `seed` en tête du scénario pour distribuer)",
+    ),
+    (
+        "scenario_hands_per_seat",
+        "setup.hands: one list of cards per seat ({n})",
+        "setup.hands : une liste de cartes par place ({n})",
+    ),
+    ("scenario_players", "{variant} is not played by {n} players", "{variant} ne se joue pas à {n} joueurs"),
+    ("scenario_not_seat", "{where}: not a seat: {value}", "{where} : ce n'est pas une place : {value}"),
+    (
+        "scenario_scores_seats",
+        "scores: one whole number per seat ({n})",
+        "scores : un nombre entier par place ({n})",
+    ),
+    (
+        "scenario_scores_teams",
+        "scores: one whole number per team ({n})",
+        "scores : un nombre entier par équipe ({n})",
+    ),
+    (
+        "scenario_copies",
+        "{where}: more {card} than the deck holds ({limit})",
+        "{where} : plus de {card} que le paquet n'en contient ({limit})",
+    ),
+    (
+        "scenario_no_discard_pile",
+        "discard: this variant has no discard pile",
+        "discard : cette variante n'a pas de défausse",
+    ),
+    ("scenario_table_list", "table: a list of melds", "table : une liste de combinaisons"),
+    (
+        "scenario_table_meld_form",
+        "{where}: a meld is a card list or {{cards, owner}}",
+        "{where} : une combinaison est une liste de cartes ou {{cards, owner}}",
+    ),
+    (
+        "scenario_opened_per_seat",
+        "opened: one true/false per seat ({n})",
+        "opened : un true/false par place ({n})",
+    ),
+    ("scenario_phase", "phase: draw or lay, not {value}", "phase : draw ou lay, pas {value}"),
+    ("scenario_hands_no_seat", "hands: no seat {seat}", "hands : pas de place {seat}"),
+    ("scenario_hands_differ", "hands[{seat}] differ", "hands[{seat}] diffèrent"),
+    ("scenario_table_differs", "table differs", "la table diffère"),
+    ("scenario_discard_top_differs", "discard_top differs", "discard_top diffère"),
+    ("scenario_bad_expectation", "{key}: bad expectation: {detail}", "{key} : attente mal écrite : {detail}"),
+    (
+        "scenario_cards_expected",
+        "expected a list of cards, got {value}",
+        "attendu une liste de cartes, reçu {value}",
+    ),
+    ("scenario_differs", "{key}: expected {want}, got {got}", "{key} : attendu {want}, obtenu {got}"),
+    # ------------------------------------------------------------ saved games (rami_core.savegame)
+    (
+        "save_cannot_write",
+        "cannot save to {path}: {reason}",
+        "impossible d'enregistrer dans {path} : {reason}",
+    ),
+    ("save_is_folder", "it is a folder: give a file name", "c'est un dossier : donnez un nom de fichier"),
+    ("save_cannot_read", "{path}: cannot read: {reason}", "{path} : lecture impossible : {reason}"),
+    (
+        "save_too_large",
+        "too large for a saved game: {detail}",
+        "trop grand pour une partie enregistrée : {detail}",
+    ),
+    (
+        "save_not_json",
+        "{path}: not a saved game ({detail})",
+        "{path} : ce n'est pas une partie enregistrée ({detail})",
+    ),
+    (
+        "save_not_object",
+        "not a saved game: expected a JSON object",
+        "ce n'est pas une partie enregistrée : un objet JSON est attendu",
+    ),
+    (
+        "save_format",
+        "not a saved game: format is {value}, expected {expected}",
+        "ce n'est pas une partie enregistrée : le format est {value}, {expected} attendu",
+    ),
+    (
+        "save_version",
+        "saved game format version {value} is not supported (this rami reads version {version})",
+        "la version {value} du format de partie enregistrée n'est pas prise en charge "
+        "(ce rami lit la version {version})",
+    ),
+    ("save_missing", "saved game is missing {keys}", "il manque à la partie enregistrée : {keys}"),
+    (
+        "save_checksum",
+        "saved game is corrupt or was edited: its checksum does not match its content",
+        "la partie enregistrée est abîmée ou a été modifiée : sa somme de contrôle ne correspond pas à son contenu",
+    ),
+    (
+        "save_profile_not_mapping",
+        "saved game's profile is not a mapping",
+        "le profil de la partie enregistrée n'est pas un dictionnaire",
+    ),
+    (
+        "save_profile_invalid",
+        "saved game's profile is invalid: {detail}",
+        "le profil de la partie enregistrée est invalide : {detail}",
+    ),
+    (
+        "save_bad_players",
+        "saved game has a bad player count: {value}",
+        "la partie enregistrée a un nombre de joueurs invalide : {value}",
+    ),
+    (
+        "save_bad_seed",
+        "saved game has a bad seed: {value}",
+        "la partie enregistrée a une graine invalide : {value}",
+    ),
+    (
+        "save_log_not_list",
+        "saved game's log is not a list",
+        "le journal de la partie enregistrée n'est pas une liste",
+    ),
+    (
+        "save_action_unreadable",
+        "saved game's action {n} is unreadable: {detail}",
+        "l'action {n} de la partie enregistrée est illisible : {detail}",
+    ),
+    (
+        "save_action_refused",
+        "saved game's action {n} ({action}) is refused on replay: {error_code}: {refusal}",
+        "l'action {n} de la partie enregistrée ({action}) est refusée à la relecture : {error_code} : {refusal}",
+    ),
+    (
+        "save_action_malformed",
+        "saved game's action {n} is malformed: {action}",
+        "l'action {n} de la partie enregistrée est mal formée : {action}",
+    ),
+    (
+        "save_snapshot_unreadable",
+        "saved game's snapshot is unreadable: {error}",
+        "l'instantané de la partie enregistrée est illisible : {error}",
+    ),
+    (
+        "save_snapshot_differs",
+        "saved game does not replay to its snapshot: the log or the snapshot was changed",
+        "la partie enregistrée ne se rejoue pas jusqu'à son instantané : le journal ou l'instantané a été modifié",
+    ),
+    (
+        "save_replay_failed",
+        "saved game cannot be replayed: {detail}",
+        "la partie enregistrée ne peut pas être rejouée : {detail}",
+    ),
+    ("save_malformed", "saved game is malformed: {error}", "la partie enregistrée est mal formée : {error}"),
+    # ------------------------------------------------------------ JSON files (rami_core.userfiles.loads_json)
+    ("json_bad", "bad JSON at line {line}: {detail}", "JSON invalide à la ligne {line} : {detail}"),
+    ("json_too_deep", "JSON nested too deeply", "JSON trop imbriqué"),
+    ("json_deeper", "JSON nested deeper than {limit} levels", "JSON imbriqué sur plus de {limit} niveaux"),
+    (
+        "json_long_int",
+        "an integer of {digits} digits (at most {limit}): refused",
+        "un entier de {digits} chiffres (au plus {limit}) : refusé",
+    ),
+    (
+        "json_constant",
+        "{name} is not a number a game uses: refused",
+        "{name} n'est pas un nombre qu'une partie utilise : refusé",
+    ),
+    # ------------------------------------------------------------ card notation in files (rami_core.cards.parse_card)
+    ("card_not_a_card", "not a card: {card}", "ce n'est pas une carte : {card}"),
+    ("card_empty", "empty card", "carte vide"),
+    (
+        "card_no_suit",
+        "not a card: {card} (no suit S, H, D, C or ♠ ♥ ♦ ♣)",
+        "ce n'est pas une carte : {card} (il manque la couleur S, H, D, C ou ♠ ♥ ♦ ♣)",
+    ),
+    (
+        "card_bad_rank",
+        "not a card: {card} (rank must be A, 2-10, T, J, Q, K)",
+        "ce n'est pas une carte : {card} (la valeur est A, 2-10, T, J, Q, K, ou V, D, R devant un symbole)",
+    ),
+    # ------------------------------------------------------------ actions written as data (rami_core.actions)
+    (
+        "action_cards_list",
+        "{where}: expected a list of cards, got {value}",
+        "{where} : attendu une liste de cartes, reçu {value}",
+    ),
+    (
+        "action_melds_list",
+        "{where}: expected a list of melds, got {value}",
+        "{where} : attendu une liste de combinaisons, reçu {value}",
+    ),
+    (
+        "action_whole_number",
+        "{where}: expected a whole number, got {value}",
+        "{where} : attendu un nombre entier, reçu {value}",
+    ),
+    (
+        "action_one_of",
+        "a step needs exactly one action among {actions}; got {keys}",
+        "une étape demande exactement une action parmi {actions} ; reçu {keys}",
+    ),
+    ("action_needs_player", "{action}: a step needs `player`", "{action} : une étape demande `player`"),
+    (
+        "action_draw_pile",
+        "draw: expected stock or discard, got {value}",
+        "draw : attendu stock ou discard, reçu {value}",
+    ),
+    (
+        "action_layoff_list",
+        "layoff: expected a list of {{card, to}}, got {value}",
+        "layoff : attendu une liste de {{card, to}}, reçu {value}",
+    ),
+    (
+        "action_layoff_item",
+        "layoff: each item needs card and to, got {value}",
+        "layoff : chaque élément demande card et to, reçu {value}",
+    ),
+    ("action_layoff_keys", "layoff: unknown keys {keys}", "layoff : clés inconnues {keys}"),
+    (
+        "action_swap_form",
+        "swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {value}",
+        "swap : attendu {{card: C, meld: I}} ou {{cards: [C1, C2], meld: I}}, reçu {value}",
+    ),
     # ------------------------------------------------------------ words not ours
     ("text", "{text}", "{text}"),
     ("yaml_phrase", "{phrase}", "{phrase}"),
@@ -511,7 +976,7 @@ def _rebuild(code: str, params: dict[str, Any]) -> Said:
 
 
 def _json(value: Any) -> Any:
-    if isinstance(value, Said):
+    if hasattr(value, "to_json"):
         return value.to_json()
     if isinstance(value, tuple):
         return [_json(v) for v in value]
@@ -519,7 +984,9 @@ def _json(value: Any) -> Any:
 
 
 def _shown(value: Any, lang: str) -> Any:
-    if isinstance(value, Said):
+    # A nested value worded per language: a Said, or another catalogue's
+    # words (a refusal, a located problem) carried with a `words(lang)`.
+    if callable(getattr(value, "words", None)):
         return value.words(lang)
     if isinstance(value, tuple):
         return FRAME.get(lang, FRAME["en"])["or"].join(str(_shown(v, lang)) for v in value)

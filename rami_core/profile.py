@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .going_out import impossible
 from .problems import Said
 
 FORMAT_VERSION = 1
@@ -390,30 +391,11 @@ class Profile(Strict):
                     )
                 )
                 break
-        # A hand that can never go out: going out lays every card but the
-        # discard, so the hand (one drawn card more, one discarded) must hold
-        # the smallest meld; and a meld must be able to hold its naturals.
-        smallest_meld = min(self.melds.run_min, self.melds.set_min)
-        counts = range(self.players.min, self.players.max + 1)
-        smallest_hand = min(self.hand_size(n) for n in counts) + (0 if self.discard.enabled else 1)
-        if smallest_hand < smallest_meld:
-            problems.append(
-                (
-                    "deal.hand_size",
-                    Said("hand_never_out", hand=min(self.hand_size(n) for n in counts), meld=smallest_meld),
-                )
-            )
-        elif self.jokers.min_naturals > min(self.hand_size(n) for n in counts) + 1:
-            problems.append(
-                (
-                    "jokers.min_naturals",
-                    Said(
-                        "min_naturals_beyond_hand",
-                        naturals=self.jokers.min_naturals,
-                        hand=min(self.hand_size(n) for n in counts),
-                    ),
-                )
-            )
+        # A game nobody can finish (a hand below the smallest meld, an
+        # opening no lay can reach): refused here, where every reader of a
+        # profile meets it. What is merely unlikely is `going_out.unlikely`.
+        if not problems:
+            problems.extend(impossible(self))
         for n in self.deal.hand_size_by_players:
             if not self.players.min <= n <= self.players.max:
                 problems.append(

@@ -458,6 +458,9 @@ WHATS: dict[str, str] = {
 }
 
 
+FR_VOWELS = frozenset("aeiouyéèêàâîôû")  # before these, French writes d' for de
+
+
 def template_params(template: str) -> set[str]:
     """The named parameters a template shows."""
     return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
@@ -535,6 +538,8 @@ def _render(
     if person and key == "no_meld_range" and shown.get("last") == 0:
         key = "no_meld_empty"
     template = (SHOWN.get(key, {}).get(lang) if person else None) or REFUSALS[key][lang]
+    if lang == "fr" and str(shown.get("what", "x"))[:1] in FR_VOWELS:
+        template = template.replace("de {what}", "d'{what}")  # elision: « avant d'échanger »
     return template.format(**shown)
 
 
@@ -569,6 +574,23 @@ def refusal_detail(
     if general is not None and lang != "en":  # no words of its own in this language
         return general
     return message or general or code
+
+
+def refusal_as_written(
+    code: str,
+    reason: str | None,
+    params: Mapping[str, Any] | None,
+    lang: str,
+    message: str = "",
+    texts: Mapping[str, str] | None = None,
+) -> str:
+    """Why a move was refused, in `lang`, for the author of a file of actions
+    (``rami check``'s scenarios, a save): cards in the files' notation and
+    meld numbers counted from 0, as the actions count them. In English, the
+    refusal's own message."""
+    if reason in REFUSALS:
+        return _render(reason, dict(params or {}), lang, str, person=False)
+    return refusal_detail(code, reason, params, lang, str, message, texts)
 
 
 def refusal_words(

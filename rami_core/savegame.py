@@ -25,8 +25,9 @@ from . import __version__
 from .actions import ActionFormatError, NextRound, action_from_dict, action_to_dict
 from .cards import CardError
 from .engine import Game
-from .errors import ProfileError, RamiError, RuleError
+from .errors import Located, ProfileError, RamiError, Refused, RuleError
 from .hooks import PluginError
+from .problems import Said, from_validation, said
 from .profile import Profile
 from .state import GameState
 from .userfiles import (
@@ -47,9 +48,15 @@ MAX_SAVE_BYTES = 16 * 1024 * 1024
 
 class SaveError(RamiError, ValueError):
     """A saved game that cannot be loaded or written; says what is wrong with it.
+    Its message is a :class:`~rami_core.problems.Said` (``said``: a code
+    with its parameters, worded in any language; ``str()`` the English).
     ``reason`` is the cause alone, without the path (set when writing failed)."""
 
     reason: str = ""
+
+    @property
+    def said(self) -> Said:
+        return said(self.args[0]) if self.args else Said("text", text="")
 
 
 def _digest(body: dict[str, Any]) -> str:
@@ -75,7 +82,7 @@ def to_save(game: Game, seed: int | None = None, extra: dict[str, Any] | None = 
 
 
 def _save_failed(path: str | Path, reason: str) -> SaveError:
-    error = SaveError(f"cannot save to {cut(str(path), 200)}: {reason}")
+    error = SaveError(Said("save_cannot_write", path=cut(str(path), 200), reason=said(reason)))
     error.reason = reason
     return error
 
@@ -90,14 +97,14 @@ def save(game: Game, path: str | Path, extra: dict[str, Any] | None = None) -> N
         raise _save_failed(path, problem)
     target = Path(path)
     if not target.name or target.name in (".", "..") or str(path).endswith(("/", os.sep)) or target.is_dir():
-        raise _save_failed(path, "it is a folder: give a file name")
+        raise _save_failed(path, Said("save_is_folder"))
     text = json.dumps(to_save(game, extra=extra), indent=1, ensure_ascii=False)
     try:
         write_text_safely(target, text)  # a unique temporary file, then a rename
     except FileRefused as e:
         raise _save_failed(path, e.reason) from None
     except OSError as e:
-        raise _save_failed(path, (e.strerror or type(e).__name__).lower()) from None
+        raise _save_failed(path, Said("text", text=(e.strerror or type(e).__name__).lower())) from None
 
 
 def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
@@ -111,9 +118,14 @@ def from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     except SaveError:
         raise
     except PluginError as e:
-        raise SaveError(f"saved game cannot be replayed: {e}") from None
+        raise SaveError(Said("save_replay_failed", detail=e.said)) from None
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as e:
-        raise SaveError(f"saved game is malformed: {type(e).__name__}: {cut(str(e), 120)}") from None
+        raise SaveError(Said("save_malformed", error=_error_text(e))) from None
+
+
+def _error_text(e: BaseException) -> Said:
+    """An exception met reading a hostile save, as the program's own words."""
+    return Said("text", text=f"{type(e).__name__}: {cut(str(e), 120)}")
 
 
 def _int(value: Any) -> bool:
@@ -122,42 +134,41 @@ def _int(value: Any) -> bool:
 
 def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
     if not isinstance(data, dict):
-        raise SaveError("not a saved game: expected a JSON object")
+        raise SaveError(Said("save_not_object"))
     if data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"not a saved game: format is {short(data.get('format'))}, expected {SAVE_FORMAT!r}")
+        raise SaveError(Said("save_format", value=short(data.get("format")), expected=repr(SAVE_FORMAT)))
     version = data.get("version")
     if not _int(version) or version != SAVE_VERSION:  # `true` and `1.0` are not the integer 1
-        raise SaveError(
-            f"saved game format version {short(version)} is not supported (this rami reads version {SAVE_VERSION})"
-        )
+        raise SaveError(Said("save_version", value=short(version), version=SAVE_VERSION))
     missing = [k for k in ("profile", "players", "seed", "log", "snapshot") if k not in data]
     if missing:
-        raise SaveError(f"saved game is missing {', '.join(missing)}")
+        raise SaveError(Said("save_missing", keys=", ".join(missing)))
     if check_digest:
         body = {k: v for k, v in data.items() if k != "sha256"}
         if not isinstance(data.get("sha256"), str) or data.get("sha256") != _digest(body):
-            raise SaveError("saved game is corrupt or was edited: its checksum does not match its content")
+            raise SaveError(Said("save_checksum"))
     if not isinstance(data["profile"], dict):
-        raise SaveError("saved game's profile is not a mapping")
+        raise SaveError(Said("save_profile_not_mapping"))
     try:
         profile = Profile.model_validate(data["profile"])
     except ValidationError as e:
         err = e.errors(include_url=False)[0]
         where = ".".join(map(str, err["loc"]))
+        detail = from_validation(err)  # by pydantic's error type, never its English msg
         raise SaveError(
-            f"saved game's profile is invalid: {where + ': ' if where else ''}{cut(err['msg'], 200)}"
+            Said("save_profile_invalid", detail=Said("at", where=where, detail=detail) if where else detail)
         ) from None
     players, seed = data["players"], data["seed"]
     if not _int(players) or not profile.allows_players(players):
-        raise SaveError(f"saved game has a bad player count: {short(players)}")
+        raise SaveError(Said("save_bad_players", value=short(players)))
     if seed is not None and (not _int(seed) or len(str(abs(seed))) > MAX_INT_DIGITS):
-        raise SaveError(f"saved game has a bad seed: {short(seed)}")
+        raise SaveError(Said("save_bad_seed", value=short(seed)))
     if not isinstance(data["log"], list):
-        raise SaveError("saved game's log is not a list")
+        raise SaveError(Said("save_log_not_list"))
     try:
         game = Game.new(profile, players, seed=seed, plugins=plugins)
     except ProfileError as e:  # a plugin the profile names is unknown here, or its settings are bad
-        raise SaveError(f"saved game's profile is invalid: {e}") from None
+        raise SaveError(Said("save_profile_invalid", detail=Located(e))) from None
     for i, entry in enumerate(data["log"], start=1):
         try:
             if entry == {"next_round": True}:
@@ -165,21 +176,20 @@ def _from_save(data: Any, *, plugins=(), check_digest: bool = True) -> Game:
             else:
                 game.apply(action_from_dict(entry))
         except (ActionFormatError, CardError) as e:
-            raise SaveError(f"saved game's action {i} is unreadable: {cut(str(e), 200)}") from None
+            raise SaveError(Said("save_action_unreadable", n=i, detail=e.said)) from None
         except RuleError as e:
-            raise SaveError(
-                f"saved game's action {i} ({short(entry, 80)}) is refused on replay: {e.code}: {e.message}"
-            ) from None
+            message = Said(
+                "save_action_refused", n=i, action=short(entry, 80), error_code=e.code, refusal=Refused(e)
+            )
+            raise SaveError(message) from None
         except (TypeError, AttributeError):
-            raise SaveError(f"saved game's action {i} is malformed: {short(entry, 80)}") from None
+            raise SaveError(Said("save_action_malformed", n=i, action=short(entry, 80))) from None
     try:
         snapshot = GameState.from_dict(data["snapshot"]).to_json()
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, CardError) as e:
-        raise SaveError(
-            f"saved game's snapshot is unreadable: {type(e).__name__}: {cut(str(e), 120)}"
-        ) from None
+        raise SaveError(Said("save_snapshot_unreadable", error=_error_text(e))) from None
     if snapshot != game.state.to_json():
-        raise SaveError("saved game does not replay to its snapshot: the log or the snapshot was changed")
+        raise SaveError(Said("save_snapshot_differs"))
     return game
 
 
@@ -189,12 +199,15 @@ def read_save_data(path: str | Path) -> Any:
     try:
         text = read_text(path, MAX_SAVE_BYTES)
     except FileRefused as e:
-        reason = e.reason.replace("larger than", "too large for a saved game: larger than", 1)
-        raise SaveError(f"{shown}: cannot read: {reason}") from None
+        reason = said(e.reason)
+        if reason.code in ("file_too_large", "file_too_large_mib"):
+            reason = Said("save_too_large", detail=reason)
+        raise SaveError(Said("save_cannot_read", path=shown, reason=reason)) from None
     try:
         return loads_json(text)
     except ValueError as e:
-        raise SaveError(f"{shown}: not a saved game ({e})") from None
+        detail = e.args[0] if e.args and isinstance(e.args[0], Said) else Said("text", text=str(e))
+        raise SaveError(Said("save_not_json", path=shown, detail=detail)) from None
 
 
 def load_with_data(path: str | Path, *, plugins=()) -> tuple[Game, dict[str, Any]]:
@@ -203,7 +216,7 @@ def load_with_data(path: str | Path, *, plugins=()) -> tuple[Game, dict[str, Any
     try:
         return from_save(data, plugins=plugins), data
     except SaveError as e:
-        raise SaveError(f"{cut(str(path), 200)}: {e}") from None
+        raise SaveError(Said("at", where=cut(str(path), 200), detail=e.said)) from None
 
 
 def load(path: str | Path, *, plugins=()) -> Game:

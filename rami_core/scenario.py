@@ -29,13 +29,14 @@ from .actions import ACTION_KEYS, ActionFormatError, action_from_dict
 from .caps import TURN_CAP, round_capped, turns_in_round
 from .cards import Card, CardError, format_card, parse_card
 from .engine import STOCK, Game, deal, rng_for
-from .errors import Problem, ProfileError, RuleError
+from .errors import Located, Problem, ProfileError, Refused, RuleError
 from .events import round_dealt
 from .hooks import PluginError
 from .hookspecs import hookimpl
 from .melds import read_meld, why_invalid
-from .problems import Said
+from .problems import Said, said, words
 from .profile import Profile
+from .refusals import refusal_as_written
 from .rules import Rules
 from .scoring import EMPTY_ALL_PAY, EMPTY_NOBODY, OUT, REPLAY
 from .state import DRAW, LAY, OVER, GameState, TableMeld
@@ -109,19 +110,41 @@ ROUND_ENDS = {
 CAPPED = "capped"  # the round reached the scenario's turn cap without ending
 
 
-def _unknown(keys: Iterable[Any], known: Iterable[str], where: str) -> str | None:
+def _unknown(keys: Iterable[Any], known: Iterable[str], where: str | Said) -> Said | None:
     """The message for the first unknown key, with the nearest known one suggested."""
     known = list(known)
     for key in keys:
         if key not in known:
             near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
-            hint = f" (did you mean `{near[0]}`?)" if near else f" (known: {', '.join(known)})"
-            return f"{where}: unknown key {short(key)}{hint}"
+            if near:
+                return Said("scenario_unknown_key_near", where=where, key=short(key), near=near[0])
+            return Said("scenario_unknown_key_known", where=where, key=short(key), known=", ".join(known))
     return None
 
 
 class SetupInvalid(Exception):
-    pass
+    """A setup that breaks the closed world; its argument is a :class:`Said`."""
+
+    @property
+    def said(self) -> Said:
+        return said(self.args[0]) if self.args else Said("text", text="")
+
+
+class _Reason:
+    """A refusal catalogue's reason (why a meld is invalid) as a problem's parameter."""
+
+    def __init__(self, reason: Any):
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.reason)
+
+    def words(self, lang: str) -> str:
+        r = self.reason
+        return refusal_as_written("invalid_meld", r.key, r.params, lang, str(r))
+
+    def to_json(self) -> Any:
+        return self.reason.to_json()
 
 
 @dataclass
@@ -132,17 +155,25 @@ class Result:
     step: int | None = None
     expected: Any = None
     actual: Any = None
-    message: str = ""
+    message: str = ""  # a Said: English as text, words(lang) in any language
+    line: int | None = None  # where in the file the failure was written (the step, the setup)
 
-    def to_dict(self) -> dict[str, Any]:
+    def words(self, lang: str = "en") -> str:
+        """The message in `lang`."""
+        return words(self.message, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        message = said(self.message) if self.message else None
         return {
             "name": self.name,
             "file": self.file,
             "passed": self.passed,
             "step": self.step,
+            "line": self.line,
             "expected": self.expected,
             "actual": self.actual,
-            "message": self.message,
+            "message": self.words(lang),
+            "code": message.code if message is not None else None,
         }
 
 
@@ -183,11 +214,10 @@ def run_file(path: Path, shown: str | None = None) -> list[Result]:
     try:
         docs = _located_documents(path)
     except ProfileError as e:
-        return [Result(path.name, shown, False, None, None, None, f"cannot read scenario file: {e}")]
+        message = Said("scenario_unreadable", detail=Located(e))
+        return [Result(path.name, shown, False, None, None, None, message, line=_first_line(e))]
     if not docs:
-        return [
-            Result(path.name, shown, False, None, None, None, "the file holds no scenario: checks nothing")
-        ]
+        return [Result(path.name, shown, False, None, None, None, Said("scenario_empty_file"))]
     results = []
     for i, doc in enumerate(docs):
         result = run_guarded(doc.data, path.parent, shown, index=i)
@@ -195,14 +225,29 @@ def run_file(path: Path, shown: str | None = None) -> list[Result]:
     return results
 
 
+def _first_line(e: ProfileError) -> int | None:
+    return next((p.line for p in e.problems if p.line is not None), None)
+
+
 def _with_line(result: Result, locations: dict[tuple[Any, ...], Any]) -> Result:
-    """A failing step's message, located at the line the step was written on."""
-    if result.passed or result.step is None:
+    """A failure located at the line it was written on: a failing step's,
+    else the setup's for a setup refused, else the scenario's first line."""
+    if result.passed:
         return result
-    at = locations.get(("steps", result.step - 1))
-    if at is None or at.line is None:
+    if result.step is not None:
+        at = locations.get(("steps", result.step - 1))
+        if at is not None and at.line is not None:
+            result.line = at.line
         return result
-    result.message = f"line {at.line}: {result.message}"
+    code = getattr(result.message, "code", None)
+    paths: list[tuple[Any, ...]] = [("setup",)] if result.actual == "setup_invalid" else []
+    if code == "scenario_profile":
+        paths = [("rules",), ("variant",)]
+    for path in [*paths, ()]:
+        at = locations.get(path)
+        if at is not None and at.line is not None:
+            result.line = at.line
+            break
     return result
 
 
@@ -214,11 +259,10 @@ def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
     try:
         return run_scenario(doc, base_dir, shown, index=index)
     except PluginError as e:
-        return Result(name, shown, False, None, None, None, str(e))
+        return Result(name, shown, False, None, None, None, e.said)
     except Exception as e:  # the run goes on: one broken scenario must not hide the others
-        return Result(
-            name, shown, False, None, None, None, f"internal error: {type(e).__name__}: {cut(str(e), 200)}"
-        )
+        error = Said("text", text=f"{type(e).__name__}: {cut(str(e), 200)}")
+        return Result(name, shown, False, None, None, None, Said("scenario_internal_error", error=error))
 
 
 # ------------------------------------------------------------------ one scenario
@@ -226,7 +270,7 @@ def run_guarded(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
 
 def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result:
     if not isinstance(doc, dict):
-        return Result(f"document {index + 1}", shown, False, None, None, None, "a scenario is a mapping")
+        return Result(f"document {index + 1}", shown, False, None, None, None, Said("scenario_not_mapping"))
     name = doc.get("name")
     name = name if isinstance(name, str) and name else f"document {index + 1}"
     unknown = _unknown(doc, SCENARIO_KEYS, "scenario")
@@ -236,40 +280,35 @@ def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result
     if steps is None:
         steps = []
     if not isinstance(steps, list):
-        return Result(name, shown, False, None, None, None, "steps must be a list")
+        return Result(name, shown, False, None, None, None, Said("scenario_steps_not_list"))
     for n, step in enumerate(steps, start=1):
         problem = _step_problem(step)
         if problem is not None:
             return Result(name, shown, False, n, None, None, problem)
     if not any(isinstance(step, dict) and step.get("expect") for step in steps):
-        return Result(
-            name,
-            shown,
-            False,
-            None,
-            None,
-            None,
-            "checks nothing: no step has an `expect` (a state to check or an error to expect)",
-        )
+        return Result(name, shown, False, None, None, None, Said("scenario_checks_nothing"))
     problem = _top_problem(doc)
     if problem is not None:
         return Result(name, shown, False, None, None, None, problem)
     try:
         profile = _profile(doc, base_dir)
     except ProfileError as e:
-        return Result(name, shown, False, None, None, None, f"profile: {e}")
+        message = Said("scenario_profile", detail=Located(e))
+        return Result(name, shown, False, None, None, None, message)
     try:
         table = start(profile, doc.get("setup") or {}, seed=doc.get("seed"), players=doc.get("players"))
     except SetupInvalid as e:
-        return Result(name, shown, False, None, "setup", "setup_invalid", f"setup_invalid: {e}")
+        message = Said("scenario_setup_invalid", detail=e.said)
+        return Result(name, shown, False, None, "setup", "setup_invalid", message)
     table.turn_cap = doc.get("turn_cap", TURN_CAP)
     for n, step in enumerate(steps, start=1):
         try:
             failure = _run_step(table, step)
         except PluginError as e:
-            return Result(name, shown, False, n, None, None, str(e))
+            return Result(name, shown, False, n, None, None, e.said)
         except SetupInvalid as e:
-            return Result(name, shown, False, n, "setup", "setup_invalid", f"next_round: setup_invalid: {e}")
+            message = Said("scenario_next_round_setup_invalid", detail=e.said)
+            return Result(name, shown, False, n, "setup", "setup_invalid", message)
         if failure is not None:
             expected, actual, message = failure
             return Result(name, shown, False, n, expected, actual, message)
@@ -279,11 +318,11 @@ def run_scenario(doc: Any, base_dir: Path, shown: str, index: int = 0) -> Result
 MAX_TURN_CAP = 10_000  # a scenario's turn cap: play_out steps are bounded by it
 
 
-def _top_problem(doc: dict[str, Any]) -> str | None:
+def _top_problem(doc: dict[str, Any]) -> Said | None:
     """What is wrong with the scenario's own keys (`seed`, `players`, `turn_cap`)."""
     seed = doc.get("seed")
     if seed is not None and not _is_int(seed):
-        return f"seed: a whole number, got {short(seed)}"
+        return Said("scenario_whole_number", where="seed", value=short(seed))
     players = doc.get("players")
     setup = doc.get("setup") or {}
     seeded = isinstance(setup, dict) and "hands" not in setup
@@ -291,75 +330,75 @@ def _top_problem(doc: dict[str, Any]) -> str | None:
         seed = setup.get("seed", seed)
         players = setup.get("players", players)
     if seeded and seed is not None and not (_is_int(players) and players >= 1):
-        return "players: a seeded start deals to `players` seats: give their number"
+        return Said("scenario_seeded_players")
     cap = doc.get("turn_cap", TURN_CAP)
     if not _is_int(cap) or not 1 <= cap <= MAX_TURN_CAP:
-        return f"turn_cap: a whole number from 1 to {MAX_TURN_CAP}, got {short(cap)}"
+        return Said("scenario_number_range", where="turn_cap", min=1, max=MAX_TURN_CAP, value=short(cap))
     return None
 
 
-def _step_problem(step: Any) -> str | None:
+def _step_problem(step: Any) -> Said | None:
     """What makes a step malformed, before anything runs: a closed set of keys,
     `player` with exactly one action, or `expect` alone; a well-typed `expect`."""
     if not isinstance(step, dict):
-        return f"a step is a mapping, got {short(step)}"
+        return Said("scenario_step_not_mapping", value=short(step))
     unknown = _unknown(step, STEP_KEYS, "step")
     if unknown:
         return unknown
     actions = [k for k in ACTION_KEYS if k in step]
     rounds = [k for k in ROUND_STEPS if k in step]
     if len(actions) + len(rounds) > 1:
-        return f"a step holds one action, got {', '.join(actions + rounds)}"
+        return Said("scenario_step_actions", actions=", ".join(actions + rounds))
     if rounds:
         if "player" in step:
-            return f"{rounds[0]}: no seat takes it, so no `player`"
+            return Said("scenario_round_step_player", step=rounds[0])
         problem = _round_step_problem(rounds[0], step[rounds[0]])
         if problem is not None:
-            return f"{rounds[0]}: {problem}"
+            return Said("at", where=rounds[0], detail=problem)
     if actions and "player" not in step:
-        return f"{actions[0]}: a step with an action needs `player`"
+        return Said("scenario_action_needs_player", action=actions[0])
     if "player" in step and not actions:
-        return "`player` without an action: a step is `player` with one action, or `expect` alone"
+        return Said("scenario_player_without_action")
     if not actions and not rounds and "expect" not in step:
-        return "an empty step: give `player` with an action, `next_round`, `play_out`, or `expect`"
+        return Said("scenario_empty_step")
     expect = step.get("expect")
     if "expect" in step and not isinstance(expect, dict):
-        return "expect must be a mapping"
+        return Said("scenario_expect_not_mapping")
     if expect:
         unknown = _unknown(expect, EXPECT_KEYS, "expect")
         if unknown:
             return unknown
         if "error" in expect and not actions and "next_round" not in step:
-            return "expect.error needs an action (or `next_round`) in the same step"
+            return Said("scenario_expect_error_no_action")
         for key, want in expect.items():
             if isinstance(want, dict) and not want:
-                return f"expect.{key}: an empty mapping checks nothing: give at least one seat"
+                return Said("scenario_expect_empty_mapping", key=key)
             problem = _expect_type_problem(key, want)
             if problem is not None:
-                return f"expect.{key}: {problem}"
+                return Said("at", where=f"expect.{key}", detail=problem)
     return None
 
 
-def _round_step_problem(key: str, value: Any) -> str | None:
+def _round_step_problem(key: str, value: Any) -> Said | None:
     """A `next_round` is `true` or the round's setup; a `play_out` is `true` or `{turns: N}`."""
     if value is True:
         return None
     if key == "next_round":
         if not isinstance(value, dict):
-            return f"`true` (deal from the seed) or the round's setup, got {short(value)}"
+            return Said("scenario_next_round_value", value=short(value))
         if set(value) == {"setup"}:
             value = value["setup"]
             if not isinstance(value, dict):
-                return f"setup: a mapping, got {short(value)}"
+                return Said("at", where="setup", detail=Said("scenario_mapping_expected", value=short(value)))
         return _unknown(value, NEXT_ROUND_KEYS + NEXT_ROUND_CHECKED, "setup")
     if not isinstance(value, dict):
-        return f"`true` or {{turns: N}}, got {short(value)}"
+        return Said("scenario_play_out_value", value=short(value))
     unknown = _unknown(value, ("turns",), "play_out")
     if unknown:
         return unknown
     turns = value.get("turns")
     if not _is_int(turns) or not 1 <= turns <= MAX_TURN_CAP:
-        return f"turns: a whole number from 1 to {MAX_TURN_CAP}, got {short(turns)}"
+        return Said("scenario_number_range", where="turns", min=1, max=MAX_TURN_CAP, value=short(turns))
     return None
 
 
@@ -375,54 +414,54 @@ def _card_texts(x: Any) -> bool:
     return isinstance(x, list) and all(isinstance(v, str) for v in x)
 
 
-def _expect_type_problem(key: str, want: Any) -> str | None:
+def _expect_type_problem(key: str, want: Any) -> Said | None:
     """Why an expected value has the wrong type for its key, or None (exact types: a bool is no seat)."""
     if key in ("turn", "stock_size", "round", "dealer", "first_player", "discard_size", "turns"):
         ok = _is_int(want)
-        kind = "a whole number"
+        kind = Said("kind_whole_number")
     elif key == "round_end":
         names = (*ROUND_ENDS.values(), CAPPED)
         ok = want is None or want in names
-        kind = f"one of {', '.join(names)}, or null"
+        kind = Said("kind_one_of_or_null", names=", ".join(names))
     elif key == "rami_sec":
         ok = isinstance(want, bool)
-        kind = "true or false"
+        kind = Said("kind_bool")
     elif key in ("winner", "game_winner", "game_loser"):
         ok = want is None or _is_int(want)
-        kind = "a seat number or null"
+        kind = Said("kind_seat_or_null")
     elif key in ("hand_sizes", "penalties", "scores"):
         ok = _int_list(want)
-        kind = "a list of whole numbers"
+        kind = Said("kind_int_list")
     elif key == "opened":
         ok = isinstance(want, list) and all(isinstance(v, bool) for v in want)
-        kind = "a list of true/false"
+        kind = Said("kind_bool_list")
     elif key in ("round_over", "game_over"):
         ok = isinstance(want, bool)
-        kind = "true or false"
+        kind = Said("kind_bool")
     elif key == "phase":
         ok = want in (DRAW, LAY, OVER)
-        kind = f"one of {DRAW}, {LAY}, {OVER}"
+        kind = Said("kind_one_of", names=f"{DRAW}, {LAY}, {OVER}")
     elif key in ("error",):
         ok = isinstance(want, str) and bool(want)
-        kind = "an error code"
+        kind = Said("kind_error_code")
     elif key == "discard_top":
         ok = want is None or isinstance(want, str)
-        kind = "a card or null"
+        kind = Said("kind_card_or_null")
     elif key == "table":
         ok = isinstance(want, list) and all(_card_texts(m) for m in want)
-        kind = "a list of melds, each a list of cards"
+        kind = Said("kind_melds")
     elif key == "hands":
         if not isinstance(want, dict):
-            return "expected a mapping seat -> cards"
+            return Said("scenario_hands_mapping")
         for seat, cards in want.items():
             if not _is_int(seat):
-                return f"seat {short(seat)} is not a seat number"
+                return Said("scenario_not_seat_number", seat=short(seat))
             if not _card_texts(cards):
-                return f"seat {seat}: expected a list of cards"
+                return Said("scenario_seat_cards", seat=seat)
         return None
     else:  # pragma: no cover - EXPECT_KEYS are all handled above
         return None
-    return None if ok else f"expected {kind}, got {short(want)}"
+    return None if ok else Said("scenario_expected", kind=kind, value=short(want))
 
 
 def _profile(doc: dict, base_dir: Path) -> Profile:
@@ -437,7 +476,7 @@ def _profile(doc: dict, base_dir: Path) -> Profile:
     return load_profile(variant, base_dir=base_dir, rules=rules)
 
 
-def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, str] | None:
+def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, Said] | None:
     """Run one step already checked by :func:`_step_problem`."""
     game = table.game
     expect = step.get("expect") or {}
@@ -456,26 +495,31 @@ def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, str] | None
     if has_action:
         try:
             action = action_from_dict({k: v for k, v in step.items() if k != "expect"})
-        except (ActionFormatError, CardError) as e:
-            return None, None, f"bad action: {cut(str(e), 200)}"
+        except ActionFormatError as e:
+            return None, None, Said("scenario_bad_action", detail=e.said)
+        except CardError as e:
+            return None, None, Said("scenario_bad_action", detail=e.said)
         before = game.state.to_json()
         want_error = expect.get("error")
         try:
             game.apply(action)
         except RuleError as e:
             if want_error is None:
-                return "accepted", e.code, f"refused with {e.code}: {e.message}"
+                return "accepted", e.code, Said("scenario_refused", error_code=e.code, refusal=Refused(e))
             if e.code != want_error:
-                return want_error, e.code, f"refused with {e.code} instead of {want_error}: {e.message}"
+                message = Said(
+                    "scenario_refused_instead", error_code=e.code, want=want_error, refusal=Refused(e)
+                )
+                return want_error, e.code, message
             if game.state.to_json() != before:
-                return "state unchanged", "state changed", "a refused action changed the state"
+                return "state unchanged", "state changed", Said("scenario_refused_changed")
             return _compare(table, {k: v for k, v in expect.items() if k != "error"})
         if want_error is not None:
-            return want_error, "accepted", f"accepted, expected refusal with {want_error}"
+            return want_error, "accepted", Said("scenario_accepted_not_refused", want=want_error)
     return _compare(table, expect)
 
 
-def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
+def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, Any, Said] | None:
     """Deal the next round: from the game's seed, or the table `spec` gives whole.
     Its number, first player and scores follow from the game (the engine's
     :meth:`Game.next_deal`), never from the scenario."""
@@ -485,12 +529,13 @@ def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, A
         round_no, first, _attempt = game.next_deal()
     except RuleError as e:
         if want_error is None:
-            return "next round", e.code, f"no next round: {e.message}"
+            return "next round", e.code, Said("scenario_no_next_round", refusal=Refused(e))
         if e.code != want_error:
-            return want_error, e.code, f"refused with {e.code} instead of {want_error}: {e.message}"
+            message = Said("scenario_refused_instead", error_code=e.code, want=want_error, refusal=Refused(e))
+            return want_error, e.code, message
         return None
     if want_error is not None:
-        return want_error, "accepted", f"the next round was dealt, expected refusal with {want_error}"
+        return want_error, "accepted", Said("scenario_next_round_dealt", want=want_error)
     table.reshuffle.order = None  # a named reshuffle belongs to the round it was given for
     spec = spec if isinstance(spec, dict) else {}
     if set(spec) == {"setup"}:
@@ -500,8 +545,9 @@ def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, A
     for key, value in given.items():
         if key in spec and not same(spec[key], value):
             raise SetupInvalid(
-                f"{key}: the game gives {json.dumps(value)}, the setup says {json.dumps(spec[key])}"
-                " (a next round's number, first player and scores follow from the game)"
+                Said(
+                    "scenario_next_round_given", key=key, given=json.dumps(value), said=json.dumps(spec[key])
+                )
             )
     if "hands" not in spec:
         game.next_round()
@@ -515,7 +561,7 @@ def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, A
     return None
 
 
-def _play_out(table: Table, turns: int) -> tuple[Any, Any, str] | None:
+def _play_out(table: Table, turns: int) -> tuple[Any, Any, Said] | None:
     """Plain turns until the round ends, `turns` have been played, or the turn
     cap is reached: the seat to play draws from the stock, then discards the
     card drawn (where a discard is refused, the last card of its hand that is
@@ -541,12 +587,12 @@ def _play_out(table: Table, turns: int) -> tuple[Any, Any, str] | None:
                 except RuleError:
                     continue
             else:
-                return "a discard", "none accepted", f"play_out: seat {seat} has no card it may discard"
+                return "a discard", "none accepted", Said("scenario_play_out_no_discard", seat=seat)
         except RuleError as e:
             return (
                 "accepted",
                 e.code,
-                f"play_out: seat {seat}'s plain turn refused with {e.code}: {e.message}",
+                Said("scenario_play_out_refused", seat=seat, error_code=e.code, refusal=Refused(e)),
             )
     return None
 
@@ -558,11 +604,11 @@ def _card_list(value: Any, where: str) -> list[Card]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise SetupInvalid(f"{where}: expected a list of cards")
+        raise SetupInvalid(Said("at", where=where, detail=Said("scenario_card_list")))
     try:
         return [parse_card(x) for x in value]
     except CardError as e:
-        raise SetupInvalid(f"{where}: {e}") from None
+        raise SetupInvalid(Said("at", where=where, detail=e.said)) from None
 
 
 class ScenarioReshuffle:
@@ -585,11 +631,11 @@ class ScenarioReshuffle:
         for face in faces:
             match = next((c for c in pool if c.face == face.face), None)
             if match is None:
-                raise ValueError(f"setup.reshuffle: {format_card(face)} is not among the cards reshuffled")
+                raise ValueError(Said("scenario_reshuffle_unknown", card=format_card(face)))
             pool.remove(match)
             out.append(match)
         if pool:
-            raise ValueError(f"setup.reshuffle names {len(faces)} cards, the discard pile gives {len(cards)}")
+            raise ValueError(Said("scenario_reshuffle_count", named=len(faces), given=len(cards)))
         return list(reversed(out))  # the state holds the stock top card last
 
 
@@ -612,13 +658,13 @@ def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any
     """The scenario's first round: a closed setup (`hands` given), or dealt from
     `seed` to `players` seats (a setup without `hands`)."""
     if not isinstance(setup, dict):
-        raise SetupInvalid("setup must be a mapping")
+        raise SetupInvalid(Said("scenario_setup_mapping"))
     reshuffle = ScenarioReshuffle()
     if "hands" not in setup and ("seed" in setup or seed is not None):
         seed = setup.get("seed", seed)
         players = setup.get("players", players)
         if not _is_int(seed):
-            raise SetupInvalid(f"seed: a whole number, got {short(seed)}")
+            raise SetupInvalid(Said("scenario_whole_number", where="seed", value=short(seed)))
         game = _seeded(profile, setup, seed, players, reshuffle)
     else:
         unknown = _unknown(setup, SETUP_KEYS, "setup")
@@ -626,16 +672,16 @@ def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any
             raise SetupInvalid(unknown)
         hands_in = setup.get("hands")
         if not isinstance(hands_in, list) or not hands_in:
-            raise SetupInvalid("setup.hands: one list of cards per seat (or a top-level `seed` to deal)")
+            raise SetupInvalid(Said("scenario_hands_or_seed"))
         n = len(hands_in)
         if not profile.allows_players(n):
-            raise SetupInvalid(f"{profile.name} is not played by {n} players")
+            raise SetupInvalid(Said("scenario_players", variant=profile.name, n=n))
         rules = Rules.build(profile, n, [reshuffle])
         turn = setup.get("turn", 0)
         first = setup.get("first_player", turn)
         round_no = setup.get("round", 1)
         if not _is_int(round_no) or round_no < 1:
-            raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+            raise SetupInvalid(Said("scenario_number_from", where="round", min=1, value=short(round_no)))
         teams = rules.teams
         sides = 2 if teams else n
         scores = setup.get("scores", [0] * sides)
@@ -657,11 +703,11 @@ def closed_state(rules: Rules, setup: dict) -> GameState:
         raise SetupInvalid(unknown)
     hands_in = setup.get("hands")
     if not isinstance(hands_in, list) or len(hands_in) != rules.players:
-        raise SetupInvalid(f"setup.hands: one list of cards per seat ({rules.players})")
+        raise SetupInvalid(Said("scenario_hands_per_seat", n=rules.players))
     turn = setup.get("turn", 0)
     round_no = setup.get("round", 1)
     if not _is_int(round_no) or round_no < 1:
-        raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+        raise SetupInvalid(Said("scenario_number_from", where="round", min=1, value=short(round_no)))
     scores = setup.get("scores", [0] * rules.sides)
     return _closed_state(
         rules, setup, round_no=round_no, first=setup.get("first_player", turn), scores=scores, seed=0
@@ -670,20 +716,20 @@ def closed_state(rules: Rules, setup: dict) -> GameState:
 
 def _seeded(profile: Profile, setup: dict, seed: int, players: Any, reshuffle: ScenarioReshuffle) -> Game:
     """Round `setup.round` (1 by default) dealt from the seed, as Game.new deals it."""
-    unknown = _unknown(setup, SEEDED_SETUP_KEYS, "setup (dealt from the seed)")
+    unknown = _unknown(setup, SEEDED_SETUP_KEYS, Said("scenario_where_seeded"))
     if unknown:
-        raise SetupInvalid(unknown + ": a table given card by card needs `hands`")
+        raise SetupInvalid(Said("scenario_seeded_key", detail=unknown))
     n = players
     if not _is_int(n) or not profile.allows_players(n):
-        raise SetupInvalid(f"{profile.name} is not played by {short(n)} players")
+        raise SetupInvalid(Said("scenario_players", variant=profile.name, n=short(n)))
     rules = Rules.build(profile, n, [reshuffle])
     round_no = setup.get("round", 1)
     if not _is_int(round_no) or round_no < 1:
-        raise SetupInvalid(f"round: a whole number from 1, got {short(round_no)}")
+        raise SetupInvalid(Said("scenario_number_from", where="round", min=1, value=short(round_no)))
     if "first_player" in setup:
         first = setup["first_player"]
         if not _is_int(first) or not 0 <= first < n:
-            raise SetupInvalid(f"first_player: not a seat: {short(first)}")
+            raise SetupInvalid(Said("scenario_not_seat", where="first_player", value=short(first)))
     elif rules.random_first_player:
         first = rng_for(seed, "first").randrange(n)
     else:
@@ -701,7 +747,7 @@ def _seeded(profile: Profile, setup: dict, seed: int, players: Any, reshuffle: S
 def _check_scores(scores: Any, rules: Rules) -> None:
     sides = rules.sides
     if not isinstance(scores, list) or len(scores) != sides or not all(_is_int(x) for x in scores):
-        raise SetupInvalid(f"scores: one whole number per {'team' if rules.teams else 'seat'} ({sides})")
+        raise SetupInvalid(Said("scenario_scores_teams" if rules.teams else "scenario_scores_seats", n=sides))
 
 
 def _closed_state(
@@ -711,14 +757,14 @@ def _closed_state(
     hands_in = setup.get("hands")
     n = rules.players
     if not isinstance(hands_in, list) or len(hands_in) != n:
-        raise SetupInvalid(f"setup.hands: one list of cards per seat ({n})")
+        raise SetupInvalid(Said("scenario_hands_per_seat", n=n))
     copies: Counter = Counter()
 
     def physical(face: Card, where: str) -> Card:
         key = face.face
         limit = rules.deck_jokers if face.is_joker else rules.decks
         if copies[key] >= limit:
-            raise SetupInvalid(f"{where}: more {format_card(face)} than the deck holds ({limit})")
+            raise SetupInvalid(Said("scenario_copies", where=where, card=format_card(face), limit=limit))
         c = Card(face.rank, face.suit, copies[key])
         copies[key] += 1
         return c
@@ -729,27 +775,29 @@ def _closed_state(
     stock_top_first = [physical(c, "stock") for c in _card_list(setup.get("stock"), "stock")]
     discard = [physical(c, "discard") for c in _card_list(setup.get("discard"), "discard")]
     if discard and not rules.ends_with_discard:
-        raise SetupInvalid("discard: this variant has no discard pile")
+        raise SetupInvalid(Said("scenario_no_discard_pile"))
     meld_rules = rules.melds
     table: list[TableMeld] = []
     table_in = setup.get("table") or []
     if not isinstance(table_in, list):
-        raise SetupInvalid("table: a list of melds")
+        raise SetupInvalid(Said("scenario_table_list"))
     for i, m in enumerate(table_in):
         owner = None
         if isinstance(m, dict):
             if set(m) - {"cards", "owner"}:
-                raise SetupInvalid(f"table[{i}]: a meld is a card list or {{cards, owner}}")
+                raise SetupInvalid(Said("scenario_table_meld_form", where=f"table[{i}]"))
             owner = m.get("owner")
             if owner is not None and (
                 isinstance(owner, bool) or not isinstance(owner, int) or not 0 <= owner < n
             ):
-                raise SetupInvalid(f"table[{i}].owner: not a seat: {short(owner)}")
+                raise SetupInvalid(Said("scenario_not_seat", where=f"table[{i}].owner", value=short(owner)))
             m = m.get("cards")
         cards = [physical(c, f"table[{i}]") for c in _card_list(m, f"table[{i}]")]
         r = read_meld(cards, meld_rules)
         if r is None:
-            raise SetupInvalid(f"table[{i}]: " + why_invalid(cards, meld_rules))
+            raise SetupInvalid(
+                Said("at", where=f"table[{i}]", detail=_Reason(why_invalid(cards, meld_rules)))
+            )
         table.append(TableMeld(r, owner))
     owners = {m.owner for m in table if m.owner is not None}
     if not rules.has_opening:
@@ -759,17 +807,17 @@ def _closed_state(
     if "opened" in setup:
         o = setup["opened"]
         if not isinstance(o, list) or len(o) != n or not all(isinstance(x, bool) for x in o):
-            raise SetupInvalid(f"opened: one true/false per seat ({n})")
+            raise SetupInvalid(Said("scenario_opened_per_seat", n=n))
         opened = list(o) if rules.has_opening else [True] * n
     _check_scores(scores, rules)
     turn = setup.get("turn", first)
     if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn < n:
-        raise SetupInvalid(f"turn: not a seat: {short(turn)}")
+        raise SetupInvalid(Said("scenario_not_seat", where="turn", value=short(turn)))
     if not _is_int(first) or not 0 <= first < n:
-        raise SetupInvalid(f"first_player: not a seat: {short(first)}")
+        raise SetupInvalid(Said("scenario_not_seat", where="first_player", value=short(first)))
     phase = setup.get("phase", DRAW)
     if phase not in (DRAW, LAY):
-        raise SetupInvalid(f"phase: draw or lay, not {short(phase)}")
+        raise SetupInvalid(Said("scenario_phase", value=short(phase)))
     marked = setup.get("opened") or [False] * n
     laid_before = [i in owners or marked[i] is True for i in range(n)]
     return GameState(
@@ -798,7 +846,7 @@ def _faces(cards: Iterable[Card]) -> list[str]:
 
 def _expected_faces(value: Any) -> list[str]:
     if not isinstance(value, list):
-        raise ValueError(f"expected a list of cards, got {short(value)}")
+        raise ValueError(Said("scenario_cards_expected", value=short(value)))
     return sorted(format_card(parse_card(x)) for x in value)
 
 
@@ -848,7 +896,7 @@ def same(want: Any, got: Any) -> bool:
     return bool(want == got)
 
 
-def _compare(table: Table, expect: dict[str, Any]) -> tuple[Any, Any, str] | None:
+def _compare(table: Table, expect: dict[str, Any]) -> tuple[Any, Any, Said] | None:
     if not expect:
         return None
     actual = observe(table.game, table.turn_cap)
@@ -858,21 +906,26 @@ def _compare(table: Table, expect: dict[str, Any]) -> tuple[Any, Any, str] | Non
             if key == "hands":
                 for seat, cards in want.items():
                     if seat not in got:
-                        return want, None, f"hands: no seat {seat}"
+                        return want, None, Said("scenario_hands_no_seat", seat=seat)
                     if _expected_faces(cards) != got[seat]:
-                        return {seat: cards}, {seat: got[seat]}, f"hands[{seat}] differ"
+                        return {seat: cards}, {seat: got[seat]}, Said("scenario_hands_differ", seat=seat)
                 continue
             if key == "table":
                 if sorted(_expected_faces(m) for m in want) != got:
-                    return want, got, "table differs"
+                    return want, got, Said("scenario_table_differs")
                 continue
             if key == "discard_top":
                 w = None if want is None else format_card(parse_card(want))
                 if w != got:
-                    return want, got, "discard_top differs"
+                    return want, got, Said("scenario_discard_top_differs")
                 continue
-        except (CardError, ValueError) as e:
-            return want, got, f"{key}: bad expectation: {cut(str(e), 200)}"
+        except CardError as e:
+            return want, got, Said("scenario_bad_expectation", key=key, detail=e.said)
+        except ValueError as e:
+            detail = (
+                e.args[0] if e.args and isinstance(e.args[0], Said) else Said("text", text=cut(str(e), 200))
+            )
+            return want, got, Said("scenario_bad_expectation", key=key, detail=detail)
         if not same(want, got):
-            return want, got, f"{key}: expected {json.dumps(want)}, got {json.dumps(got)}"
+            return want, got, Said("scenario_differs", key=key, want=json.dumps(want), got=json.dumps(got))
     return None

@@ -18,7 +18,7 @@ import errno
 import json
 import os
 import stat
-from typing import Any
+from typing import Any, TextIO
 
 from .problems import Said
 
@@ -113,6 +113,29 @@ def write_text_safely(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def open_append_safely(path: str | os.PathLike[str]) -> TextIO:
+    """``path`` opened to append text, created if missing; :class:`FileRefused`
+    for a target that is a symbolic link, a folder, a FIFO or a device (a
+    FIFO would hang the writer, a link write elsewhere): opened without
+    following a link nor blocking, then checked before a byte is written."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except IsADirectoryError:
+        raise FileRefused(Said("is_folder")) from None
+    except OSError as exc:
+        if os.path.islink(path):
+            raise FileRefused(Said("is_symlink")) from None
+        raise FileRefused(Said("unreadable_file", error=_os_error(exc))) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise FileRefused(Said("not_regular_file"))
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
+
+
 def read_regular_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; :class:`FileRefused` otherwise.
 
@@ -191,12 +214,12 @@ def read_text(path: str | os.PathLike[str], limit: int) -> str:
 def _bounded_int(text: str) -> int:
     digits = text.lstrip("-")
     if len(digits) > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of {len(digits)} digits (at most {MAX_INT_DIGITS}): refused")
+        raise ValueError(Said("json_long_int", digits=len(digits), limit=MAX_INT_DIGITS))
     return int(text)
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a game uses: refused")
+    raise ValueError(Said("json_constant", name=name))
 
 
 def _depth(data: Any) -> int:
@@ -221,11 +244,12 @@ def loads_json(text: str) -> Any:
     try:
         data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"bad JSON at line {exc.lineno}: {exc.msg}") from None
+        # the json module's own phrase ("Expecting value"), quoted as it writes it
+        raise ValueError(Said("json_bad", line=exc.lineno, detail=Said("text", text=exc.msg))) from None
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise ValueError(Said("json_too_deep")) from None
     if _depth(data) > MAX_JSON_DEPTH:
-        raise ValueError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        raise ValueError(Said("json_deeper", limit=MAX_JSON_DEPTH))
     return data
 
 

@@ -55,3 +55,55 @@ def test_the_example_runs(tmp_path, monkeypatch):
     assert "'kind': 'timed_out'" in printed
     assert "cannot load:" in printed
     assert (tmp_path / "table.json").is_file()
+
+
+LEGAL_HEADING = "## What a seat may do: greying out buttons"
+
+
+def legal_section() -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    assert LEGAL_HEADING in text, f"docs/embedding.md has no section {LEGAL_HEADING!r}"
+    body = text.split(LEGAL_HEADING, 1)[1]
+    nxt = re.search(r"^## ", body, flags=re.M)
+    return body[: nxt.start()] if nxt else body
+
+
+def test_the_legal_moves_example_prints_what_the_page_shows():
+    """The greying-out example runs as written and prints the output shown under it."""
+    body = legal_section()
+    (code,) = code_blocks(body)
+    (shown,) = re.findall(r"^```text\n(.*?)^```", body, flags=re.M | re.S)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, f"{PAGE}:{LEGAL_HEADING}", "exec"), {"__name__": "legal_example"})
+    printed = [line.rstrip() for line in out.getvalue().splitlines()]
+    assert printed == shown.rstrip("\n").splitlines()
+    assert "legal_moves(" in code and "refusal_json(" in code and ".moves(" in code
+
+
+def test_the_server_page_shows_a_refusal_as_the_server_sends_it():
+    """docs/server.md's refusal body is what the server's 409 holds for that refusal."""
+    import json
+
+    from rami_core import actions as A
+    from rami_core.cards import parse_cards
+    from rami_core.errors import RuleError
+    from rami_core.loader import load_profile
+    from rami_core.refusals import refusal_json
+    from rami_core.scenario import build_setup
+
+    text = (PAGE.parent / "server.md").read_text(encoding="utf-8")
+    after = text.split("A refused action changes nothing", 1)[1]
+    (block,) = re.findall(r"^```json\n(.*?)^```", after, flags=re.M | re.S)[:1]
+    shown = json.loads(block)["error"]
+    hands = [parse_cards("9H 10H JH KS KH KC 2C 5D"), parse_cards("3S 4S 8D 8C QD")]
+    game = build_setup(
+        load_profile("rami51"),
+        {"hands": [[str(c) for c in h] for h in hands], "stock": ["QD"], "phase": "lay"},
+    )
+    try:
+        game.apply(A.Meld(0, (tuple(parse_cards("9H 10H JH")),)))
+    except RuleError as e:
+        assert refusal_json(e) == shown
+    else:
+        raise AssertionError("the opening of 29 points was accepted")

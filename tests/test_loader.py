@@ -358,10 +358,20 @@ def test_set_errors(tmp_path, override, expected):
 
 @given(st.integers(min_value=0, max_value=500))
 def test_set_opening_points_property(points):
-    profile = load_profile(
-        Path(__file__).parent / "golden" / "parts" / "valid.yaml", [f"opening.points={points}"]
-    )
-    assert profile.opening.points == points
+    """An opening some lay can reach is taken as set; one beyond every lay is
+    refused, located at the --set (rami_core.going_out)."""
+    from rami_core.going_out import best_card, reaches
+
+    path = Path(__file__).parent / "golden" / "parts" / "valid.yaml"
+    base = load_profile(path)
+    most = min(r.lay for r in reaches(base)) * best_card(base)
+    if points <= most or base.opening.go_out_below_points:
+        assert load_profile(path, [f"opening.points={points}"]).opening.points == points
+    else:
+        with pytest.raises(ProfileError) as info:
+            load_profile(path, [f"opening.points={points}"])
+        [problem] = info.value.problems
+        assert problem.code == "opening_out_of_reach" and problem.file == f"--set opening.points={points}"
 
 
 # --------------------------------------------------------------------------- merging property
@@ -445,21 +455,40 @@ def test_union_field_gives_one_error(tmp_path, monkeypatch):
     assert problem.message.startswith("input should be a valid dictionary or ")
 
 
-def test_a_large_file_with_a_few_anchors_is_read(tmp_path):
-    """The alias guard counts what aliases add, not the file's own values: a
-    long generated file (PyYAML's dumper anchors repeated objects) of more
-    than 100,000 values is read whole."""
+def _read_a_long_generated_file(limit: int) -> int:
+    """A file of more than `limit` values of its own and 49 aliases (PyYAML's
+    dumper anchors repeated objects), read whole: its length in characters."""
     import yaml as pyyaml
 
-    from rami_core.loader.safe_yaml import MAX_VALUES, load_yaml_documents
+    from rami_core.loader.safe_yaml import load_yaml_documents
 
     step = {"draw": "stock", "player": 0}
-    steps = [{"n": i, "cards": ["7H", "8H", "9H"]} for i in range(MAX_VALUES // 5)] + [step] * 50
+    steps = [{"n": i, "cards": ["7H", "8H", "9H"]} for i in range(limit // 5)] + [step] * 50
     text = pyyaml.safe_dump({"steps": steps}, default_flow_style=False)
-    assert text.count("*id") == 49 and len(text) > 600_000
+    assert text.count("*id") == 49
     doc = load_yaml_documents(text, "long.yaml")[0]
-    assert len(doc.data["steps"]) == MAX_VALUES // 5 + 50
+    assert len(doc.data["steps"]) == limit // 5 + 50
     assert doc.data["steps"][-1] == step
+    return len(text)
+
+
+def test_a_file_with_more_own_values_than_the_alias_budget_is_read(monkeypatch):
+    """The alias guard counts what aliases add, not the file's own values:
+    with the budget made small, a file of more values than it is read whole
+    (the full-size file of the real budget is the slow test below)."""
+    from rami_core.loader import safe_yaml
+
+    monkeypatch.setattr(safe_yaml, "MAX_VALUES", 2_000)
+    assert _read_a_long_generated_file(2_000) > 12_000
+
+
+@pytest.mark.slow
+def test_a_large_file_with_a_few_anchors_is_read():
+    """The same at the real budget: a long generated file of more than
+    100,000 values (more than 600,000 characters) is read whole."""
+    from rami_core.loader.safe_yaml import MAX_VALUES
+
+    assert _read_a_long_generated_file(MAX_VALUES) > 600_000
 
 
 def test_a_profile_of_too_many_values_is_refused(tmp_path):

@@ -162,7 +162,13 @@ class Player:
 WATCH_BOTS = {"voleur": ("greedy", "greedy")}
 
 
-@pytest.mark.parametrize("variant", PRESETS)
+def some_presets_quick(*quick: str) -> list:
+    """Every preset, those outside `quick` marked slow: each whole game is a
+    process of seconds, and the rules of each preset are the engine's tests'."""
+    return [v if v in quick else pytest.param(v, marks=pytest.mark.slow) for v in PRESETS]
+
+
+@pytest.mark.parametrize("variant", some_presets_quick("kaluki"))
 def test_bots_watch_a_whole_game_of_every_preset(variant):
     pair = WATCH_BOTS.get(variant, ("greedy", "random"))
     bots = ",".join(pick_bot(b, "greedy", "random") for b in pair)
@@ -182,7 +188,7 @@ def test_bots_watch_a_whole_game_of_every_preset(variant):
     assert "Your hand" not in out  # a spectator sees no hand during play
 
 
-@pytest.mark.parametrize("variant", PRESETS)
+@pytest.mark.parametrize("variant", some_presets_quick("voleur", "rami51"))
 def test_a_person_plays_a_whole_game_against_a_bot(variant):
     bot = pick_bot("greedy", "random")
     args = ["--variant", variant, "--bots", bot, "--seed", "11"]

@@ -229,3 +229,140 @@ def test_every_code_is_documented():
     doc = (ROOT / "docs" / "api" / "errors.md").read_text(encoding="utf-8")
     for code in PROBLEMS:
         assert f"| `{code}` |" in doc, f"{code} missing from docs/api/errors.md"
+
+
+BAD_SCENARIOS = """\
+name: a card written wrong
+variant: rami51
+setup:
+  hands:
+    - [9H, 10H, JH, KS, KH, KC, 2C, 5D]
+    - [3S, 4S, 8D, 8C, QD]
+  stock: [QD, 4C, 7S]
+steps:
+  - {player: 0, draw: stock}
+  - {player: 0, meld: [[9H, 10H, XX]]}
+  - expect: {turn: 0}
+---
+name: a refused opening
+variant: rami51
+setup:
+  hands:
+    - [9H, 10H, JH, KS, KH, KC, 2C, 5D]
+    - [3S, 4S, 8D, 8C, QD]
+  stock: [QD, 4C, 7S]
+steps:
+  - {player: 0, draw: stock}
+  - {player: 0, meld: [[9H, 10H, JH]]}
+  - expect: {turn: 0}
+---
+name: an unknown setup key
+variant: rami51
+setup:
+  hands: [[9H, KS], [3S]]
+  tabel: []
+steps:
+  - expect: {turn: 0}
+"""
+
+
+def test_rami_check_speaks_french_located_by_file_and_line(tmp_path):
+    """`rami check --lang fr`: every failure in French, from the catalogues
+    (the engine's refusal included, with its parameters), at its file and line."""
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_SCENARIOS, encoding="utf-8")
+    fr = CliRunner().invoke(main, ["check", "--lang", "fr", str(path)])
+    assert fr.exit_code == 1
+    lines = fr.output.splitlines()
+    assert f"{path}:10" in lines[0] and lines[1].strip().startswith("étape 2 : action mal écrite : meld : ")
+    assert "ce n'est pas une carte : 'XX' (il manque la couleur" in lines[1]
+    refused = next(line for line in lines if "opening_requirement" in line)
+    assert (
+        "refusé avec opening_requirement : une ouverture demande 51 points ; ces combinaisons en font 29"
+        in (refused)
+    )
+    assert any(f"{path}:27" in line for line in lines)  # the setup of the third scenario
+    assert "clé inconnue 'tabel' (vouliez-vous dire `table` ?)" in fr.output
+    for english in ("not a card", "refused with", "unknown key", "bad action", "an opening needs"):
+        assert english not in fr.output
+    en = CliRunner().invoke(main, ["check", str(path)])
+    assert "step 2: bad action: meld: not a card: 'XX'" in en.output
+    assert "refused with opening_requirement: an opening needs 51 points; these melds make 29" in en.output
+    assert lines[-1] == en.output.splitlines()[-1] == "0 passed, 3 failed"
+
+
+def test_rami_check_json_carries_line_code_and_the_language(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(BAD_SCENARIOS, encoding="utf-8")
+    out = CliRunner().invoke(main, ["check", "--json", "--lang", "fr", str(path)])
+    results = json.loads(out.stdout)
+    assert [r["line"] for r in results] == [10, 22, 27]
+    assert [r["code"] for r in results] == [
+        "scenario_bad_action",
+        "scenario_refused",
+        "scenario_setup_invalid",
+    ]
+    assert results[1]["message"].startswith("refusé avec opening_requirement : ")
+
+
+@pytest.mark.parametrize(
+    ("damage", "fr", "en"),
+    [
+        (
+            lambda d: {**d, "format": "other"},
+            "ce n'est pas une partie enregistrée : le format est",
+            "format is",
+        ),
+        (lambda d: {**d, "version": 99}, "la version 99 du format", "format version 99"),
+        (lambda d: {**d, "seed": d["seed"] + 1}, "sa somme de contrôle ne correspond pas", "checksum"),
+        (lambda d: [d], "un objet JSON est attendu", "expected a JSON object"),
+    ],
+)
+def test_damaged_saves_say_why_in_french(tmp_path, damage, fr, en):
+    """`rami play --resume` and `rami replay` of a damaged, foreign or too-new
+    save: the reason in the language of --lang, from the save_* codes."""
+    import json
+
+    from click.testing import CliRunner
+
+    from rami_core.cli import main
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.savegame import to_save
+
+    data = damage(to_save(Game.new(load_profile("rami51"), 2, seed=3)))
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    for command in (["play", "--resume", str(path)], ["replay", str(path)]):
+        said_fr = CliRunner().invoke(main, [*command, "--lang", "fr"])
+        assert said_fr.exit_code == 1 and fr in said_fr.output, said_fr.output
+        assert en not in said_fr.output and "Traceback" not in said_fr.output
+        said_en = CliRunner().invoke(main, command)
+        assert said_en.exit_code == 1 and en in said_en.output, said_en.output
+
+
+def test_a_save_refused_on_replay_names_the_refusal_in_french(tmp_path):
+    import json
+
+    from rami_core.engine import Game
+    from rami_core.loader import load_profile
+    from rami_core.savegame import SaveError, _digest, from_save, to_save
+
+    data = to_save(Game.new(load_profile("rami51"), 2, seed=3))
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    body["log"] = [{"player": 0, "discard": "JK"}]
+    with pytest.raises(SaveError) as e:
+        from_save(json.loads(json.dumps({**body, "sha256": _digest(body)})))
+    words = e.value.said.words("fr")
+    assert words.startswith("l'action 1 de la partie enregistrée (") and "refusée à la relecture" in words
+    assert "piochez une carte avant de défausser" in words

@@ -30,6 +30,14 @@ PRESETS = ["rami51", "rami71", "voleur", "kaluki", "simple", "classic"]
 HOUSE = Path(__file__).resolve().parents[1] / "variants" / "house"
 HOUSE_FILES = [str(HOUSE / "voleur_002_no_joker_split.yaml"), str(HOUSE / "rami51_atlas.yaml")]
 ALL = PRESETS + HOUSE_FILES
+# The mask checks of the default run: rami51 (an opening threshold) and voleur
+# (a rearranged table); every preset and house file in the slow run.
+QUICK = ("rami51", "voleur")
+
+
+def quick_or_slow(variants: list[str]) -> list:
+    """The variants, those outside QUICK marked slow."""
+    return [v if v in QUICK else pytest.param(v, marks=pytest.mark.slow) for v in variants]
 
 
 def _play(env, steps: int, rng: random.Random) -> list[int]:
@@ -98,7 +106,7 @@ def _check_mask(env) -> None:
         assert builds, "a draft that leads nowhere"
 
 
-@pytest.mark.parametrize("variant", ALL, ids=lambda v: Path(v).stem)
+@pytest.mark.parametrize("variant", quick_or_slow(ALL), ids=lambda v: Path(v).stem)
 def test_mask_is_the_engine_verdict(variant):
     """Every sub-step that is an engine action is masked in exactly when the engine accepts it."""
     rng = random.Random(7)
@@ -408,7 +416,11 @@ class JokerNeedsPureRun:
 
 @pytest.mark.parametrize(
     "variant,plugins",
-    [*((v, False) for v in PRESETS), (HOUSE_FILES[1], False), ("rami51", True)],
+    [
+        *((v, False) if v == "voleur" else pytest.param(v, False, marks=pytest.mark.slow) for v in PRESETS),
+        pytest.param(HOUSE_FILES[1], False, marks=pytest.mark.slow),
+        ("rami51", True),
+    ],
     ids=lambda v: Path(v).stem if isinstance(v, str) else ("with_lay_rules" if v else "as_is"),
 )
 def test_draft_mask_is_an_exhaustive_search(variant, plugins):
@@ -478,3 +490,32 @@ def test_draft_mask_is_an_exhaustive_search(variant, plugins):
             verdicts.add(expected)
     assert compared >= 20, f"only {compared} drafts compared"
     assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("variant", ["rami51", "voleur", "classic"])
+def test_candidates_after_a_change_of_hand_are_the_candidates(variant):
+    """The candidates of a hand worked out from the previous hand's (the
+    groups still held, plus those holding a face the hand has more of) are
+    exactly the hand's own, in the same order: cards drawn, discarded, laid,
+    jokers gained and lost."""
+    from rami_core.rl import packing
+    from rami_core.rl.faces import JOKER_INDEX
+
+    env = rl.env(variant, players=2, seed=0)
+    env.reset()
+    rules = env.unwrapped.game.rules
+    rng = random.Random(3)
+    deck = [f for f in range(52) for _ in range(2)] + [JOKER_INDEX] * 4
+    hand = rng.sample(deck, 9)
+    before = tuple(hand.count(f) for f in range(53))
+    found = packing.candidates(before, rules)
+    for _ in range(25):
+        for _ in range(rng.randrange(1, 4)):
+            if hand and rng.random() < 0.5:
+                hand.remove(rng.choice(hand))
+            else:
+                hand.append(rng.choice(deck))
+        counts = tuple(hand.count(f) for f in range(53))
+        after = packing.candidates_after(before, found, counts, rules)
+        assert [c.group for c in after] == [c.group for c in packing.candidates(counts, rules)]
+        before, found = counts, after

@@ -28,12 +28,12 @@ needs_compiled = pytest.mark.skipif(
 )
 
 
-def _logs(pure: bool, games: int, rounds: int) -> dict[str, list[str]]:
+def _logs(pure: bool, games: int, rounds: int, presets: tuple[str, ...]) -> dict[str, list[str]]:
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
     if pure:
         env[PURE_ENV] = "1"
     out = subprocess.run(
-        [sys.executable, "-m", "tests.support.seeded_games", str(games), str(rounds)],
+        [sys.executable, "-m", "tests.support.seeded_games", str(games), str(rounds), *presets],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -51,8 +51,9 @@ def test_the_budgets_do_not_depend_on_the_search():
     assert settled[0].compiled and not settled[1].compiled
 
 
-def _compare(games: int, rounds: int) -> None:
-    compiled, pure = _logs(False, games, rounds), _logs(True, games, rounds)
+def _compare(games: int, rounds: int, presets: tuple[str, ...] = ()) -> None:
+    """The move logs of both searches; every preset unless some are named."""
+    compiled, pure = _logs(False, games, rounds, presets), _logs(True, games, rounds, presets)
     assert compiled.keys() == pure.keys()
     assert any(k.startswith("voleur/") for k in compiled)
     differ = [k for k in compiled if compiled[k] != pure[k]]
@@ -61,6 +62,14 @@ def _compare(games: int, rounds: int) -> None:
 
 
 @needs_compiled
+def test_a_seeded_voleur_and_rami51_game_are_the_same_with_the_pure_search():
+    """Voleur (the expert bot calls the solver on every turn) and rami51 (the
+    greedy and the expert bot): one round each; every preset is the slow test."""
+    _compare(games=1, rounds=1, presets=("voleur", "rami51"))
+
+
+@needs_compiled
+@pytest.mark.slow
 def test_a_seeded_game_of_every_preset_is_the_same_with_the_pure_search():
     _compare(games=1, rounds=1)
 

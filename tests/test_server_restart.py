@@ -53,7 +53,11 @@ class Referee:
             self.game.apply(action_from_dict({"player": seat, **body}))
 
 
-def test_sigkill_mid_game_loses_nothing(tmp_path: Path):
+# After the restart: 40 more moves by default, to the game's end in the slow run.
+@pytest.mark.parametrize(
+    "moves_after", [40, pytest.param(400, marks=pytest.mark.slow)], ids=["on", "to_the_end"]
+)
+def test_sigkill_mid_game_loses_nothing(tmp_path: Path, moves_after: int):
     db = tmp_path / "kill.sqlite"
     server = ProcessServer(db, None, "--round-pause", "1000", "--bot-delay", "0").start()
     try:
@@ -76,9 +80,9 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path):
         assert after == before
         # A client that drops views older than one it has keeps the restarted server's.
         assert http.get(f"/api/tables/{tid}/view").json()["version"] > version
-        # The game goes on to its end after the restart, each view true to the referee.
+        # The game goes on after the restart (to its end in the slow run), each view true to the referee.
         moves = 0
-        while not ref.game.state.game_over and moves < 400:
+        while not ref.game.state.game_over and moves < moves_after:
             seat, body = ref.next()
             r = http.post(f"/api/tables/{tid}/actions?token={tokens[seat]}", json=body)
             assert r.status_code == 200, r.text

@@ -117,6 +117,7 @@ def test_compare_two_profiles(tmp_path):
     assert res.exit_code == 0 and "B - A" in res.output
 
 
+@pytest.mark.slow  # starting a local Ray instance takes seconds
 def test_ray_backend_gives_the_same_results():
     pytest.importorskip(
         "ray",

@@ -10,8 +10,15 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from rami_core.cli.common import lang_option
 from rami_core.scenario import Result, run_file, scenario_files
 from rami_core.userfiles import visible
+
+# The frame around a failure, per language (the messages come from rami_core.problems).
+FRAME = {
+    "en": {"step": "step {n}: ", "setup": "setup: ", "expected": "expected: ", "actual": "actual:   "},
+    "fr": {"step": "étape {n} : ", "setup": "setup : ", "expected": "attendu : ", "actual": "obtenu :  "},
+}
 
 
 @click.command("check")
@@ -20,8 +27,13 @@ from rami_core.userfiles import visible
     "--json", "as_json", is_flag=True, help="Print one JSON document on stdout; the summary goes to stderr."
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
-def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
-    """Run the scenarios in PATHS (files, or folders searched for *.yaml)."""
+@lang_option
+def check(paths: tuple[Path, ...], as_json: bool, quiet: bool, lang: str) -> None:
+    """Run the scenarios in PATHS (files, or folders searched for *.yaml).
+
+    A failure is located by file and line; its message is in the language
+    of --lang (the summary line stays the same in every language)."""
+    frame = FRAME[lang]
     results: list[Result] = []
     for f in scenario_files(paths):
         results.extend(run_file(f))
@@ -29,7 +41,7 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
     failed = len(results) - passed
     summary = f"{passed} passed, {failed} failed"
     if as_json:
-        json.dump([r.to_dict() for r in results], sys.stdout, indent=2, default=str)
+        json.dump([r.to_dict(lang) for r in results], sys.stdout, indent=2, default=str)
         sys.stdout.write("\n")
         print(summary, file=sys.stderr)
     else:
@@ -39,12 +51,13 @@ def check(paths: tuple[Path, ...], as_json: bool, quiet: bool) -> None:
                 if not quiet:
                     out.print(f"[green]PASS[/] {escape(visible(r.name))}  [dim]{escape(visible(r.file))}[/]")
                 continue
-            where = f"step {r.step}" if r.step is not None else "setup"
-            out.print(f"[red]FAIL[/] {escape(visible(r.name))}  [dim]{escape(visible(r.file))}[/]")
-            out.print(f"     {where}: {escape(visible(r.message))}")
+            where = frame["step"].format(n=r.step) if r.step is not None else frame["setup"]
+            at = f"{r.file}:{r.line}" if r.line is not None else r.file
+            out.print(f"[red]FAIL[/] {escape(visible(r.name))}  [dim]{escape(visible(at))}[/]")
+            out.print(f"     {where}{escape(visible(r.words(lang)))}")
             if r.expected is not None or r.actual is not None:
-                out.print(f"     expected: {escape(json.dumps(r.expected, default=str))}")
-                out.print(f"     actual:   {escape(json.dumps(r.actual, default=str))}")
+                out.print(f"     {frame['expected']}{escape(json.dumps(r.expected, default=str))}")
+                out.print(f"     {frame['actual']}{escape(json.dumps(r.actual, default=str))}")
         # The last line is the contract: plain, uncoloured.
         sys.stdout.flush()
         print(summary)

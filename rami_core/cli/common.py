@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
-from rami_core.errors import ProfileError
+from rami_core.errors import Problem, ProfileError
 from rami_core.userfiles import visible
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -92,6 +92,22 @@ def report_problems(error: ProfileError, lang: str | None = None) -> None:
     console = err_console()
     for problem in error.problems:
         console.print(visible(problem.format(lang)), style="red", markup=False, emoji=False)
+
+
+def report_warnings(warnings: list[Problem], lang: str = "en", *, strict: bool = False) -> None:
+    """Print a profile's warnings on stderr, one located problem per line,
+    each after the word "warning" in `lang` (red where --strict makes them errors)."""
+    from rami_core.problems import FRAME
+
+    console = err_console()
+    prefix = FRAME.get(lang, FRAME["en"])["warning"]
+    for problem in warnings:
+        console.print(
+            visible(prefix + problem.format(lang)),
+            style="red" if strict else "yellow",
+            markup=False,
+            emoji=False,
+        )
 
 
 def set_option(func: F) -> F:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ def _label(name: str, overrides: tuple[str, ...]) -> str:
     "--budget",
     default=None,
     type=click.IntRange(0),
-    help="States tried by the search (default 150: seconds for any pair of presets; 0: settings only).",
+    help="States tried by the search (default 300: seconds for any pair of presets; 0: settings only).",
 )
 @click.option(
     "--scenarios",
@@ -75,7 +76,7 @@ def diff_cmd(
     or a YAML file): the settings that differ, each with its meaning, then
     the situations where the referee rules differently, each shrunk to the
     fewest cards and moves, then the deal where it differs."""
-    from rami_core.diff.deal import deal_difference
+    from rami_core.diff.deal import deal_difference, shown_by_deal
     from rami_core.diff.report import deal_lines, settings_lines, situation_lines, verdict_line
     from rami_core.diff.scenarios import scenario_text
     from rami_core.diff.search import DEFAULT_BUDGET, Search
@@ -94,7 +95,7 @@ def diff_cmd(
         echo(line)
     if not changes:
         if scenarios_file is not None:
-            scenarios_file.write_text("", encoding="utf-8")
+            _write(scenarios_file, "")
         return
     ra, rb = Referee(pa), Referee(pb)
     result = Search(ra, rb, changes, seed, DEFAULT_BUDGET if budget is None else budget).run()
@@ -107,8 +108,8 @@ def diff_cmd(
     else:
         echo(words(lang, "no_situation", tried=result.tried, seed=seed))
     explained = {p for f in result.found for p in f.causes}
-    untouched = [c.path for c in changes if c.path not in explained]
     deal = deal_difference(pa, pb, seed)
+    untouched = [c.path for c in changes if c.path not in explained and not shown_by_deal(c.path, deal)]
     if deal is not None:
         echo()
         for line in deal_lines(deal, seed, lang):
@@ -128,7 +129,7 @@ def diff_cmd(
             scenarios_file,
             lambda found, ref: verdict_line(found, ref, "en"),
         )
-        scenarios_file.write_text(text, encoding="utf-8")
+        _write(scenarios_file, text)
     if games:
         _games(pa, pb, games, seed, lang, (_label(a, overrides_a), _label(b, overrides_b)))
 
@@ -147,3 +148,20 @@ def _games(pa: Any, pb: Any, games: int, seed: int, lang: str, names: tuple[str,
     click.echo()
     for line in games_lines(compare(ra, rb), games, players, seed, lang):
         click.echo(line)
+
+
+def _write(path: Path, text: str) -> None:
+    """The scenarios file written safely (a unique temporary file, then a
+    rename: never through a link, never into a FIFO or a device); a refusal
+    is one line, exit 1."""
+    from rami_core.problems import words
+    from rami_core.userfiles import FileRefused, write_text_safely
+
+    try:
+        write_text_safely(path, text)
+    except FileRefused as e:
+        click.echo(f"rami diff: {path}: {words(e.reason, 'en')}", err=True)
+        sys.exit(1)
+    except OSError as e:
+        click.echo(f"rami diff: {path}: {(e.strerror or type(e).__name__).lower()}", err=True)
+        sys.exit(1)

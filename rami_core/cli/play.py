@@ -13,7 +13,9 @@ from rich.console import Console
 from rami_core.cli.common import Seconds, one_line, remember_lang
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
+from rami_core.problems import words
 from rami_core.resources import DEFAULT_VARIANT
+from rami_core.userfiles import visible
 
 
 def _stdout_can_show_symbols() -> bool:
@@ -106,7 +108,7 @@ def _bot_list(value: str | None) -> list[str]:
 )
 @click.option(
     "--clock",
-    type=int,
+    type=click.IntRange(0, 3600),  # as a profile's turn.time_limit
     is_flag=False,
     flag_value=0,
     default=None,
@@ -181,14 +183,14 @@ def play(
         try:
             game, play_info = read_save(resume_path)
         except SaveError as e:
-            err.print(f"{msg('cannot_resume')} {e}", style="red", markup=False)
+            err.print(visible(f"{msg('cannot_resume')} {e.said.words(lang)}"), style="red", markup=False)
             sys.exit(1)
         n = game.rules.players
         saved = play_info.get("seats")
         if bots is None and isinstance(saved, list) and len(saved) == n:
             if not all(isinstance(x, dict) for x in saved):
                 err.print(
-                    "cannot resume: the save's seating (play.seats) is malformed", style="red", markup=False
+                    f"{msg('cannot_resume')} {msg('resume_seats_malformed')}", style="red", markup=False
                 )
                 sys.exit(1)
             seat_kinds = [None if s.get("human") else str(s.get("bot") or default_bot) for s in saved]
@@ -289,13 +291,14 @@ def _rescue(session: Any, error: Exception, save_path: str | None, err: Console)
     from rami_core.savegame import SaveError
     from rami_core.terminal.saves import write_save
 
+    msg = session.msg
     path = save_path or f"rami-rescued-{session.game.state.seed or 0}.json"
     try:
-        write_save(session.game, path, [s.to_dict() for s in session.seats], session.msg.lang)
-        saved = f"the game was saved to {path} (rami play --resume {path})"
+        write_save(session.game, path, [s.to_dict() for s in session.seats], msg.lang)
+        saved = msg("rescued_to", path=visible(path))
     except SaveError as se:
-        saved = f"the game could not be saved: {se.reason or se}"
-    err.print(f"error: {one_line(str(error))}; {saved}", style="red", markup=False)
+        saved = msg("rescue_failed", error=words(se.reason or se.said, msg.lang))
+    err.print(msg("crashed", error=one_line(str(error)), saved=saved), style="red", markup=False)
 
 
 def _seating(n: int, bot_names: list[str], hotseat: bool) -> list[str | None]:

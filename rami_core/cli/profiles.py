@@ -7,7 +7,7 @@ import sys
 import click
 import yaml
 
-from rami_core.cli.common import lang_option, report_problems, set_option
+from rami_core.cli.common import lang_option, report_problems, report_warnings, set_option
 from rami_core.errors import ProfileError
 
 
@@ -62,19 +62,35 @@ def show(variant_or_file: str, overrides: tuple[str, ...], lang: str) -> None:
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Warnings are errors: a profile in which hands hardly ever go out is refused (exit 1).",
+)
 @lang_option
-def validate(files: tuple[str, ...], lang: str) -> None:
-    """Check house-rule files (or presets): 'ok FILE', or located errors (in --lang) and exit 1."""
-    from rami_core.loader import load_profile
+def validate(files: tuple[str, ...], strict: bool, lang: str) -> None:
+    """Check house-rule files (or presets): 'ok FILE', or located errors (in --lang) and exit 1.
+
+    A profile in which no hand could ever go out is an error; one in which
+    hands hardly ever go out is a warning, printed on stderr (exit 0; with
+    --strict, exit 1)."""
+    from rami_core.loader import check_profile
 
     failed = 0
     for name in files:
         try:
-            load_profile(name)
+            _, warnings = check_profile(name)
         except ProfileError as exc:
             failed += 1
             report_problems(exc, lang)
+            continue
+        report_warnings(warnings, lang, strict=strict)
+        if warnings and strict:
+            failed += 1
         else:
-            click.echo(f"ok {name}")
+            click.echo(
+                f"ok {name}"
+                + (f" ({len(warnings)} warning{'s' if len(warnings) > 1 else ''})" if warnings else "")
+            )
     if failed:
         sys.exit(1)

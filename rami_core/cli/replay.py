@@ -18,7 +18,10 @@ from rami_core.userfiles import visible
 @click.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option(
-    "--seat", type=int, default=None, help="Tell the game as this seat saw it (others' stock draws hidden)."
+    "--seat",
+    type=click.IntRange(0, 7),
+    default=None,
+    help="Tell the game as this seat saw it (others' stock draws hidden).",
 )
 @click.option(
     "--lang", type=click.Choice(LANGS), default="en", show_default=True, help="Language of the telling."
@@ -31,11 +34,11 @@ def replay(file: str, seat: int | None, lang: str) -> None:
         game = load(file)
     except SaveError as err:
         Console(file=sys.stderr, highlight=False, soft_wrap=True, emoji=False).print(
-            f"{msg('cannot_replay')} {err}", style="red", markup=False
+            visible(f"{msg('cannot_replay')} {err.said.words(lang)}"), style="red", markup=False
         )
         sys.exit(1)
     if seat is not None and not 0 <= seat < game.rules.players:
-        raise click.BadParameter(f"this game has seats 0 to {game.rules.players - 1}", param_hint="--seat")
+        raise click.BadParameter(msg("replay_seats", last=game.rules.players - 1), param_hint="--seat")
     title = msg(
         "replay_title",
         variant=visible(game.profile.name),  # a profile's name is anyone's typing

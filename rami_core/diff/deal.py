@@ -24,6 +24,20 @@ class DealDifference:
     counts: tuple[str, str] | None  # the player counts, where they differ
 
 
+DEAL_GROUPS = ("players.", "deck.", "deal.")  # settings a deal summary shows
+
+
+def shown_by_deal(path: str, deal: DealDifference | None) -> bool:
+    """Whether the deal summary shows what setting `path` changes: a seat
+    count, a deck or a deal setting, where the seeded deals or the player
+    counts do differ."""
+    if deal is None or not path.startswith(DEAL_GROUPS):
+        return False
+    return (
+        deal.counts is not None if path.startswith("players.") else bool(deal.rows) or deal.counts is not None
+    )
+
+
 def deal_difference(a: Profile, b: Profile, seed: int) -> DealDifference | None:
     """The seeded deal's differences (None where the deals and the player counts agree)."""
     ca, cb = a.player_counts(), b.player_counts()

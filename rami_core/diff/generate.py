@@ -202,3 +202,167 @@ def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[st
         target = rng.choice(focus.targets)
         setup["scores"] = [max(0, target - rng.randint(1, 60)) for _ in range(players)]
     return setup
+
+
+def end_setup(rng: random.Random, focus: Focus) -> dict[str, Any]:
+    """A round one discard from its end: the seat to play opened, holding one
+    card, the others holding a few costly ones, and (where a target is in
+    play) every score just below a target. What a penalty, a rami sec, a
+    target or a team's target decides shows on the next move."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    card = pool.random_card()
+    hands = [[card] if card else []]
+    for _ in range(players - 1):
+        hands.append([c for c in (pool.random_card("costly") for _ in range(rng.randint(1, 4))) if c])
+    setup: dict[str, Any] = {
+        "hands": hands,
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": [],
+        "opened": [True] + [rng.random() < 0.7 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+    if focus.targets:
+        target = rng.choice(focus.targets)
+        setup["scores"] = [max(0, target - rng.randint(1, 40)) for _ in range(players)]
+    return setup
+
+
+def going_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A hand not yet opened that may go out at once: a run with no joker
+    (and sometimes a set or a run with one) worth less than a threshold,
+    and one card to discard. Where an opening below the points by going out
+    is allowed under one profile and not the other, this is its edge."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    hand: list[str] = []
+    suit = rng.randrange(SUITS)
+    start = rng.randint(1, 9)
+    run = pool.take_all([_card(start + i, suit) for i in range(rng.choice([3, 3, 4]))])
+    if run is None or table_reader(run) is None:
+        return None
+    hand += run
+    if rng.random() < 0.5:
+        more = random_meld(rng, pool, high=False)
+        if more and table_reader(more) is not None:
+            hand += more
+    card = pool.random_card()
+    if card is None:
+        return None
+    hand.append(card)
+    rng.shuffle(hand)
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": [],
+        "opened": [False] + [rng.random() < 0.5 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+
+
+def _points(card: str) -> int:
+    """A card's rough worth in an opening (a joker as a court): enough to aim near a threshold."""
+    if card == "JK" or card[0] in "JQK" or card.startswith("10"):
+        return 10
+    if card[0] == "A":
+        return 11
+    return int(card[:-1])
+
+
+def opening_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A hand not yet opened whose melds (a joker in some) just reach one of
+    the thresholds, with a card or two beside: where an opening's points,
+    its pure run, its jokers or its run and set are judged."""
+    if not focus.thresholds:
+        return None
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    want = rng.choice(focus.thresholds) + rng.randint(-5, 12)
+    hand: list[str] = []
+    for _ in range(5):
+        if sum(_points(c) for c in hand) >= want:
+            break
+        meld = random_meld(rng, pool, high=True)
+        if meld and table_reader(meld) is not None:
+            hand += meld
+    if not hand:
+        return None
+    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    rng.shuffle(hand)
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": [],
+        "opened": [False] + [rng.random() < 0.5 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+
+
+def swap_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A table meld holding a joker, the card (or a set's two cards) it
+    stands for in the hand of a seat that has opened, and a card or two
+    beside: where a swap, a joker kept past the turn or a set's joker is judged."""
+    if focus.jokers == 0:
+        return None
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    meld = None
+    for _ in range(6):
+        cards = random_meld(rng, pool, high=False)
+        if cards is None:
+            continue
+        if "JK" not in cards:
+            pool.left.update(cards)
+            continue
+        read = table_reader(cards)
+        if read is None:
+            pool.left.update(cards)
+            continue
+        meld = (cards, read)
+        break
+    if meld is None:
+        return None
+    cards, (kind, stands) = meld
+    hand = [f for f in fits(cards, stands, kind) if rng.random() < 0.8 and pool.take(f)]
+    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    rng.shuffle(hand)
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    owner = rng.choice([None, *range(players)])
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": [{"cards": cards, "owner": owner} if owner is not None else {"cards": cards}],
+        "opened": [rng.random() < 0.85] + [rng.random() < 0.6 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+
+
+def aimed_setup(path: str, rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A setup at the edge of setting `path` (None: none aimed at it, or none
+    could be made this time): its own search tries these first."""
+    group = path.split(".")[0]
+    if group == "jokers" and path != "jokers.penalty":
+        return swap_setup(rng, focus, table_reader)
+    if group == "opening":
+        make = going_out_setup if rng.random() < 0.5 else opening_setup
+        return make(rng, focus, table_reader)
+    if group == "scoring":
+        roll = rng.random()
+        if roll < 0.4:
+            return end_setup(rng, focus)
+        return (going_out_setup if roll < 0.7 else opening_setup)(rng, focus, table_reader)
+    if group in ("game", "teams") or path == "jokers.penalty":
+        return end_setup(rng, focus)
+    return None

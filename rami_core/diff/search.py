@@ -15,13 +15,21 @@ order, so a seed gives the same report each run.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rami_core.actions import action_from_dict
 from rami_core.cards import format_card, parse_card
 from rami_core.diff.candidates import candidates
-from rami_core.diff.generate import Focus, focus_for, random_setup
+from rami_core.diff.generate import (
+    Focus,
+    aimed_setup,
+    end_setup,
+    focus_for,
+    going_out_setup,
+    opening_setup,
+    random_setup,
+)
 from rami_core.diff.settings import SettingChange, profile_with
 from rami_core.diff.shrink import shrink
 from rami_core.diff.situation import Disagreement, Referee, Situation, disagreement
@@ -30,11 +38,21 @@ from rami_core.errors import RuleError
 from rami_core.melds import read_meld
 from rami_core.state import OVER, GameState
 
-DEFAULT_BUDGET = 150  # states tried: every preset pair finishes in seconds
+DEFAULT_BUDGET = 300  # states tried: every preset pair finishes in seconds (benchmarks/bench_diff.py)
 DEPTH = 3  # moves deep from each state: a draw, a lay, a discard
 WIDTH = 4  # moves both accept that are followed further, per state
-MAX_FOUND = 12  # situations reported
-MAX_TRIES = 30  # findings of one kind whose causes are weighed, before that kind is left alone
+MAX_FOUND = 12  # situations reported, at least (one more per setting that differs beyond that)
+AIM_SHARE = 3  # the first search's states: budget // AIM_SHARE; the rest for the settings still unexplained
+EDGE_SHARE = 0.15  # setups at a round's end, and hands going out at once, each (where they matter)
+AIMED_SHARE = (
+    0.85  # setups at the edge of its setting, in a setting's own search (a random one may take 20 states)
+)
+AIM_LEAST = 8  # states each aimed search tries at least
+# Settings the referee never reads on a move from a set-up state: the seat
+# counts and the deal (the deal's summary shows them), and the turn clock
+# (the table's, not the engine's).
+NOT_AIMED = ("players.", "deal.", "turn.", "plugins.timeout_penalty")
+MAX_TRIES = 10  # findings of one kind whose causes are weighed, before that kind is left alone
 
 
 @dataclass
@@ -75,8 +93,21 @@ def setup_of(state: GameState) -> dict[str, Any]:
 
 
 class Search:
-    def __init__(self, a: Referee, b: Referee, changes: list[SettingChange], seed: int, budget: int):
+    def __init__(
+        self,
+        a: Referee,
+        b: Referee,
+        changes: list[SettingChange],
+        seed: int,
+        budget: int,
+        aimed: bool = True,
+    ):
         self.a, self.b = a, b
+        self.aimed = aimed  # whether settings left unexplained get a search of their own
+        self.aim_path: str | None = None  # the setting a search of its own is aimed at
+        # In a setting's own search, the pair it serves: only situations those
+        # two part on too are kept (and shrunk so they still do).
+        self.outer: tuple[Referee, Referee] | None = None
         self.changes = changes
         self.rng = random.Random(f"rami-diff:{seed}")
         self.seed = seed
@@ -94,6 +125,12 @@ class Search:
         self.singles = {
             c.path: Referee(p) for c in changes if (p := profile_with(a.profile, c.path, c.b)) is not None
         }
+        # B with one setting put back to A's value: what tells a setting that
+        # matters only beside another (set_swap beside a swap A forbids) apart.
+        self.backs = {
+            c.path: Referee(p) for c in changes if (p := profile_with(b.profile, c.path, c.a)) is not None
+        }
+        self.max_found = max(MAX_FOUND, len(changes) + 2)
 
     # -------------------------------------------------------------- driving
 
@@ -101,25 +138,93 @@ class Search:
         focus = focus_for(self.a.profile, self.b.profile, [c.path for c in self.changes])
         if focus is None or not self.changes:
             return self.result
+        if not self.aimed:
+            if self.outer is not None:
+                focus = _within(focus, focus_for(self.outer[0].profile, self.outer[1].profile, []))
+            if focus is not None:
+                self._search(focus, [], self.budget)
+            return self.result
         starts = self._played(focus)
-        while self.result.tried < self.budget and len(self.result.found) < MAX_FOUND:
-            if starts and self.result.tried % 3 == 0:
-                setup = starts.pop(0)
-            else:
-                setup = random_setup(self.rng, focus, self._reader(focus))
-            sit = Situation(setup, ())
-            self._explore(sit, self.a.start(setup), self.b.start(setup), DEPTH)
-            if self._all_explained():
-                break
+        self._search(focus, starts, self.budget // AIM_SHARE)
+        self._aim()
+        self._search(focus, starts, self.budget)
         # A finding no single setting explains, where one that is explained parts the
         # referees the same way, says nothing more: it is left out.
         explained = {f.how.signature for f in self.result.found if f.causes}
         self.result.found = [f for f in self.result.found if f.causes or f.how.signature not in explained]
         return self.result
 
-    def _all_explained(self) -> bool:
+    def _search(self, focus: Focus, starts: list[dict[str, Any]], until: int) -> None:
+        """States from bot games and aimed setups, judged under A and B, until `until` were tried."""
+        while self.result.tried < until and len(self.result.found) < self.max_found:
+            if self._all_explained():
+                return
+            if starts and self.result.tried % 3 == 0:
+                setup = starts.pop(0)
+            else:
+                setup = self._setup(focus)
+            sit = Situation(setup, ())
+            self._explore(sit, self.a.start(setup), self.b.start(setup), DEPTH)
+
+    def _setup(self, focus: Focus) -> dict[str, Any]:
+        """An aimed setup: mostly a random one around the focus, sometimes a
+        round one discard from its end (where scores or targets differ) or a
+        hand that may go out at once (where an opening threshold is asked)."""
+        roll = self.rng.random()
+        if self.aim_path is not None and roll < AIMED_SHARE:
+            setup = aimed_setup(self.aim_path, self.rng, focus, self._reader(focus))
+            if setup is not None:
+                return setup
+            roll = self.rng.random()
+        if focus.scores and roll < EDGE_SHARE:
+            return end_setup(self.rng, focus)
+        if focus.thresholds and roll > 1 - 2 * EDGE_SHARE:
+            make = going_out_setup if roll > 1 - EDGE_SHARE else opening_setup
+            setup = make(self.rng, focus, self._reader(focus))
+            if setup is not None:
+                return setup
+        return random_setup(self.rng, focus, self._reader(focus))
+
+    def _unexplained(self) -> list[SettingChange]:
         explained = {p for f in self.result.found for p in f.causes}
-        return all(c.path in explained for c in self.changes)
+        return [c for c in self.changes if c.path not in explained]
+
+    def _all_explained(self) -> bool:
+        return not self._unexplained()
+
+    def _aim(self) -> None:
+        """For each setting no finding is tied to yet, a search of its own: A
+        against A with that setting alone changed (then B with it put back
+        against B), each situation they part on judged by A and B. A setting
+        whose edge random setups rarely reach (a joker kept past the turn, a
+        target crossed) is found where it alone differs, then shown where the
+        whole files do."""
+        aimed = [c for c in self._unexplained() if not c.path.startswith(NOT_AIMED)]
+        for n, change in enumerate(aimed):
+            if change not in self._unexplained():
+                continue  # found by an earlier setting's search
+            # what is left shared by the settings still to aim at (what one found early leaves goes on)
+            share = max(AIM_LEAST, (self.budget - self.result.tried) // (2 * (len(aimed) - n)))
+            if self.budget - self.result.tried <= 0 or len(self.result.found) >= self.max_found:
+                return
+            for x, y in ((self.a, self.singles.get(change.path)), (self.backs.get(change.path), self.b)):
+                if x is None or y is None:
+                    continue
+                left = self.budget - self.result.tried
+                if left <= 0:
+                    return
+                sub = Search(x, y, [change], self.seed, min(share, left), aimed=False)
+                sub.rng = random.Random(f"rami-diff:{self.seed}:{change.path}:{x is self.a}")
+                sub.max_found = 3
+                sub.aim_path = change.path
+                sub.outer = (self.a, self.b)
+                found = sub.run()
+                self.result.tried += found.tried
+                for f in found.found:
+                    self._keep(f.situation, (x, y, change.path))
+                if change.path not in {p for f in self.result.found for p in f.causes}:
+                    continue
+                break
 
     def _reader(self, focus: Focus):
         rules = self.a.rules(focus.players[0])
@@ -169,7 +274,11 @@ class Search:
         self.result.tried += 1
         ra, rb = self.a.rules(sit.players), self.b.rules(sit.players)
         assert ra is not None and rb is not None
+        # Followed first: draws (a turn goes on), joker swaps (what a swap
+        # owes shows only on the moves after it) and melds that leave one card
+        # (going out: a rami sec, a penalty); then a random few others.
         follow: list[tuple[Situation, GameState, GameState]] = []
+        others: list[tuple[Situation, GameState, GameState]] = []
         for move in candidates(sa, rearrange=self.rearrange):
             key = repr(move)
             action = self.actions.get(key)
@@ -191,34 +300,76 @@ class Search:
             elif na is not None and nb is not None:
                 if _differs(na, nb):
                     self._keep(longer)
-                elif len(follow) < WIDTH and ("draw" in move or self.rng.random() < 0.2):
+                elif "draw" in move or "swap" in move or ("meld" in move and len(na.hands[sa.turn]) <= 1):
                     follow.append((longer, na, nb))
-        for nxt, na, nb in follow:
+                elif self.rng.random() < 0.2:
+                    others.append((longer, na, nb))
+        for nxt, na, nb in (follow + others)[:WIDTH]:
             self._explore(nxt, na, nb, depth - 1)
 
     # -------------------------------------------------------------- a finding
 
     def _causes(self, sit: Situation, how: Disagreement) -> list[str]:
-        return [path for path, ref in self.singles.items() if _same(disagreement(self.a, ref, sit), how)]
+        """The settings that, changed alone in A, make A rule as B does; where
+        none does, those that, put back alone in B, make B rule otherwise
+        (a setting that matters only beside another that differs too)."""
+        ahead = [path for path, ref in self.singles.items() if _same(disagreement(self.a, ref, sit), how)]
+        if ahead:
+            return ahead
+        return [path for path, ref in self.backs.items() if disagreement(ref, self.b, sit) is not None]
 
-    def _keep(self, sit: Situation) -> None:
-        if len(self.result.found) >= MAX_FOUND:
+    def _keep(self, sit: Situation, aimed: tuple[Referee, Referee, str] | None = None) -> None:
+        """Shrink and keep a situation A and B part on, with its causes.
+        `aimed`: the two referees of one setting's own search and that
+        setting, when the situation comes from it. The shrunk situation still
+        parts those two, so the setting is among its causes: it alone
+        changes the ruling there, and A and B rule differently there too."""
+        if len(self.result.found) >= self.max_found:
             return
         how = disagreement(self.a, self.b, sit)
-        if how is None or self.tries.get(how.signature, 0) >= MAX_TRIES:
+        if how is None or (self.outer is not None and disagreement(*self.outer, sit) is None):
             return
-        self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
-        key = (how.signature, tuple(self._causes(sit, how)))
+        # A setting's own search brings few findings, each the one its setting
+        # has: weighed whatever the first search already spent on their kind.
+        if aimed is None:
+            if self.tries.get(how.signature, 0) >= MAX_TRIES:
+                return
+            self.tries[how.signature] = self.tries.get(how.signature, 0) + 1
+        key = (how.signature, tuple(self._causes(sit, how)) + ((aimed[2],) if aimed else ()))
         if key in self.kinds:
             return
         self.kinds.add(key)
-        small = shrink(sit, lambda s: _same(disagreement(self.a, self.b, s), how))
+
+        def keeps(s: Situation) -> bool:
+            if not _same(disagreement(self.a, self.b, s), how):
+                return False
+            if self.outer is not None and disagreement(*self.outer, s) is None:
+                return False
+            return aimed is None or disagreement(aimed[0], aimed[1], s) is not None
+
+        small = shrink(sit, keeps)
         final = disagreement(self.a, self.b, small)
         assert final is not None  # the shrinker keeps only what still disagrees
         causes = self._causes(small, final)
+        if aimed is not None and aimed[2] not in causes:
+            order = [c.path for c in self.changes]
+            causes = sorted([*causes, aimed[2]], key=order.index)
         if any(f.how.signature == final.signature and f.causes == causes for f in self.result.found):
             return  # shrunk, it is one already found
         self.result.found.append(Found(small, final, causes))
+
+
+def _within(focus: Focus, outer: Focus | None) -> Focus | None:
+    """`focus` kept to the cards and seat counts of the pair a setting's own
+    search serves: a setup that pair cannot set up is no situation of theirs."""
+    if outer is None:
+        return None
+    players = tuple(n for n in focus.players if n in outer.players)
+    if not players:
+        return None
+    return replace(
+        focus, players=players, decks=min(focus.decks, outer.decks), jokers=min(focus.jokers, outer.jokers)
+    )
 
 
 def _differs(x: GameState, y: GameState) -> bool:

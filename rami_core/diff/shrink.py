@@ -26,6 +26,9 @@ def _parts(sit: Situation) -> list[tuple[str, ...]]:
     out: list[tuple[str, ...]] = []
     for i in range(len(sit.steps) - 1):
         out.append(("step", str(i)))
+    for i, st in enumerate(sit.steps):
+        if len(st.get("meld") or []) > 1:
+            out += [("melded", str(i), str(k)) for k in range(len(st["meld"]))]
     for seat in range(1, len(s["hands"])):
         out.append(("seat", str(seat)))
     for i, _ in enumerate(s.get("table") or []):
@@ -51,10 +54,24 @@ def without(sit: Situation, parts: list[tuple[str, ...]]) -> Situation | None:
     table = setup.get("table") or []
     for key, field_ in (("stock", "stock"), ("discard", "discard")):
         setup[field_] = [c for j, c in enumerate(setup.get(key) or []) if (key, str(j)) not in drop]
+    gone: dict[int, list[str]] = {}  # the hand cards removed, per seat: out of that seat's melds too
+    for seat, h in enumerate(setup["hands"]):
+        gone[seat] = [c for j, c in enumerate(h) if ("hand", str(seat), str(j)) in drop]
     setup["hands"] = [
         [c for j, c in enumerate(h) if ("hand", str(seat), str(j)) not in drop]
         for seat, h in enumerate(setup["hands"])
     ]
+    for i, st in enumerate(steps):  # a meld of a move dropped with its cards from the hand
+        melds = st.get("meld") or []
+        dropped = [m for k, m in enumerate(melds) if ("melded", str(i), str(k)) in drop]
+        if dropped:
+            st["meld"] = [m for k, m in enumerate(melds) if ("melded", str(i), str(k)) not in drop]
+            if not st["meld"]:
+                return None
+            hand = setup["hands"][st["player"]]
+            for c in (c for m in dropped for c in m):
+                if c in hand:
+                    hand.remove(c)
     new_table: list[Any] = []
     renumber: dict[int, int] = {}
     for i, m in enumerate(table):
@@ -71,6 +88,11 @@ def without(sit: Situation, parts: list[tuple[str, ...]]) -> Situation | None:
     for st in steps:
         if not _renumber_melds(st, renumber):
             return None
+        if "meld" in st and gone.get(st.get("player", -1)):
+            melds = _without_cards(st["meld"], gone[st["player"]])
+            if not melds:
+                return None
+            st["meld"] = melds
     seats = [seat for seat in range(len(setup["hands"])) if ("seat", str(seat)) not in drop]
     if len(seats) != len(setup["hands"]):
         if any(st.get("player") not in seats for st in steps) or setup.get("turn", 0) not in seats:
@@ -91,6 +113,24 @@ def without(sit: Situation, parts: list[tuple[str, ...]]) -> Situation | None:
         for st in steps:
             st["player"] = index[st["player"]]
     return Situation(setup, tuple(steps))
+
+
+def _without_cards(melds: list[list[str]], cards: list[str]) -> list[list[str]]:
+    """A meld move's melds with these cards (removed from the hand) taken out
+    of them, once each; a meld left empty goes. A meld's cards shrink with the
+    hand: an opening of seven cards may show the same with four."""
+    left = list(cards)
+    out = []
+    for m in melds:
+        kept = []
+        for c in m:
+            if c in left:
+                left.remove(c)
+            else:
+                kept.append(c)
+        if kept:
+            out.append(kept)
+    return out
 
 
 def _renumber_melds(step: dict[str, Any], renumber: dict[int, int]) -> bool:

@@ -49,6 +49,9 @@ OUTCOME_KEYS = (
 )
 
 
+MEMO = 4096  # rulings a referee remembers (then it starts afresh)
+
+
 @dataclass(frozen=True)
 class Situation:
     """A closed setup and the moves played from it, in the scenario format's dict forms."""
@@ -79,6 +82,11 @@ class Referee:
 
     profile: Profile
     _rules: dict[int, Rules | None] = field(default_factory=dict)
+    # The last rulings, by situation: the search asks one referee about one
+    # situation many times (against each single setting changed, while
+    # shrinking), and a ruling never changes (play_on works on a copy).
+    _rulings: dict[str, list[Ruling] | None] = field(default_factory=dict)
+    _starts: dict[str, GameState | None] = field(default_factory=dict)
 
     def rules(self, players: int) -> Rules | None:
         if players not in self._rules:
@@ -89,6 +97,14 @@ class Referee:
     def start(self, setup: dict[str, Any]) -> GameState | None:
         """The setup's state under this profile, or None where it is no setup
         of this profile (a card its deck lacks, a meld it does not know...)."""
+        key = repr(setup)
+        if key not in self._starts:
+            if len(self._starts) >= MEMO:
+                self._starts.clear()
+            self._starts[key] = self._start(setup)
+        return self._starts[key]
+
+    def _start(self, setup: dict[str, Any]) -> GameState | None:
         hands = setup.get("hands")
         if not isinstance(hands, list) or not hands:
             return None
@@ -102,6 +118,15 @@ class Referee:
 
     def rulings(self, situation: Situation) -> list[Ruling] | None:
         """The ruling on each move up to the first refused one; None if the setup is not one of this profile."""
+        key = repr((situation.setup, situation.steps))
+        if key in self._rulings:
+            return self._rulings[key]
+        if len(self._rulings) >= MEMO:
+            self._rulings.clear()
+        out = self._rulings[key] = self._judge(situation)
+        return out
+
+    def _judge(self, situation: Situation) -> list[Ruling] | None:
         state = self.start(situation.setup)
         if state is None:
             return None

@@ -21,7 +21,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rami_core.errors import ProfileError
+from rami_core.errors import Problem, ProfileError
+from rami_core.going_out import unlikely
 from rami_core.loader.layers import Layer, deep_merge, resolve, resolve_profile_data
 from rami_core.loader.safe_yaml import (
     MAX_ALIASES,
@@ -34,7 +35,7 @@ from rami_core.loader.safe_yaml import (
     load_yaml_file,
     load_yaml_text,
 )
-from rami_core.loader.translate import located_plugin_problems, validation_problems
+from rami_core.loader.translate import located_plugin_problems, located_warnings, validation_problems
 from rami_core.profile import Profile
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_VALUES",
     "Loc",
     "YamlDoc",
+    "check_profile",
     "deep_merge",
     "load_profile",
     "load_yaml_file",
@@ -70,13 +72,28 @@ def load_profile(
 
     Raises :class:`ProfileError` with located problems.
     """
+    return check_profile(name_or_path, overrides, base_dir=base_dir, rules=rules, rules_label=rules_label)[0]
+
+
+def check_profile(
+    name_or_path: str | os.PathLike[str],
+    overrides: Iterable[str] = (),
+    *,
+    base_dir: str | os.PathLike[str] | None = None,
+    rules: Mapping[str, Any] | None = None,
+    rules_label: str = "rules",
+) -> tuple[Profile, list[Problem]]:
+    """:func:`load_profile`, and the profile's warnings located in its files:
+    what makes going out possible but hardly ever seen
+    (:func:`rami_core.going_out.unlikely`; what makes it impossible is an
+    error, raised as every other). `rami validate` and the lobby say them."""
     layer, shown = resolve(name_or_path, overrides, base_dir=base_dir, rules=rules, rules_label=rules_label)
     try:
         profile = Profile.model_validate(layer.data)
     except ValidationError as exc:
         raise validation_problems(exc, layer, shown) from None
     _check_plugins(profile, layer, shown)
-    return profile
+    return profile, located_warnings(unlikely(profile), layer, shown)
 
 
 def _check_plugins(profile: Profile, layer: Layer, shown: str) -> None:

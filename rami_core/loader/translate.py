@@ -111,6 +111,20 @@ def locate(path: KeyPath, layer: Layer, top: str) -> Loc:
     return Loc(top)
 
 
+def locate_setting(keys: str, layer: Layer, top: str) -> Loc:
+    """Where a cross-field problem is shown: `keys` names the settings it
+    involves, space-separated, most telling first (`opening.points
+    deal.hand_size`); the first one the user's own file writes wins (a
+    smaller hand makes the preset's opening unreachable: the hand's line is
+    shown), else the first one's line wherever it is written."""
+    paths = [tuple(k.split(".")) for k in keys.split()] or [()]
+    found = [(path, layer.locations.get(path)) for path in paths]
+    for _, loc in found:
+        if loc is not None and loc.file == top:
+            return loc
+    return locate(paths[0], layer, top)
+
+
 def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]:
     path: KeyPath = tuple(p for p in err["loc"] if p != "[key]")
     kind = err["type"]
@@ -131,7 +145,7 @@ def problems_of(err: Mapping[str, Any], layer: Layer, top: str) -> list[Problem]
     if kind == "value_error" and not path and isinstance(conflicts, ProfileConflicts):
         out = []
         for key_path_text, message in conflicts.problems:
-            at = locate(tuple(key_path_text.split(".")) if key_path_text else (), layer, top)
+            at = locate_setting(key_path_text, layer, top)
             out.append(Problem(at.file, at.line, at.column, "", message))
         return out
 
@@ -197,3 +211,13 @@ def located_plugin_problems(exc: ProfileError, layer: Layer, shown: str) -> Prof
         loc = loc or top
         located.append(Problem(loc.file, loc.line, loc.column, p.key_path, p.message, p.suggestion))
     return ProfileError(ordered(located))
+
+
+def located_warnings(warnings: Iterable[tuple[str, Said]], layer: Layer, shown: str) -> list[Problem]:
+    """A profile's warnings (key path, what it says) at the line of their setting."""
+    top = layer.locations.get((), Loc(shown))
+    out = []
+    for key_path_text, message in warnings:
+        at = locate_setting(key_path_text, layer, top.file)
+        out.append(Problem(at.file, at.line, at.column, "", message))
+    return ordered(out)

@@ -18,6 +18,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from ..problems import words
+from ..userfiles import FileRefused, open_append_safely
 from .format import Puzzle, PuzzleError, read_file, read_lines
 from .generate import SCHEDULE, _attempt_shape
 
@@ -85,7 +87,11 @@ def build(
             have[pz.difficulty] += 1
             start = max(start, _attempt_of(pz) + 1)
     n = start
-    with path.open("a", encoding="utf-8") as fh:
+    try:
+        fh = open_append_safely(path)  # never through a link, never a FIFO's hang
+    except FileRefused as exc:
+        raise PuzzleError(f"{path}: {words(exc.reason, 'en')}") from None
+    with fh:
         while any(have[g] < per_grade for g in GRADES):
             if attempts is not None and n >= attempts:
                 break

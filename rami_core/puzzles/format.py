@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..cards import Card, CardError, format_card, parse_cards, sort_key
 from ..errors import RamiError
+from ..problems import words
+from ..userfiles import FileRefused, read_regular_file
 
 FORMAT = "rami-puzzle/1"
 
@@ -186,21 +188,15 @@ def read_lines(text: str, name: str) -> Iterator[tuple[int, Puzzle]]:
 
 
 def read_file(path: str | Path) -> list[Puzzle]:
-    """Every puzzle of a file (refused in one located line, never a traceback)."""
+    """Every puzzle of a file (refused in one located line, never a traceback
+    nor a hang: a FIFO, a device or a folder is refused before it is read)."""
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise PuzzleError(f"{p}: {size} bytes, more than a puzzle file may hold")
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise PuzzleError(f"{p}: a directory, not a puzzle file") from None
+        text = read_regular_file(p, MAX_FILE_BYTES).decode("utf-8")
+    except FileRefused as exc:
+        raise PuzzleError(f"{p}: {words(exc.reason, 'en')}") from None
     except UnicodeDecodeError:
         raise PuzzleError(f"{p}: not UTF-8 text") from None
-    except OSError as exc:
-        raise PuzzleError(f"{p}: {exc.strerror}") from None
     return [pz for _, pz in read_lines(text, str(p))]
 
 

@@ -58,7 +58,7 @@ from .layout import (
     ActionLayout,
     SubStep,
 )
-from .packing import Candidate, PackingBounds, candidates
+from .packing import BoundsMemo, Candidate, PackingBounds, candidates, candidates_after
 
 
 class TurnOracle:
@@ -73,6 +73,10 @@ class TurnOracle:
         self.timeout = timeout
         self._key: tuple[int, ...] | None = None
         self._read: dict[Group, Candidate | None] = {}  # groups read under this game's rules
+        self._memo = BoundsMemo()
+        self._last_cands: dict[
+            int, tuple[tuple[int, ...], list[Candidate]]
+        ] = {}  # per seat, its latest hand's  # packing bounds of multisets of cards, under this game's rules
         self._reset()
 
     def _reset(self) -> None:
@@ -87,6 +91,8 @@ class TurnOracle:
         self._extends: dict[tuple[int, ...], bool] = {}
         self._reach: dict[tuple, bool] = {}
         self._melds_open: bool | None = None
+        self._lay_reach: bool | None = None
+        self._swaps_allowed: bool | None = None
         self._lay: LayBounds | None = None
         self._swaps: list[tuple[Counter[int], int]] | None = None
         self._rearrange_open: bool | None = None
@@ -341,9 +347,15 @@ class TurnOracle:
 
     def _candidates(self) -> list[Candidate]:
         if self._cands is None:
-            self._cands = candidates(self._counts, self.game.rules, self._read)
+            seat = self.game.state.turn
+            last = self._last_cands.get(seat)
+            if last is None:
+                self._cands = candidates(self._counts, self.game.rules, self._read)
+            else:
+                self._cands = candidates_after(*last, self._counts, self.game.rules, self._read)
+            self._last_cands[seat] = (self._counts, self._cands)
             self._index = {c.group: i for i, c in enumerate(self._cands)}
-            self._bounds = PackingBounds(self._cands)
+            self._bounds = PackingBounds(self._cands, self._memo)
         return self._cands
 
     def _meld_ok(self, groups: list[Group]) -> bool:
@@ -372,10 +384,18 @@ class TurnOracle:
             self._melds_open = kind_refusal(self.game.rules, s, s.turn, "meld") is None
         return self._melds_open
 
+    def _lay_in_reach(self) -> bool:
+        """Where the engine judges a lay as an opening, some packing of the
+        whole hand could open (else no lay can, whatever the draft holds); True elsewhere."""
+        if self._lay_reach is None:
+            self._candidates()
+            self._lay_reach = self._opening_in_reach((), self._counts)
+        return self._lay_reach
+
     def _meld_reachable(self, closed: list[Group], current: Group) -> bool:
         """Some lay the engine accepts holds the closed groups as they are and
         a group that `current` can grow into (and maybe more melds)."""
-        if not self._melds_possible():
+        if not self._melds_possible() or not self._lay_in_reach():
             return False
         cands = self._candidates()
         idx = [self._index.get(g) for g in closed]
@@ -391,9 +411,10 @@ class TurnOracle:
         bounds = self._bounds
         # Only candidates holding one of the current group's faces can be it grown.
         first = JOKER_INDEX if current.low else current.body[0]
+        low, body = current.low, dict(Counter(current.body))
         return any(
-            current.within(cands[i].group)
-            and bounds.fits(i, room)
+            bounds.fits(i, room)
+            and cands[i].holds(low, body)
             and self._extends_to_lay(tuple(sorted([*base, i])))
             for i in bounds.holding(first)
         )
@@ -462,8 +483,7 @@ class TurnOracle:
     def _swap_reachable(self, draft: Draft) -> bool:
         if draft.closed or draft.current.low or not draft.current.size:
             return False
-        s = self.game.state
-        if kind_refusal(self.game.rules, s, s.turn, "swap") is not None:
+        if not self._swaps_open():
             return False  # the engine withholds every swap now
         want = draft.current.faces()
         return any(all(given[f] >= n for f, n in want.items()) for given, _ in self._accepted_swaps())
@@ -492,8 +512,11 @@ class TurnOracle:
         return out
 
     def _swaps_open(self) -> bool:
-        s = self.game.state
-        return kind_refusal(self.game.rules, s, s.turn, "swap") is None
+        """The engine would look at a joker swap now (the rules of the whole kind; cached per state)."""
+        if self._swaps_allowed is None:
+            s = self.game.state
+            self._swaps_allowed = kind_refusal(self.game.rules, s, s.turn, "swap") is None
+        return self._swaps_allowed
 
     def _rearrange_possible(self) -> bool:
         """The engine would look at a rebuild of the table now (the rules of the whole kind)."""

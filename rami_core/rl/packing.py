@@ -21,8 +21,9 @@ where an accepted lay may exist:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from ..melds import RUN, SET, read_meld
@@ -37,6 +38,9 @@ ANY_SET = 4
 
 Counts = tuple[int, ...]  # copies per face, FACES long
 
+# Multisets of cards whose bounds one game keeps at most (then forgotten).
+MEMO_LIMIT = 200_000
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -47,17 +51,31 @@ class Candidate:
     points: int
     kinds: int  # PURE | ANY_RUN | ANY_SET bits
     jokers: int
+    # The group's body as face -> copies: `holds` asks it for every pending group.
+    body: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def holds(self, low: int, body: dict[int, int]) -> bool:
+        """A pending group (`low` low jokers, `body` face -> copies) can grow into
+        this one by adding cards (Group.within, without building Counters)."""
+        if low > self.group.low:
+            return False
+        mine = self.body
+        return all(mine.get(f, 0) >= k for f, k in body.items())
 
 
 def candidates(
-    hand: Counts, rules: Rules, known: dict[Group, Candidate | None] | None = None
+    hand: Counts,
+    rules: Rules,
+    known: dict[Group, Candidate | None] | None = None,
+    touching: frozenset[int] | None = None,
 ) -> list[Candidate]:
     """Every group of the hand's faces that the meld reader reads as a meld,
     most points first. Complete: a meld's naturals share a suit (a run, one
     card per rank) or a rank (a set, copies allowed), and jokers are added
     in every number the hand holds and the rules allow, written low or not.
     `known`: groups already read under these rules (a game's hands share
-    most of them from one state to the next), filled in as groups are read."""
+    most of them from one state to the next), filled in as groups are read.
+    `touching`: only the groups holding one of these natural faces."""
     if known is None:
         known = {}
     mr = rules.melds
@@ -65,15 +83,19 @@ def candidates(
     if mr.max_jokers is not None:
         jokers = min(jokers, mr.max_jokers)
     naturals: set[tuple[int, ...]] = set()
-    if mr.min_naturals <= 0:
+    if mr.min_naturals <= 0 and touching is None:
         naturals.add(())
-    for suit in range(4):  # runs: naturals of one suit, one per rank
+    suits = range(4) if touching is None else sorted({f // 13 for f in touching})
+    ranks = range(13) if touching is None else sorted({f % 13 for f in touching})
+    for suit in suits:  # runs: naturals of one suit, one per rank
         naturals.update(_run_naturals([suit * 13 + r for r in range(13) if hand[suit * 13 + r]], jokers))
-    for rank in range(13):  # sets: naturals of one rank, copies included
+    for rank in ranks:  # sets: naturals of one rank, copies included
         pool = [su * 13 + rank for su in range(4) for _ in range(hand[su * 13 + rank])]
         top = min(len(pool), mr.set_max)
         for size in range(1, top + 1):
             naturals.update(combinations(pool, size))
+    if touching is not None:
+        naturals = {nat for nat in naturals if not touching.isdisjoint(nat)}
     seen: set[Group] = set()
     out: list[Candidate] = []
     for nat in naturals:
@@ -93,13 +115,38 @@ def candidates(
     return out
 
 
+def candidates_after(
+    before: Counts,
+    found: Sequence[Candidate],
+    hand: Counts,
+    rules: Rules,
+    known: dict[Group, Candidate | None] | None = None,
+) -> list[Candidate]:
+    """`candidates(hand, rules)`, from `found = candidates(before, rules)`:
+    the groups of `before` that `hand` still holds, and those holding a face
+    `hand` has more of (the only new ones). The same list, for a hand that
+    changed by a card or two (a seat's hand from one turn to the next)."""
+    more = frozenset(f for f in range(FACES) if hand[f] > before[f])
+    if JOKER_INDEX in more:
+        return candidates(hand, rules, known)  # a joker more: most groups are new
+    kept = [c for c in found if all(hand[f] >= n for f, n in c.need)]
+    if not more:
+        return kept
+    have = {c.group for c in kept}
+    out = kept + [c for c in candidates(hand, rules, known, touching=more) if c.group not in have]
+    out.sort(key=lambda c: (-c.points, c.group))
+    return out
+
+
 def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
     r = read_meld(g.written(), rules.melds)
     if r is None:
         return None
     kinds = (PURE if r.pure else 0) | (ANY_RUN if r.kind == RUN else 0)
     kinds |= ANY_SET if r.kind == SET else 0
-    return Candidate(g, tuple(sorted(g.faces().items())), rules.meld_value(r), kinds, jokers)
+    return Candidate(
+        g, tuple(sorted(g.faces().items())), rules.meld_value(r), kinds, jokers, dict(Counter(g.body))
+    )
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
@@ -126,18 +173,49 @@ def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
     return out
 
 
-class PackingBounds:
-    """What packings of candidate melds can reach, per multiset of cards
-    (memoised: the searches of one state share it)."""
+class BoundsMemo:
+    """The packing bounds of one game's multisets of cards, kept across its
+    states (see PackingBounds)."""
 
-    def __init__(self, cands: Sequence[Candidate]):
+    def __init__(self) -> None:
+        self.best: dict[tuple[Counts, bool], dict[int, int]] = {}
+        self.cover: dict[Counts, int] = {}
+
+    def trim(self) -> None:
+        """Forget everything past MEMO_LIMIT multisets (a long game's memory stays bounded)."""
+        if len(self.best) + len(self.cover) > MEMO_LIMIT:
+            self.best.clear()
+            self.cover.clear()
+
+
+class PackingBounds:
+    """What packings of candidate melds can reach, per multiset of cards.
+
+    `memo`: the answers of `best` and `uncovered`, shared by every state of
+    one game (a state's bounds are made anew for each hand, but what a
+    multiset of cards can reach depends only on the cards and the meld rules:
+    the candidates within it are all read, whichever hand it came from, as
+    `candidates` is complete)."""
+
+    def __init__(self, cands: Sequence[Candidate], memo: BoundsMemo | None = None):
         self.cands = list(cands)
         self._with_face: list[list[int]] = [[] for _ in range(FACES)]
         for i, c in enumerate(self.cands):
             for f, _ in c.need:
                 self._with_face[f].append(i)
-        self._best: dict[tuple[Counts, bool], dict[int, int]] = {}
-        self._cover: dict[Counts, int] = {}
+        memo = memo if memo is not None else BoundsMemo()
+        memo.trim()
+        self._best = memo.best
+        self._cover = memo.cover
+        # Per face, the most points per card of a candidate holding it: a
+        # packing's points are at most the sum over its cards (each meld's
+        # points spread evenly over its cards, each card taking its best).
+        self._per_card = [0.0] * FACES
+        for c in self.cands:
+            share = c.points / c.group.size
+            for f, _ in c.need:
+                if share > self._per_card[f]:
+                    self._per_card[f] = share
 
     def holding(self, face: int) -> list[int]:
         """The candidates holding `face`, most points first."""
@@ -164,17 +242,23 @@ class PackingBounds:
                 c = self.cands[i]
                 if jokerless and c.jokers:
                     continue
-                left = list(room)
-                for f, n in c.need:
-                    left[f] -= n
-                if min(left) < 0:
+                need = c.need
+                if any(room[f] < n for f, n in need):
                     continue
+                left = list(room)
+                for f, n in need:
+                    left[f] -= n
                 for kinds, pts in self.best(tuple(left), jokerless).items():
                     k = kinds | c.kinds
                     if out.get(k, -1) < pts + c.points:
                         out[k] = pts + c.points
         self._best[key] = out
         return out
+
+    def points_bound(self, room: Counts) -> float:
+        """At least the points of any packing within `room` (a quick bound, no search)."""
+        per = self._per_card
+        return sum(n * per[f] for f, n in enumerate(room) if n)
 
     def uncovered(self, room: Counts) -> int:
         """Cards of `room` that no candidate within `room` holds: at least
@@ -217,6 +301,12 @@ class PackingBounds:
             return self.uncovered(room) <= kept
 
         def some(pure: bool, run_and_set: bool, min_points: int, jokerless: bool) -> bool:
+            if (
+                min_points
+                and points + self.points_bound(room) + 1e-6 < min_points  # float sums: a margin
+                and not (op.go_out_below_points and may_go_out())
+            ):
+                return False  # not even the quick bound reaches the points
             if not (run_and_set or min_points):  # at most a pure run asked: one candidate is enough
                 return (
                     not pure

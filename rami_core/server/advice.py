@@ -26,6 +26,8 @@ from .protocol import ServerError
 from .words import Words, page_lang
 
 if TYPE_CHECKING:
+    from ..state import GameState
+    from ..views import SeatView
     from .hub import Hub
     from .table import Table
 
@@ -41,15 +43,21 @@ def table_rules(t: Table, lang: str) -> dict[str, Any]:
     }
 
 
-def table_hint(t: Table, seat: int | None, lang: str) -> dict[str, Any]:
-    """The terminal's hint for the seat to play, in the page's words."""
+def hint_view(t: Table, seat: int | None) -> SeatView:
+    """What the hint is thought from: the seat's view, taken while the game
+    holds still (the thinking, `hint_of`, may then run off the loop)."""
     if seat is None:
         raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
     g = t.game
     if g.state.turn != seat or g.state.phase == "over":
         raise ServerError(409, "not_your_turn", "a hint is given to the seat to play, in its turn")
+    return g.view(seat)
+
+
+def hint_of(view: SeatView, t: Table, lang: str) -> dict[str, Any]:
+    """The terminal's hint for the seat to play, in the page's words."""
     words = Words(lang)
-    ok, text = hint_words(g.view(seat), g.rules, words.msg, lambda c: words.card(_code(c)))
+    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)))
     return {"ok": ok, "text": text}
 
 
@@ -91,11 +99,14 @@ def check_melds(t: Table, melds: list[list[str]], lang: str) -> list[dict[str, A
     return out
 
 
-def check_action(hub: Hub, t: Table, seat: int | None, data: Any, lang: str) -> dict[str, Any]:
+def check_action(
+    hub: Hub, t: Table, seat: int | None, data: Any, lang: str, state: GameState | None = None
+) -> dict[str, Any]:
     """Would the engine accept this action now? The action is parsed as
-    `POST .../actions` parses it and played on a copy of the state: the
-    answer is {ok, error (the refusal as data, with its words)} and, for a
-    meld or a rearrangement, each meld read (`check_melds`)."""
+    `POST .../actions` parses it and played on a copy of the state (`state`:
+    a copy taken while the game held still, so that this may run off the
+    loop): the answer is {ok, error (the refusal as data, with its words)}
+    and, for a meld or a rearrangement, each meld read (`check_melds`)."""
     if seat is None:
         raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
     action = hub.parse_action(t, seat, data)
@@ -106,7 +117,7 @@ def check_action(hub: Hub, t: Table, seat: int | None, data: Any, lang: str) -> 
     if melds is not None:
         out["melds"] = check_melds(t, melds, lang)
     try:
-        play_on(t.game.rules, t.game.state, action)
+        play_on(t.game.rules, t.game.state if state is None else state, action)
     except RuleError as e:
         out["ok"] = False
         out["error"] = {**refusal_json(e), "text": Words(lang).refused(e)}

@@ -26,14 +26,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOTS
-from ..errors import ProfileError, RuleError
+from ..errors import Problem, ProfileError, RuleError
 from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
-from .advice import check_action, table_hint, table_rules
+from .advice import check_action, hint_of, hint_view, table_rules
 from .hub import EXPIRE_AFTER, Hub
 from .limits import Limits
-from .lobby import house_names, profile_from_request
+from .lobby import house_names, profile_and_warnings
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
 from .puzzles import ROUTES as puzzle_routes
@@ -46,6 +46,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 2 * 1024 * 1024
 MAX_WS_MESSAGE = 256 * 1024
 PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
+ADVICE_SECONDS = 10.0  # the longest a hint or a check waits for its turn to be thought
 
 
 # Sent with every HTTP answer. The pages load their scripts and styles from
@@ -186,13 +187,13 @@ def create_app(
     # problems in words) bound each read; PROFILE_SECONDS bounds the wait.
     parsing = asyncio.Semaphore(1)
 
-    async def read_profile(req: CreateTable) -> tuple[str, Any]:
+    async def read_profile(req: CreateTable) -> tuple[tuple[str, Any], list[Problem]]:
         if req.variant is not None:  # a bundled file by name: small, but still files read off the loop
-            return await asyncio.to_thread(profile_from_request, req)
+            return await asyncio.to_thread(profile_and_warnings, req)
         try:
             async with asyncio.timeout(PROFILE_SECONDS):
                 async with parsing:
-                    return await asyncio.to_thread(profile_from_request, req)
+                    return await asyncio.to_thread(profile_and_warnings, req)
         except TimeoutError:
             raise ServerError(503, "busy", "the server is reading other house files: try again") from None
 
@@ -232,7 +233,7 @@ def create_app(
             return error(400, "invalid_request", validation_message(e))
         limits.check_create(hub, request.client.host if request.client else "")
         try:
-            read = await read_profile(req)
+            read, warnings = await read_profile(req)
             t = await hub.create(req, read)
             limits.created(request.client.host if request.client else "")
         except ProfileError as e:
@@ -244,7 +245,14 @@ def create_app(
         url = f"/t/{t.id}"
         links = [f"{url}?token={s.token}" if s.token else None for s in t.seats]
         return JSON(
-            {"table": t.id, "seats": seats, "url": url, "links": links, "creator_token": t.creator},
+            {
+                "table": t.id,
+                "seats": seats,
+                "url": url,
+                "links": links,
+                "creator_token": t.creator,
+                "warnings": [w.to_json() for w in warnings],
+            },
             status_code=201,
         )
 
@@ -306,12 +314,32 @@ def create_app(
         t = hub.get(request.path_params["id"])
         return JSON(table_rules(t, page_lang(request.query_params.get("lang"))))
 
+    # A hint (the terminal's planner) or a check (the engine on a copy, every
+    # meld read) costs up to a few tenths of a second for the largest
+    # action the protocol lets through: thought in a worker thread, one at a
+    # time, from a copy taken under the table's lock, so the loop never
+    # waits on it; ADVICE_SECONDS bounds the wait for the turn (then 503).
+    advising = asyncio.Semaphore(1)
+
+    async def advise(fn: Any, *args: Any) -> Any:
+        try:
+            async with asyncio.timeout(ADVICE_SECONDS):
+                await advising.acquire()
+        except TimeoutError:
+            raise ServerError(503, "busy", "the server is checking other moves: try again") from None
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            advising.release()
+
     @guarded
     async def hint(request: Request) -> Response:
         """The terminal's hint for the seat to play, in the page's language."""
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
-        return JSON(table_hint(t, seat, page_lang(request.query_params.get("lang"))))
+        async with t.lock:  # the view of the stored game, none half-written
+            seen = hint_view(t, seat)
+        return JSON(await advise(hint_of, seen, t, page_lang(request.query_params.get("lang"))))
 
     @guarded
     async def check(request: Request) -> Response:
@@ -319,7 +347,10 @@ def create_app(
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await _json_body(request)
-        return JSON(check_action(hub, t, seat, data, page_lang(request.query_params.get("lang"))))
+        async with t.lock:
+            state = t.game.state.copy()
+        lang = page_lang(request.query_params.get("lang"))
+        return JSON(await advise(check_action, hub, t, seat, data, lang, state))
 
     @guarded
     async def act(request: Request) -> Response:

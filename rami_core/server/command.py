@@ -180,10 +180,10 @@ def _export(db: str, table_id: str) -> None:
         sys.exit(1)
     try:
         hub = Hub(Store(db, readonly=True))  # an export writes nothing, converts nothing
+        hub.load()
     except StoreError as e:
         click.echo(f"rami serve: {e}", err=True)
         sys.exit(1)
-    hub.load()
     t = hub.tables.get(table_id)
     if t is None:
         click.echo(f"{db}: no table {table_id!r} (tables: {', '.join(hub.tables) or 'none'})", err=True)

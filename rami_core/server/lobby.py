@@ -21,7 +21,14 @@ def house_names() -> list[str]:
 def profile_from_request(req: CreateTable) -> tuple[str, Profile]:
     """The profile a table is created with (see _read_profile), its `name`,
     `description` and `source` made plain text: they are shown to everyone."""
-    variant, profile = _read_profile(req)
+    return profile_and_warnings(req)[0]
+
+
+def profile_and_warnings(req: CreateTable) -> tuple[tuple[str, Profile], list[Problem]]:
+    """`profile_from_request`, and the profile's warnings (hands that hardly
+    ever go out), located in the pasted text as its errors are: the
+    creation answer carries them, the lobby shows them."""
+    variant, profile, warnings = _read_profile(req)
     clean = {
         "name": plain_text(profile.name, MAX_VARIANT_NAME) or "custom",
         "description": plain_text(profile.description, 400),
@@ -29,21 +36,21 @@ def profile_from_request(req: CreateTable) -> tuple[str, Profile]:
     }
     if req.rules is not None:
         variant = clean["name"]
-    return variant, profile.model_copy(update=clean)
+    return (variant, profile.model_copy(update=clean)), warnings
 
 
-def _read_profile(req: CreateTable) -> tuple[str, Profile]:
+def _read_profile(req: CreateTable) -> tuple[str, Profile, list[Problem]]:
     """The profile a table is created with: a preset or bundled house file by
     name (never a path), or a pasted YAML text read by the same loader, its
     errors located in the text (`rules:LINE: key: message`)."""
-    from ..loader import load_profile
+    from ..loader import check_profile
 
     if req.variant is not None:
         name = req.variant.strip()
         if name in preset_names():
-            return name, load_profile(name)
+            return name, *check_profile(name)
         if name in house_names():
-            return name, load_profile(house_dir() / f"{name}.yaml")
+            return name, *check_profile(house_dir() / f"{name}.yaml")
         known = ", ".join(preset_names() + house_names())
         raise ProfileError(
             Problem("variant", None, None, "", Said("unknown_variant", name=repr(name), known=known))
@@ -53,26 +60,29 @@ def _read_profile(req: CreateTable) -> tuple[str, Profile]:
         path = Path(tmp) / "rules.yaml"
         path.write_text(req.rules, encoding="utf-8")
         try:
-            profile = load_profile(path)
+            profile, warnings = check_profile(path)
         except ProfileError as e:
-            # The file was ours, not the user's: name it after the request's key
-            # (in the location and in any path the problem's parameters name).
-            root = str(Path(tmp).resolve())
+            # The file was ours, not the user's: name it after the request's key.
+            raise ProfileError(_unrooted(e.problems, str(Path(tmp).resolve()))) from None
+        warnings = _unrooted(warnings, str(Path(tmp).resolve()))
+    return profile.name, profile, warnings
 
-            def unrooted(value: object) -> object:
-                return value.replace(root + "/", "") if isinstance(value, str) else value
 
-            raise ProfileError(
-                [
-                    Problem(
-                        "rules" if root in p.file or p.file.endswith("rules.yaml") else p.file,
-                        p.line,
-                        p.column,
-                        p.key_path,
-                        said(p.message).with_params(unrooted),
-                        p.suggestion,
-                    )
-                    for p in e.problems
-                ]
-            ) from None
-    return profile.name, profile
+def _unrooted(problems: list[Problem], root: str) -> list[Problem]:
+    """Problems of the temporary file, named after the request's key (in the
+    location and in any path the problem's parameters name)."""
+
+    def unrooted(value: object) -> object:
+        return value.replace(root + "/", "") if isinstance(value, str) else value
+
+    return [
+        Problem(
+            "rules" if root in p.file or p.file.endswith("rules.yaml") else p.file,
+            p.line,
+            p.column,
+            p.key_path,
+            said(p.message).with_params(unrooted),
+            p.suggestion,
+        )
+        for p in problems
+    ]

@@ -13,7 +13,15 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 Card = Annotated[
     str,
@@ -21,6 +29,17 @@ Card = Annotated[
 ]
 CardList = Annotated[list[Card], Field(max_length=120)]
 MAX_MELDS = 60
+# The most cards one action can name: the largest deck a profile may have
+# (deck.decks 4, deck.jokers 8). A whole table rearranged fits; 60 melds of
+# 120 cards (7,200) would only cost the server time to refuse.
+MAX_ACTION_CARDS = 4 * 52 + 8
+
+
+def _within_deck(melds: list[list[str]]) -> list[list[str]]:
+    total = sum(len(m) for m in melds)
+    if total > MAX_ACTION_CARDS:
+        raise ValueError(f"{total} cards in one action: no deck holds more than {MAX_ACTION_CARDS}")
+    return melds
 
 
 class _Strict(BaseModel):
@@ -41,9 +60,9 @@ class DrawAction(_Action):
 
 
 class MeldAction(_Action):
-    meld: Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS)] = Field(
-        description="New melds from the hand, laid in one action (an opening is one such action)."
-    )
+    meld: Annotated[
+        list[CardList], Field(min_length=1, max_length=MAX_MELDS), AfterValidator(_within_deck)
+    ] = Field(description="New melds from the hand, laid in one action (an opening is one such action).")
 
 
 class LayOffItem(_Strict):
@@ -76,9 +95,9 @@ class SwapAction(_Action):
 
 
 class RearrangeAction(_Action):
-    rearrange: Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS)] = Field(
-        description="The complete new table; the difference with the old one comes from the hand."
-    )
+    rearrange: Annotated[
+        list[CardList], Field(min_length=1, max_length=MAX_MELDS), AfterValidator(_within_deck)
+    ] = Field(description="The complete new table; the difference with the old one comes from the hand.")
 
 
 class DiscardAction(_Action):
@@ -464,8 +483,14 @@ def plain_text(text: str, limit: int) -> str:
 
 
 def validation_message(e: ValidationError) -> str:
+    """At most five of pydantic's errors, those about a value given first: for
+    a body that fits no member of a union (one model an action kind), what
+    is wrong with the kind it names comes before every other kind's
+    "field required" and "extra inputs"."""
     parts = []
-    for err in e.errors(include_url=False)[:5]:
+    errors = e.errors(include_url=False)
+    errors = sorted(errors, key=lambda err: err["type"] in ("missing", "extra_forbidden"))
+    for err in errors[:5]:
         where = ".".join(str(x) for x in err["loc"])
         parts.append(f"{where}: {err['msg']}" if where else err["msg"])
     return "; ".join(parts)

@@ -168,31 +168,57 @@ class Store:
 
     def tables(self) -> list[StoredTable]:
         """Every table that reads back. A damaged row (a column that is not
-        JSON, a value of the wrong type) costs its own table only: it is
-        left out and listed in `damaged`, the others load."""
+        JSON or not UTF-8 text, a value of the wrong type, a JSON nested past
+        reading, a log the file can no longer give) costs its own table
+        only: it is left out and listed in `damaged`, the others load. A
+        file whose list of tables cannot be read is a StoreError."""
         with self._lock:
-            rows = self.db.execute(
-                "SELECT id, created, variant, profile, players, seed, seats, options FROM tables ORDER BY created"
-            ).fetchall()
-            raw: dict[Any, list[Any]] = {r[0]: [] for r in rows}
-            for tid, action in self.db.execute("SELECT table_id, action FROM actions ORDER BY table_id, n"):
-                raw.setdefault(tid, []).append(action)
+            old = self.db.text_factory
+            self.db.text_factory = bytes  # text decoded per row below: a bad byte costs one table
+            try:
+                try:
+                    rows = self.db.execute(
+                        "SELECT id, created, variant, profile, players, seed, seats, options "
+                        "FROM tables ORDER BY created"
+                    ).fetchall()
+                except sqlite3.DatabaseError as e:
+                    raise StoreError(f"{self.path}: its list of tables cannot be read ({e})") from None
+                logs: dict[Any, list[Any] | str] = {}
+                for r in rows:
+                    try:
+                        key = _text(r[0])  # bound as text: the bytes would be a BLOB, equal to no id
+                        logs[r[0]] = [
+                            a
+                            for (a,) in self.db.execute(
+                                "SELECT action FROM actions WHERE table_id = ? ORDER BY n", (key,)
+                            )
+                        ]
+                    except (ValueError, TypeError) as e:
+                        logs[r[0]] = f"its id is not text ({e})"
+                    except sqlite3.DatabaseError as e:
+                        logs[r[0]] = f"its log cannot be read ({e})"
+            finally:
+                self.db.text_factory = old
         out = []
         self.damaged = []
         for r in rows:
+            tid = _text(r[0], errors="replace")
             try:
-                log = [json.loads(a) for a in raw.get(r[0], [])]
+                raw = logs.get(r[0], [])
+                if isinstance(raw, str):
+                    raise ValueError(raw)
+                log = [json.loads(_text(a)) for a in raw]
                 if not all(isinstance(a, dict) for a in log):
                     raise ValueError("an action that is not a mapping")
                 t = StoredTable(
-                    id=str(r[0]),
+                    id=_text(r[0]),
                     created=float(r[1]),
-                    variant=str(r[2]),
-                    profile=json.loads(r[3]),
+                    variant=_text(r[2]),
+                    profile=json.loads(_text(r[3])),
                     players=int(r[4]),
                     seed=int(r[5]),
-                    seats=json.loads(r[6]),
-                    options=json.loads(r[7]),
+                    seats=json.loads(_text(r[6])),
+                    options=json.loads(_text(r[7])),
                     log=log,
                 )
                 if (
@@ -201,8 +227,8 @@ class Store:
                     or not isinstance(t.options, dict)
                 ):
                     raise ValueError("a column of the wrong shape")
-            except (ValueError, TypeError) as e:
-                self.damaged.append((str(r[0]), f"a damaged row ({type(e).__name__}: {str(e)[:120]})"))
+            except (ValueError, TypeError, RecursionError) as e:
+                self.damaged.append((tid, f"a damaged row ({type(e).__name__}: {str(e)[:120]})"))
                 continue
             out.append(t)
         return out
@@ -224,6 +250,16 @@ class Store:
                 if "locked" in str(e) or "busy" in str(e):
                     raise StoreBusy(str(e)) from None
                 raise
+
+
+def _text(value: Any, errors: str = "strict") -> str:
+    """A column read as bytes (see Store.tables) as text; UnicodeDecodeError
+    (a ValueError) for bytes that are not UTF-8, TypeError for a NULL."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors)
+    if value is None:
+        raise TypeError("a NULL where text belongs")
+    return str(value)
 
 
 class Writer:

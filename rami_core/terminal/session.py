@@ -26,6 +26,7 @@ from ..events import Event, EventKind
 from ..i18n import Messages
 from ..legal import legal_moves
 from ..narration import Teller, tell
+from ..problems import words
 from ..savegame import SaveError
 from ..state import OVER
 from ..userfiles import visible
@@ -392,7 +393,7 @@ class Session:
         try:
             write_save(self.game, path, [s.to_dict() for s in self.seats], self.msg.lang)
         except SaveError as e:
-            self.say("save_failed", "red", path=visible(path), error=e.reason or str(e))
+            self.say("save_failed", "red", path=visible(path), error=words(e.reason or e.said, self.msg.lang))
             return
         self.say("saved", "green", path=visible(path))
 
@@ -401,4 +402,9 @@ class Session:
             try:
                 write_save(self.game, self.save_path, [s.to_dict() for s in self.seats], self.msg.lang)
             except SaveError as e:
-                self.say("save_failed", "red", path=visible(self.save_path), error=e.reason or str(e))
+                self.say(
+                    "save_failed",
+                    "red",
+                    path=visible(self.save_path),
+                    error=words(e.reason or e.said, self.msg.lang),
+                )

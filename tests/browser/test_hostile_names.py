@@ -91,3 +91,45 @@ def test_the_lobby_links_carry_no_referrer(browser, server):
     assert page.url.rstrip("/") == server.url
     assert page.evaluate("() => document.referrer") == ""
     page.close()
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "hardly ever go out"), ("fr", "finit rarement")])
+def test_the_lobby_shows_a_profiles_warnings(browser, server, lang, said):
+    """A pasted profile in which hands hardly ever go out makes its table,
+    and the lobby says why it may never end, located, in its language."""
+    page = browser.new_page()
+    page.goto(server.url + f"/?lang={lang}")
+    page.fill("#rules", "extends: rami51\njokers:\n  min_naturals: 8\n")
+    page.click("#create-btn")
+    page.wait_for_selector("#links .warnings li")
+    text = page.inner_text("#links .warnings")
+    assert said in text and "rules:3:" in text
+    assert page.locator("#links a.join").count() >= 1  # the table was made: its links are there
+    page.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "deleted by its creator"), ("fr", "supprimée par qui l'a créée")]
+)
+def test_a_deleted_tables_page_says_so(browser, server, lang, said):
+    """Deleted by its creator while a player's page is open, and opened again
+    afterwards: both pages say, in their language, that the table is gone."""
+    out = httpx.post(
+        server.url + "/api/tables", json={"variant": "rami51", "seats": ["human", "human"]}
+    ).json()
+    page = browser.new_page()
+    page.goto(server.url + f"/t/{out['table']}?token={out['seats'][0]['token']}&lang={lang}")
+    page.wait_for_selector("#hand")
+    r = httpx.delete(server.url + f"/api/tables/{out['table']}?token={out['creator_token']}")
+    assert r.status_code == 200
+    page.wait_for_function(
+        "(said) => document.getElementById('refusal').textContent.includes(said)", arg=said, timeout=15000
+    )
+    later = browser.new_page()
+    later.goto(server.url + f"/t/{out['table']}?lang={lang}")
+    gone = "n'existe pas" if lang == "fr" else "no table"
+    later.wait_for_function(
+        "(gone) => document.getElementById('refusal').textContent.includes(gone)", arg=gone, timeout=15000
+    )
+    page.close()
+    later.close()

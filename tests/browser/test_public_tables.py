@@ -22,7 +22,9 @@ def lobby(browser, server, size: str, lang: str, errors: list[str]):
     return page
 
 
-@pytest.mark.parametrize(("size", "lang"), [("desktop", "fr"), ("phone", "en")])
+@pytest.mark.parametrize(
+    ("size", "lang"), [("desktop", "fr"), pytest.param("phone", "en", marks=pytest.mark.slow)]
+)
 def test_two_people_meet_by_play_now(browser, server, size, lang):
     errors: list[str] = []
     anne = lobby(browser, server, size, lang, errors)

@@ -29,7 +29,9 @@ def play_round_by_http(server, tid: str, tokens: list[str]) -> None:
         assert r.status_code == 200, r.text
 
 
-@pytest.mark.parametrize(("size", "lang"), [("desktop", "fr"), ("phone", "en")])
+@pytest.mark.parametrize(
+    ("size", "lang"), [("desktop", "fr"), pytest.param("phone", "en", marks=pytest.mark.slow)]
+)
 def test_the_round_end_stays_until_everyone_continues(browser, server, size, lang):
     r = httpx.post(
         server.url + "/api/tables",

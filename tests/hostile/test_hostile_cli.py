@@ -221,9 +221,10 @@ def test_workers_are_capped_by_the_games_and_the_cores(monkeypatch):
         return real(config, 1, backend, **kw)
 
     monkeypatch.setattr(sim, "run_simulation", spy)
-    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--workers", "100000", "--bots", "random"])
+    short = ["--bots", "random", "--turn-cap", "20", "--round-cap", "1"]  # games of a few turns
+    r = CliRunner().invoke(main, ["simulate", "--games", "1", "--workers", "100000", *short])
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", "--bots", "random"])
+    r = CliRunner().invoke(main, ["simulate", "--games", "3", "--workers", "100000", *short])
     assert r.exit_code == 0, r.output
     assert asked == [1, min(3, os.cpu_count() or 1)]
 
@@ -258,3 +259,27 @@ def test_rl_env_rules_refuses_a_path_clearly(tmp_path):
     for bad in ("house.yaml", tmp_path / "house.yaml"):
         with pytest.raises(TypeError, match=r"rules= takes settings .* first argument"):
             rl.env("rami51", rules=bad)
+
+
+def test_a_local_ray_gets_no_more_cpus_than_the_machine(monkeypatch):
+    """`--workers 100000 --backend ray` started a local Ray of 100,000 CPUs
+    (a worker process each, on demand): it is capped by the cores."""
+    ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")
+
+    from rami_core.bot_games import SimConfig, run_games
+    from rami_core.loader import load_profile
+
+    asked = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_init(**kwargs):
+        asked.update(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", fake_init)
+    with pytest.raises(Stop):
+        run_games(SimConfig(load_profile("rami51"), 2, ("random",), 1000), workers=100_000, backend="ray")
+    assert 1 <= asked["num_cpus"] <= (os.cpu_count() or 1)

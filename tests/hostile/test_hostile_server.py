@@ -205,14 +205,14 @@ def test_the_loop_answers_while_a_profile_is_read(tmp_path, monkeypatch):
 
     held = threading.Event()
     entered = threading.Event()
-    real = app_module.profile_from_request
+    real = app_module.profile_and_warnings
 
     def slow(req):
         entered.set()
         assert held.wait(30)
         return real(req)
 
-    monkeypatch.setattr(app_module, "profile_from_request", slow)
+    monkeypatch.setattr(app_module, "profile_and_warnings", slow)
     with ThreadServer(tmp_path / "t.sqlite", bot_delay=0, round_pause=1000) as srv:
         answer: dict = {}
 
@@ -291,8 +291,17 @@ def test_a_damaged_row_leaves_out_its_table_only(tmp_path, damage, capfd):
     assert f"table {a['table']} left out" in capfd.readouterr().err
 
 
-@pytest.mark.parametrize("kind", ["foreign", "text", "folder", "no_folder"])
-def test_a_file_that_is_not_a_rami_database_is_one_line(tmp_path, kind):
+# Each kind of file with one of the two commands in the default run (each
+# `rami serve` process takes about a second), every pair in the slow run.
+NOT_A_DATABASE = [
+    (kind, args) if (i + j) % 2 == 0 else pytest.param(kind, args, marks=pytest.mark.slow)
+    for i, kind in enumerate(["foreign", "text", "folder", "no_folder"])
+    for j, args in enumerate([("--export", "abc"), ("--port", "1")])
+]
+
+
+@pytest.mark.parametrize("kind, args", NOT_A_DATABASE, ids=lambda v: v if isinstance(v, str) else v[0][2:])
+def test_a_file_that_is_not_a_rami_database_is_one_line(tmp_path, kind, args):
     import sqlite3
 
     from tests.hostile.support import run_rami
@@ -311,12 +320,11 @@ def test_a_file_that_is_not_a_rami_database_is_one_line(tmp_path, kind):
     else:
         db = tmp_path / "missing" / "rami.sqlite"
     before = db.read_bytes() if db.is_file() else None
-    for args in (["--export", "abc"], ["--port", "1"]):
-        out = run_rami("serve", "--db", str(db), *args)
-        assert out.returncode == 1, out.stderr
-        lines = out.stderr.strip().splitlines()
-        assert len(lines) == 1 and str(db) in lines[0], out.stderr
-        assert "internal error" not in out.stderr and "Traceback" not in out.stderr
+    out = run_rami("serve", "--db", str(db), *args)
+    assert out.returncode == 1, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(db) in lines[0], out.stderr
+    assert "internal error" not in out.stderr and "Traceback" not in out.stderr
     if before is not None:
         assert db.read_bytes() == before  # refused untouched: no WAL, no tables added
         assert not Path(str(db) + "-wal").exists()
@@ -474,14 +482,15 @@ def test_a_slow_store_holds_up_no_other_table(tmp_path, monkeypatch):
 
 
 def test_a_table_that_cannot_end_stops_and_says_why(tmp_path, monkeypatch):
-    """An opening of 500 points is out of any hand's reach: the table stops
-    at the turn cap (shrunk here), as `rami play` and `rami simulate` stop
-    such a round."""
+    """An opening of 143 points (13 aces, or near) is in reach of no real
+    hand (an opening out of any lay's reach is refused at creation): the
+    table stops at the turn cap (shrunk here), as `rami play` and `rami
+    simulate` stop such a round."""
     from rami_core.server import clocks
 
     monkeypatch.setattr(clocks, "TURN_CAP", 12)
     app = create_app(tmp_path / "rami.sqlite", bot_delay=0, round_pause=1000)
-    rules = "extends: rami51\nopening:\n  points: 500\n"
+    rules = "extends: rami51\nopening:\n  points: 143\n"
     with TestClient(app) as c:
         out = create(c, seats=["greedy", "human"], rules=rules, seed=3)
         deadline = time.monotonic() + 60

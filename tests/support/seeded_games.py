@@ -1,6 +1,6 @@
 """Play seeded bot games of every preset and print their move logs as JSON.
 
-Run as ``python -m tests.support.seeded_games GAMES ROUNDS`` by
+Run as ``python -m tests.support.seeded_games GAMES ROUNDS [PRESET...]`` by
 ``tests/test_seed_everywhere.py``, once as is and once with
 ``RAMI_SOLVER_PURE=1``: a separate process, because which search runs is
 decided once per process (:func:`rami_core.solver.sweep.compiled_sweep`).
@@ -41,7 +41,8 @@ def game_log(preset: str, seed: int, rounds: int) -> list[str]:
 
 def main(argv: list[str]) -> None:
     games, rounds = int(argv[0]), int(argv[1])
-    logs = {f"{p}/{seed}": game_log(p, seed, rounds) for p in preset_names() for seed in range(games)}
+    presets = argv[2:] or preset_names()  # every preset unless some are named
+    logs = {f"{p}/{seed}": game_log(p, seed, rounds) for p in presets for seed in range(games)}
     json.dump(logs, sys.stdout)
 
 

@@ -139,7 +139,16 @@ async function create(ev) {
     return;
   }
   const box = $("links");
-  box.replaceChildren(el("h2", { text: t("links") }));
+  box.replaceChildren();
+  if (data.warnings && data.warnings.length) {
+    // Accepted, but said: the profile's warnings, located in the rules pasted.
+    const warned = el("div", { class: "warnings", role: "status" }, el("p", { text: t("warnings") }));
+    const wl = el("ul");
+    data.warnings.forEach((w) => wl.append(el("li", { text: (w.messages && w.messages[lang()]) || w.message })));
+    warned.append(wl);
+    box.append(warned);
+  }
+  box.append(el("h2", { text: t("links") }));
   const ul = el("ul");
   data.seats.forEach((s) => {
     if (s.token) {
