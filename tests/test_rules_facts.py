@@ -46,6 +46,7 @@ BY_PROFILE = {("players", "min"), ("players", "max"), ("players", "counts")}
 ELSEWHERE = {
     "rami_core/loader": "loads and validates profiles",
     "rami_core/profile.py": "the profile schema and its cross-field checks",
+    "rami_core/going_out.py": "the schema's sense check: whether a profile's hands can ever go out",
     "rami_core/rules.py": "the one reader",
 }
 

@@ -13,7 +13,7 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from ..cards import Card
+from ..cards import JOKER_SUIT, Card
 from ..errors import InternalError
 from ..melds import MeldRules
 from .results import NEG, SolverTimeout
@@ -164,19 +164,22 @@ class _Model:
             self.lo = 2
         self.hi = 14 if rules.ace_high else 13
         self.both = rules.ace_low and rules.ace_high
-        t = Counter(c.face for c in table if not c.is_joker)
-        h = Counter(c.face for c in hand if not c.is_joker)
+        # a card's first two fields are its face (its suit the second): read
+        # as a tuple, not through the properties, since a model is built for
+        # every bot rebuild, where the Python around the search costs most
+        t = Counter(c[:2] for c in table if c[1] != JOKER_SUIT)
+        h = Counter(c[:2] for c in hand if c[1] != JOKER_SUIT)
         self.t = t
         self.a = t + h
-        self.JT = sum(1 for c in table if c.is_joker)
-        self.JH = sum(1 for c in hand if c.is_joker)
+        self.JT = len(table) - sum(t.values())
+        jok = [c for c in hand if c[1] == JOKER_SUIT]
+        self.JH = len(jok)
         self.J = self.JT + self.JH
         # weights of a laid hand card, per face
         self.w: dict[tuple[int, int], int] = {}
         for c in hand:
-            if not c.is_joker:
-                self.w.setdefault(c.face, weight(c))
-        jok = [c for c in hand if c.is_joker]
+            if c[1] != JOKER_SUIT and c[:2] not in self.w:
+                self.w[c[:2]] = weight(c)
         self.wj = weight(jok[0]) if jok else 0
         self.places = list(range(self.lo, self.hi + 1))
         self.copies = max([2, *list(self.a.values())])
@@ -233,16 +236,17 @@ class _Sweep:
         self.cap: int | None = None  # an upper bound known from outside
         self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
-        t_of, a_of, w_of = m.t.get, m.a.get, m.w.get
-        self.face: list[list[tuple[int, int, int, int]]] = []
-        for p in m.places:
-            r = 1 if p == 14 else p
-            row = []
-            for s in range(4):
-                f = (r, s)
-                t = t_of(f, 0)
-                row.append((t, a_of(f, 0), t, w_of(f, 0)))
-            self.face.append(row)
+        # filled from the faces present (most places and suits hold none)
+        t_of, w_of = m.t.get, m.w.get
+        zero = (0, 0, 0, 0)
+        lo, hi = m.places[0], m.places[-1]
+        self.face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in m.places]
+        for (r, s), a in m.a.items():
+            t = t_of((r, s), 0)
+            entry = (t, a, t, w_of((r, s), 0))
+            for p in (r, 14) if r == 1 else (r,):
+                if lo <= p <= hi:
+                    self.face[p - lo][s] = entry
         self.n = len(m.places)
         # with the ace at both ends, aces are shared between the first and the last place
         self.first_both = m.both
