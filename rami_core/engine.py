@@ -437,8 +437,7 @@ def check_discard_draw(rules: Rules, s: GameState, seat: int) -> None:
 
 
 def _draw(rules: Rules, s: GameState, a: A.Draw) -> None:
-    check_turn(s, a.seat)
-    check_not_drawn(s)
+    gate_draw(rules, s, a.seat)
     hand = s.hands[a.seat]
     if a.source == DISCARD:
         check_discard_draw(rules, s, a.seat)
@@ -531,10 +530,8 @@ def check_opening(
 
 
 def _meld(rules: Rules, s: GameState, a: A.Meld) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "laying")
     seat = a.seat
-    check_new_melds(rules, s, seat)
+    gate_meld(rules, s, seat)
     hand = s.hands[seat]
     flat = [c for m in a.melds for c in m]
     if not a.melds or any(not m for m in a.melds):
@@ -574,10 +571,8 @@ def check_lay_off_opened(rules: Rules, s: GameState, seat: int) -> None:
 
 
 def _lay_off(rules: Rules, s: GameState, a: A.LayOff) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "laying off")
     seat = a.seat
-    check_lay_off_allowed(rules)
+    gate_lay_off(rules, s, seat)
     if not a.items:
         raise RuleError("invalid_meld", Reason("lay_off_one"))
     hand = s.hands[seat]
@@ -629,10 +624,8 @@ def check_swap_opened(rules: Rules, s: GameState, seat: int) -> None:
 
 
 def _swap(rules: Rules, s: GameState, a: A.Swap) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "swapping a joker")
     seat = a.seat
-    check_swap_allowed(rules)
+    gate_swap(rules, s, seat)
     hand = s.hands[seat]
     given = _take_from_hand(hand, list(a.cards), _owed_first(s))
     if not 0 <= a.meld < len(s.table):
@@ -668,10 +661,8 @@ def check_rearrange_opened(rules: Rules, s: GameState, seat: int) -> None:
 
 
 def _rearrange(rules: Rules, s: GameState, a: A.Rearrange) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "rearranging the table")
     seat = a.seat
-    check_rearrange_allowed(rules)
+    gate_rearrange(rules, s, seat)
     old_cards = [c for m in s.table for c in m.cards]
     new_faces = Counter(c.face for m in a.melds for c in m)
     old_faces = Counter(c.face for c in old_cards)
@@ -755,9 +746,7 @@ def check_round_over(s: GameState) -> None:
 
 
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "discarding")
-    check_discard_allowed(rules)
+    gate_discard(rules, s, a.seat)
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
@@ -783,9 +772,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
-    check_turn(s, a.seat)
-    check_drawn(s, "ending your turn")
-    check_end_turn_allowed(rules)
+    gate_end_turn(rules, s, a.seat)
     check_turn_may_end(rules, s)
     _next_turn(rules, s)
 
@@ -809,6 +796,88 @@ def _next_turn(rules: Rules, s: GameState) -> None:
     s.laid_this_turn = False
     s.opened_this_turn = False
     s.jokers_to_replay = []
+
+
+# ------------------------------------------------------------------ the gates of each kind
+
+# The rules that hold for a whole action kind, before any card is looked at:
+# each handler above calls its kind's gates, at their places in the order of
+# the error codes, and `rami_core.legal.kind_refusal` calls the same gates
+# (:data:`KIND_GATES`) to say whether a kind is open, so the two cannot drift.
+# A kind with two gates has checks on its cards between them (a lay off names
+# a card held and a meld that exists before its opening is judged).
+
+
+def gate_draw(rules: Rules, s: GameState, seat: int) -> None:
+    """A draw (from either pile): the seat's turn, not drawn yet."""
+    check_turn(s, seat)
+    check_not_drawn(s)
+
+
+def gate_meld(rules: Rules, s: GameState, seat: int) -> None:
+    """New melds: the seat's turn, drawn, and new melds may go down now."""
+    check_turn(s, seat)
+    check_drawn(s, "laying")
+    check_new_melds(rules, s, seat)
+
+
+def gate_lay_off(rules: Rules, s: GameState, seat: int) -> None:
+    """A lay off: the seat's turn, drawn, the profile lays off at all
+    (then, once its cards are checked, :func:`check_lay_off_opened`)."""
+    check_turn(s, seat)
+    check_drawn(s, "laying off")
+    check_lay_off_allowed(rules)
+
+
+def gate_swap(rules: Rules, s: GameState, seat: int) -> None:
+    """A joker swap: the seat's turn, drawn, the profile swaps jokers into
+    the hand (then, once its cards are checked, :func:`check_swap_opened`)."""
+    check_turn(s, seat)
+    check_drawn(s, "swapping a joker")
+    check_swap_allowed(rules)
+
+
+def gate_rearrange(rules: Rules, s: GameState, seat: int) -> None:
+    """A rearrangement: the seat's turn, drawn, the profile rearranges
+    (then, once its cards are checked, :func:`check_rearrange_opened`)."""
+    check_turn(s, seat)
+    check_drawn(s, "rearranging the table")
+    check_rearrange_allowed(rules)
+
+
+def gate_discard(rules: Rules, s: GameState, seat: int) -> None:
+    """A discard: the seat's turn, drawn, the profile ends turns with one."""
+    check_turn(s, seat)
+    check_drawn(s, "discarding")
+    check_discard_allowed(rules)
+
+
+def gate_end_turn(rules: Rules, s: GameState, seat: int) -> None:
+    """Ending the turn without a discard: the seat's turn, drawn, the profile ends turns so."""
+    check_turn(s, seat)
+    check_drawn(s, "ending your turn")
+    check_end_turn_allowed(rules)
+
+
+def gate_next_round(rules: Rules, s: GameState, seat: int) -> None:
+    """The next round: this one is over and the game is not."""
+    check_round_over(s)
+
+
+Gate = Callable[[Rules, GameState, int], None]
+
+# Every gate of each kind, in the order its handler calls them.
+KIND_GATES: dict[str, tuple[Gate, ...]] = {
+    "draw_stock": (gate_draw,),
+    "draw_discard": (gate_draw,),
+    "meld": (gate_meld,),
+    "layoff": (gate_lay_off, check_lay_off_opened),
+    "swap": (gate_swap, check_swap_opened),
+    "rearrange": (gate_rearrange, check_rearrange_opened),
+    "discard": (gate_discard,),
+    "end_turn": (gate_end_turn,),
+    "next_round": (gate_next_round,),
+}
 
 
 def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:

@@ -12,7 +12,7 @@ proof and what bounds the rest (:class:`Bounds`: the opening need, the
 jokers owed to the table, the cards that must stay in hand).
 
 A kind is judged in two steps, both the engine's: the rules that hold for
-the whole kind (``engine.check_*``, the very functions each handler calls at
+the whole kind (``engine.KIND_GATES``, the very gates each handler calls at
 its place in the order of the error codes), then candidate moves played on a
 copy of the state by :func:`engine.play_on`, plugins' judging hooks
 included. A kind is offered exactly when one of its concrete moves is
@@ -37,20 +37,8 @@ from . import actions as A
 from .cards import Card
 from .engine import (
     DISCARD,
+    KIND_GATES,
     STOCK,
-    check_discard_allowed,
-    check_drawn,
-    check_end_turn_allowed,
-    check_lay_off_allowed,
-    check_lay_off_opened,
-    check_new_melds,
-    check_not_drawn,
-    check_rearrange_allowed,
-    check_rearrange_opened,
-    check_round_over,
-    check_swap_allowed,
-    check_swap_opened,
-    check_turn,
     play_on,
 )
 from .errors import RuleError
@@ -202,70 +190,21 @@ def legal_moves_in(
 # ------------------------------------------------------------------ judging one kind
 
 
-def _gate(*checks: Callable[[], None]) -> RuleError | None:
-    """The first refusal of these whole-kind rules, in order (None: all pass)."""
-    for check in checks:
-        try:
-            check()
-        except RuleError as e:
-            return e
-    return None
-
-
 def kind_refusal(rules: Rules, s: GameState, seat: int, kind: str) -> RuleError | None:
     """The refusal the rules that hold for a whole kind give it now (the
     turn, the phase, the profile's switches, the opening), before any card is
-    looked at; None when they let it through (its moves are judged next)."""
-    checks: tuple[Callable[[], None], ...]
-    if kind == "draw_stock" or kind == "draw_discard":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_not_drawn(s),
-        )
-    elif kind == "meld":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "laying"),
-            lambda: check_new_melds(rules, s, seat),
-        )
-    elif kind == "layoff":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "laying off"),
-            lambda: check_lay_off_allowed(rules),
-            lambda: check_lay_off_opened(rules, s, seat),
-        )
-    elif kind == "swap":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "swapping a joker"),
-            lambda: check_swap_allowed(rules),
-            lambda: check_swap_opened(rules, s, seat),
-        )
-    elif kind == "rearrange":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "rearranging the table"),
-            lambda: check_rearrange_allowed(rules),
-            lambda: check_rearrange_opened(rules, s, seat),
-        )
-    elif kind == "discard":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "discarding"),
-            lambda: check_discard_allowed(rules),
-        )
-    elif kind == "end_turn":
-        checks = (
-            lambda: check_turn(s, seat),
-            lambda: check_drawn(s, "ending your turn"),
-            lambda: check_end_turn_allowed(rules),
-        )
-    elif kind == "next_round":
-        checks = (lambda: check_round_over(s),)
-    else:
+    looked at; None when they let it through (its moves are judged next).
+    The gates are the engine's own (``engine.KIND_GATES``), the very
+    functions its handlers call, in their order."""
+    gates = KIND_GATES.get(kind)
+    if gates is None:
         raise ValueError(f"no action kind {kind!r} (one of {', '.join(KINDS)})")
-    return _gate(*checks)
+    try:
+        for gate in gates:
+            gate(rules, s, seat)
+    except RuleError as e:
+        return e
+    return None
 
 
 def lay_bounds(rules: Rules, s: GameState, seat: int) -> Bounds:

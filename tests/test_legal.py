@@ -193,3 +193,30 @@ def test_clients_ask_the_engine_what_a_seat_may_do() -> None:
                 if PERMISSION_FACTS.search(line.split("#")[0]):
                     found.append(f"{rel}:{n}: {line.strip()}")
     assert not found, "ask rami_core.legal instead:\n" + "\n".join(found)
+
+
+def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
+    """The whole-kind rules are written once (engine.KIND_GATES): every kind
+    has its gates, and each handler calls its kind's gates, never the turn
+    and phase checks itself, so what is offered and what is refused cannot
+    drift apart."""
+    import inspect
+
+    from rami_core import engine
+
+    assert set(engine.KIND_GATES) == set(KINDS)
+    handlers = {
+        "draw_stock": engine._draw,
+        "meld": engine._meld,
+        "layoff": engine._lay_off,
+        "swap": engine._swap,
+        "rearrange": engine._rearrange,
+        "discard": engine._discard,
+        "end_turn": engine._end_turn,
+    }
+    for kind, handler in handlers.items():
+        source = inspect.getsource(handler)
+        for gate in engine.KIND_GATES[kind]:
+            assert f"{gate.__name__}(rules, s, " in source, (kind, gate.__name__)
+        for check in ("check_turn(", "check_drawn(", "check_not_drawn(", "_allowed(rules)"):
+            assert check not in source, (kind, check)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
@@ -136,9 +137,7 @@ def _check_refusal(game: Game, action: A.Action, before: str, log: list) -> Rule
     return None
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(reachable_games(), st.data())
-def test_refused_action_changes_nothing(case, data) -> None:
+def _refused_action_changes_nothing(case, data) -> None:
     preset, game = case
     for _ in range(data.draw(st.integers(1, 8), label="actions")):
         action = random_action(data, game)
@@ -156,6 +155,18 @@ def test_refused_action_changes_nothing(case, data) -> None:
             assert sorted(game.state.all_cards()) == _DECKS[preset], (
                 "an accepted action created or lost a card"
             )
+
+
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+# 40 random games in the default run, 150 in the slow run (seconds each way).
+test_refused_action_changes_nothing = settings(max_examples=40, suppress_health_check=_HEALTH)(
+    given(reachable_games(), st.data())(_refused_action_changes_nothing)
+)
+test_refused_action_changes_nothing_in_many_games = pytest.mark.slow(
+    settings(max_examples=150, suppress_health_check=_HEALTH)(
+        given(reachable_games(), st.data())(_refused_action_changes_nothing)
+    )
+)
 
 
 @settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
