@@ -148,6 +148,9 @@ def shoot(out: Path, chromium: str) -> list[Path]:
                 page.wait_for_selector("#staged .meld.invalid")
                 page.click("#b-hint")
                 page.wait_for_selector("#hint-text:not(:empty)")
+                if size["width"] > 900:
+                    # The hand panel stays at the bottom; the table is shown scrolled above it.
+                    page.evaluate("document.getElementById('h-table').scrollIntoView()")
                 path = out / name
                 page.screenshot(path=str(path))
                 shots.append(path)
@@ -178,6 +181,7 @@ def shoot(out: Path, chromium: str) -> list[Path]:
             page.mouse.move(db["x"] + db["width"] - 10, db["y"] + db["height"] / 2, steps=8)
             page.mouse.up()
             page.wait_for_selector("#work .meld.invalid")
+            page.evaluate("document.getElementById('h-rearrange').scrollIntoView()")
             path = out / "voleur-rearrange.png"
             page.screenshot(path=str(path))
             shots.append(path)
