@@ -146,6 +146,22 @@ def _touch_drag(page, src: dict, dst: tuple[float, float], lift: float = 40) -> 
     cdp.detach()
 
 
+def _tap_until(page, sel: str, done: str, state: str = "attached") -> None:
+    """Tap `sel` until `done` reaches `state`: the first tap after a finger's
+    drag can land while the page redraws what the drop changed (the page holds
+    its redraw while a card is held), and is then lost to the old element."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the conftest skips without it
+
+    for _ in range(3):
+        page.tap(sel)
+        try:
+            page.wait_for_selector(done, state=state, timeout=3000)
+            return
+        except PlaywrightTimeout:  # tap again, on the redrawn element
+            continue
+    page.wait_for_selector(done, state=state)
+
+
 def _box(page, sel: str) -> dict:
     """The element's box read in one step (a locator's box may meet a re-render)."""
     page.wait_for_selector(sel)
@@ -249,7 +265,7 @@ def test_touch_reorders_the_hand_and_builds_melds(browser, srv):
     _touch_drag(page, src, (dst["x"] + 4, dst["y"] + dst["height"] / 2))
     assert order()[0] == first[2] and sorted(order()) == sorted(first)
     # a card dragged onto "new meld" starts a meld being prepared; two more join it
-    page.tap('#hand .card[data-card="7H"]')
+    _tap_until(page, '#hand .card[data-card="7H"]', "#b-stage:not([disabled])")
     page.tap("#b-stage")
     # the server's reading of each prepared meld moves the panel's rows: wait for it before a drag
     page.wait_for_selector('#staged .meld.invalid[data-index="0"]')
@@ -316,7 +332,6 @@ def test_touch_moves_table_cards_in_voleur(browser, srv):
     ]
     assert cards == ["5S", "6S", "7S"]
     page.wait_for_selector("#rearrange-why:empty", state="attached")
-    page.tap("#rearrange-send")
-    page.wait_for_selector("#rearrange-box", state="hidden")
+    _tap_until(page, "#rearrange-send", "#rearrange-box", state="hidden")
     page.wait_for_selector('#melds .meld .card[data-card="5S"]')
     page.context.close()
