@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +77,7 @@ def proven_laid(table: list[list[Card]], hand: list[Card], rules: MeldRules) -> 
     return len(sol.laid)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(positions())
 def test_no_hand_card_can_join_means_the_rebuild_lays_nothing(pos):
     rules, table, hand = pos
@@ -85,7 +86,7 @@ def test_no_hand_card_can_join_means_the_rebuild_lays_nothing(pos):
         assert proven_laid(table, hand, rules) == 0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(positions(), st.data())
 def test_a_known_no_lay_position_and_new_cards_that_cannot_join(pos, data):
     """NoLayFacts: a hand that kept part of a proven no-lay hand and gained
@@ -153,7 +154,7 @@ def opening_cases(draw):
     return rules, spec, before, without(before, dropped) + gained
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(opening_cases())
 def test_a_hand_known_without_opening_and_new_cards_that_make_no_meld(case):
     """The planner's opening facts (NoLayFacts with an opening topic, as
@@ -188,9 +189,33 @@ any_card = st.one_of(
 dead_faces = st.dictionaries(st.tuples(st.integers(1, 13), st.integers(0, 3)), st.integers(0, 3)).map(Counter)
 
 
-@settings(max_examples=300)
+@settings(max_examples=80)
 @given(st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces))
 def test_usefulness_of_a_whole_hand_is_usefulness_card_by_card(hand, dead):
     useful = usefulness_of_hand(hand, dead)
     for c in hand:
         assert useful[c.face] == usefulness(c, hand, dead)
+
+
+# The default run draws about a quarter of the examples; the slow run draws the
+# full counts these proofs were first checked with, on the same bodies and strategies.
+def _slow_twin(quick, strategies: tuple, count: int):
+    return pytest.mark.slow(
+        settings(max_examples=count, deadline=None)(given(*strategies)(quick.hypothesis.inner_test))
+    )
+
+
+test_no_hand_card_can_join_means_the_rebuild_lays_nothing_many = _slow_twin(
+    test_no_hand_card_can_join_means_the_rebuild_lays_nothing, (positions(),), 150
+)
+test_a_known_no_lay_position_and_new_cards_that_cannot_join_many = _slow_twin(
+    test_a_known_no_lay_position_and_new_cards_that_cannot_join, (positions(), st.data()), 100
+)
+test_a_hand_known_without_opening_and_new_cards_that_make_no_meld_many = _slow_twin(
+    test_a_hand_known_without_opening_and_new_cards_that_make_no_meld, (opening_cases(),), 150
+)
+test_usefulness_of_a_whole_hand_is_usefulness_card_by_card_many = _slow_twin(
+    test_usefulness_of_a_whole_hand_is_usefulness_card_by_card,
+    (st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces)),
+    300,
+)

@@ -522,7 +522,7 @@ opening_rules = st.sampled_from(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(opening_hands(), opening_specs, opening_rules)
 def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
     """best_opening leaves out runs that split into two valid runs; against the
@@ -539,6 +539,15 @@ def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
     full = best_opening(hand, rules, spec, options=SolverOptions(split_long_runs=False))
     assert value(fast) == value(full)
 
+
+# 40 hands in the default run, the 150 first checked in the slow run (same body).
+test_opening_without_splittable_runs_loses_nothing_many = pytest.mark.slow(
+    settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])(
+        given(opening_hands(), opening_specs, opening_rules)(
+            test_opening_without_splittable_runs_loses_nothing.hypothesis.inner_test
+        )
+    )
+)
 
 # --------------------------------------------------------------------------- large tables
 
