@@ -189,8 +189,12 @@ any_card = st.one_of(
 dead_faces = st.dictionaries(st.tuples(st.integers(1, 13), st.integers(0, 3)), st.integers(0, 3)).map(Counter)
 
 
+# The strategies of the usefulness check, drawn by its quick run and its slow twin.
+whole_hands = (st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces))
+
+
 @settings(max_examples=80)
-@given(st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces))
+@given(*whole_hands)
 def test_usefulness_of_a_whole_hand_is_usefulness_card_by_card(hand, dead):
     useful = usefulness_of_hand(hand, dead)
     for c in hand:
@@ -215,7 +219,5 @@ test_a_hand_known_without_opening_and_new_cards_that_make_no_meld_many = _slow_t
     test_a_hand_known_without_opening_and_new_cards_that_make_no_meld, (opening_cases(),), 150
 )
 test_usefulness_of_a_whole_hand_is_usefulness_card_by_card_many = _slow_twin(
-    test_usefulness_of_a_whole_hand_is_usefulness_card_by_card,
-    (st.lists(any_card, max_size=16), st.one_of(st.none(), dead_faces)),
-    300,
+    test_usefulness_of_a_whole_hand_is_usefulness_card_by_card, whole_hands, 300
 )

@@ -522,8 +522,12 @@ opening_rules = st.sampled_from(
 )
 
 
+# What the split-run check draws, in its quick run and its slow twin alike.
+split_run_cases = (opening_hands(), opening_specs, opening_rules)
+
+
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
-@given(opening_hands(), opening_specs, opening_rules)
+@given(*split_run_cases)
 def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
     """best_opening leaves out runs that split into two valid runs; against the
     search over every run window it finds the same card count and points."""
@@ -543,9 +547,7 @@ def test_opening_without_splittable_runs_loses_nothing(hand, spec, rules):
 # 40 hands in the default run, the 150 first checked in the slow run (same body).
 test_opening_without_splittable_runs_loses_nothing_many = pytest.mark.slow(
     settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])(
-        given(opening_hands(), opening_specs, opening_rules)(
-            test_opening_without_splittable_runs_loses_nothing.hypothesis.inner_test
-        )
+        given(*split_run_cases)(test_opening_without_splittable_runs_loses_nothing.hypothesis.inner_test)
     )
 )
 
