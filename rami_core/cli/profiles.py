@@ -18,7 +18,8 @@ from rami_core.errors import ProfileError
     is_flag=True,
     help="Also the bundled house-rule files and the profiles installed packages ship.",
 )
-def variants(show_all: bool) -> None:
+@lang_option(help="Language of the errors (an installed profile that does not load).")
+def variants(show_all: bool, lang: str) -> None:
     """List the presets, one line each: name and description (--all: every profile rami knows by name)."""
     from rami_core.loader import load_profile
     from rami_core.resources import house_names, installed_profiles, preset_names
