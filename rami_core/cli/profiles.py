@@ -18,7 +18,7 @@ from rami_core.errors import ProfileError
     is_flag=True,
     help="Also the bundled house-rule files and the profiles installed packages ship.",
 )
-@lang_option(help="Language of the errors (an installed profile that does not load).")
+@lang_option
 def variants(show_all: bool, lang: str) -> None:
     """List the presets, one line each: name and description (--all: every profile rami knows by name)."""
     from rami_core.loader import load_profile
@@ -33,7 +33,7 @@ def variants(show_all: bool, lang: str) -> None:
     for tag, group in groups:
         for name in group:
             try:
-                description = load_profile(name).description
+                description = load_profile(name).description_in(lang)
             except ProfileError as exc:
                 report_problems(exc)
                 failed = True
