@@ -65,7 +65,7 @@ function renderSeats() {
   seats.forEach((s, i) => {
     const select = el("select", { class: "kind", dataset: { i } });
     for (const k of ["human", ...meta.bots]) {
-      const o = el("option", { value: k, text: k === "human" ? t("human") : `${t("bot")} ${k}` });
+      const o = el("option", { value: k, text: k === "human" ? t("human") : `${t("bot")} ${t("bots")[k] || k}` });
       o.selected = k === s.kind;
       select.append(o);
     }
@@ -84,13 +84,20 @@ function renderSeats() {
   });
 }
 
-async function loadMeta() {
-  meta = await (await fetch("/api/meta")).json();
+// The chosen variant's line in the page's language, under the menu (a pasted
+// file is described by its own `description`, on the table's page).
+function describeVariant() {
+  const d = (meta.descriptions || {})[$("variant").value] || {};
+  $("variant-description").textContent = $("rules").value.trim() ? "" : d[lang()] || d.en || "";
+}
+
+function fillVariants() {
   const sel = $("variant");
+  const chosen = sel.value;
   sel.replaceChildren();
-  for (const [group, names] of [["presets", meta.presets], ["house", meta.house]]) {
+  for (const [group, names] of [["presets_group", meta.presets], ["house_group", meta.house]]) {
     const og = document.createElement("optgroup");
-    og.label = group;
+    og.label = t(group);
     for (const n of names) {
       const o = document.createElement("option");
       o.value = n;
@@ -99,7 +106,13 @@ async function loadMeta() {
     }
     sel.appendChild(og);
   }
-  sel.value = meta.presets.includes("rami51") ? "rami51" : meta.presets[0];
+  sel.value = chosen || (meta.presets.includes("rami51") ? "rami51" : meta.presets[0]);
+  describeVariant();
+}
+
+async function loadMeta() {
+  meta = await (await fetch("/api/meta")).json();
+  fillVariants();
   renderSeats();
 }
 
@@ -187,9 +200,12 @@ $("lang").onchange = () => {
   u.searchParams.set("lang", $("lang").value);
   history.replaceState(null, "", u);
   texts();
+  fillVariants();
   renderSeats();
   loadTables();
 };
+$("variant").addEventListener("change", describeVariant);
+$("rules").addEventListener("input", describeVariant);
 $("refresh").onclick = loadTables;
 $("create").onsubmit = create;
 texts();

@@ -92,7 +92,8 @@ function texts() {
 function describe() {
   const o = offers.find((x) => x.name === $("offer").value);
   const parts = [];
-  if (o && o.description) parts.push(o.description);
+  const said = o && ((o.descriptions || {})[lang()] || o.description);
+  if (said) parts.push(said);
   if (o && o.turn_seconds) parts.push(w("per_turn", o.turn_seconds));
   $("offer-description").textContent = parts.join(" · ");
 }
