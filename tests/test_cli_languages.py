@@ -162,3 +162,12 @@ def test_the_english_frame_is_clicks_own():
     """Without --lang fr the usage errors are click's, unchanged."""
     code, out = _run(["play", "--nosuch"], Path("."))
     assert code == 2 and "No such option" in out and out.startswith("Usage: rami play")
+
+
+def test_rami_solve_says_its_answer_in_french():
+    args = ["solve", "--table", "3C 4C 5C | 8S 8H 8D", "--hand", "6C 8C", "--max-states", "1000"]
+    code, out = _run([*args, "--lang", "fr"], Path("."))
+    assert code == 0 and out.splitlines()[0] == "2 cartes de la main posées : 6C 8C"
+    assert "ajouté à la combinaison 1 : 6C" in out and "laid off" not in out
+    code, out = _run(args, Path("."))
+    assert code == 0 and out.splitlines()[0] == "2 hand card(s) laid: 6C 8C"
