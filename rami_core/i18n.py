@@ -304,6 +304,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "serve_listening": "rami table server on {url} (games kept in {db})",
         "serve_no_table": "{db}: no table {table} (tables: {tables})",
         "serve_no_tables": "none",
+        "puzzle_check_ok_one": "difficulty {difficulty}, {n} move",
+        "puzzle_check_ok_many": "difficulty {difficulty}, {n} moves",
+        "puzzle_check_note": "note: ",
         "solve_laid_one": "{n} hand card(s) laid: {cards}",
         "solve_laid_many": "{n} hand card(s) laid: {cards}",
         "solve_points_not_proven": "the card count is proven; the search for the most points among such lays "
@@ -594,6 +597,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "serve_listening": "serveur de tables rami sur {url} (parties gardées dans {db})",
         "serve_no_table": "{db} : pas de table {table} (tables : {tables})",
         "serve_no_tables": "aucune",
+        "puzzle_check_ok_one": "difficulté {difficulty}, {n} déplacement",
+        "puzzle_check_ok_many": "difficulté {difficulty}, {n} déplacements",
+        "puzzle_check_note": "remarque : ",
         "solve_laid_one": "{n} carte de la main posée : {cards}",
         "solve_laid_many": "{n} cartes de la main posées : {cards}",
         "solve_points_not_proven": "le nombre de cartes est prouvé ; la recherche du plus de points parmi "
