@@ -304,6 +304,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "serve_listening": "rami table server on {url} (games kept in {db})",
         "serve_no_table": "{db}: no table {table} (tables: {tables})",
         "serve_no_tables": "none",
+        "puzzle_check_ok_one": "difficulty {difficulty}, {n} move",
+        "puzzle_check_ok_many": "difficulty {difficulty}, {n} moves",
+        "puzzle_check_note": "note: ",
+        "solve_laid_one": "{n} hand card(s) laid: {cards}",
+        "solve_laid_many": "{n} hand card(s) laid: {cards}",
+        "solve_points_not_proven": "the card count is proven; the search for the most points among such lays "
+        "reached its limit",
+        "solve_not_proven": "not proven: the search reached its state limit; this is the best lay it found",
+        "solve_laid_off": "laid off onto meld {n}: {cards}",
     },
     "fr": {
         "puzzle_title": "Casse-tête {id} - difficulté {difficulty}",
@@ -588,6 +597,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "serve_listening": "serveur de tables rami sur {url} (parties gardées dans {db})",
         "serve_no_table": "{db} : pas de table {table} (tables : {tables})",
         "serve_no_tables": "aucune",
+        "puzzle_check_ok_one": "difficulté {difficulty}, {n} déplacement",
+        "puzzle_check_ok_many": "difficulté {difficulty}, {n} déplacements",
+        "puzzle_check_note": "remarque : ",
+        "solve_laid_one": "{n} carte de la main posée : {cards}",
+        "solve_laid_many": "{n} cartes de la main posées : {cards}",
+        "solve_points_not_proven": "le nombre de cartes est prouvé ; la recherche du plus de points parmi "
+        "ces poses a atteint sa limite",
+        "solve_not_proven": "non prouvé : la recherche a atteint sa limite d'états ; voici la meilleure pose "
+        "qu'elle a trouvée",
+        "solve_laid_off": "ajouté à la combinaison {n} : {cards}",
     },
 }
 

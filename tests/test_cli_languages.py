@@ -20,10 +20,13 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from rami_core.cli import lang_asked, main
+from rami_core.cli import RamiGroup, lang_asked, main
+from rami_core.cli.common import lang_option
+from rami_core.errors import InternalError, RuleError
 from rami_core.i18n import MESSAGES
-from rami_core.problems import PROBLEMS, VERBATIM
-from rami_core.refusals import CODES, REFUSALS
+from rami_core.problems import PROBLEMS, VERBATIM, Said
+from rami_core.puzzles import PuzzleError
+from rami_core.refusals import CODES, REFUSALS, Reason
 
 # Commands that take nothing a user could get wrong but click's own usage:
 # they list what is installed, in English, and have no --lang.
@@ -162,3 +165,57 @@ def test_the_english_frame_is_clicks_own():
     """Without --lang fr the usage errors are click's, unchanged."""
     code, out = _run(["play", "--nosuch"], Path("."))
     assert code == 2 and "No such option" in out and out.startswith("Usage: rami play")
+
+
+def test_rami_solve_says_its_answer_in_french():
+    args = ["solve", "--table", "3C 4C 5C | 8S 8H 8D", "--hand", "6C 8C", "--max-states", "1000"]
+    code, out = _run([*args, "--lang", "fr"], Path("."))
+    assert code == 0 and out.splitlines()[0] == "2 cartes de la main posées : 6C 8C"
+    assert "ajouté à la combinaison 1 : 6C" in out and "laid off" not in out
+    code, out = _run(args, Path("."))
+    assert code == 0 and out.splitlines()[0] == "2 hand card(s) laid: 6C 8C"
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "french", "english"),
+    [
+        (
+            lambda: PuzzleError(Said("puzzle_hand_empty")),
+            1,
+            "erreur : la main est vide",
+            "error: the hand is empty",
+        ),
+        (
+            lambda: InternalError("a bug"),
+            3,
+            "erreur interne (un défaut de rami",
+            "internal error (a bug in rami",
+        ),
+        (
+            lambda: RuntimeError("boom"),
+            3,
+            "lancez avec --debug ou RAMI_DEBUG=1",
+            "run with --debug or RAMI_DEBUG=1",
+        ),
+        (
+            lambda: RuleError("wrong_phase", Reason("draw_first", what="lay")),
+            1,
+            "erreur : refusé (wrong_phase) : ",
+            "error: refused (wrong_phase): ",
+        ),
+    ],
+)
+def test_the_error_line_is_framed_in_the_language_asked(raised, code, french, english):
+    """The first words of the one-line report of a refused input, an internal
+    error and an unexpected exception follow --lang; the exit codes do not."""
+    group = RamiGroup("rami")
+
+    @group.command("boom")
+    @lang_option
+    def boom(lang: str) -> None:
+        raise raised()
+
+    for lang, words in (("fr", french), ("en", english)):
+        result = CliRunner().invoke(group, ["boom", "--lang", lang], env={"RAMI_DEBUG": "0"})
+        assert result.exit_code == code, result.output
+        assert words in result.output and "Traceback" not in result.output, result.output

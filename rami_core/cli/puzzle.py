@@ -59,11 +59,14 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
     """Prove again every puzzle of FILES (default: the bundled collection): the
     referee on the witness, the solver on the goal, no shortcut, every card
     needed, the count of solutions, the moves and the grade."""
+    from rami_core.i18n import Messages
     from rami_core.problems import words
     from rami_core.puzzles.collection import bundled_path
     from rami_core.puzzles.format import read_file
     from rami_core.puzzles.prove import check
 
+    msg = Messages(lang)
+    # The frame (ok, FAIL, the summary) is the same in every language, as rami check's.
     paths = list(files) + ([bundled_path()] if bundled or not files else [])
     failed = checked = noted = 0
     for path in paths:
@@ -80,11 +83,12 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
                 for p in problems:
                     click.echo(f"     {words(p, lang)}")
             elif not quiet:
-                click.echo(f"ok   {pz.id} (difficulty {pz.difficulty}, {pz.proof.min_moves} moves)")
+                proved = msg.count("puzzle_check_ok", pz.proof.min_moves, difficulty=pz.difficulty)
+                click.echo(f"ok   {pz.id} ({proved})")
             for n in notes:
                 noted += 1
                 if not quiet:
-                    click.echo(f"     note: {words(n, lang)}")
+                    click.echo(f"     {msg('puzzle_check_note')}{words(n, lang)}")
     sys.stdout.flush()
     click.echo(f"{checked - failed} proved, {failed} failed" + (f", {noted} notes" if noted else ""))
     sys.exit(1 if failed or not checked else 0)

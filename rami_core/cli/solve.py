@@ -17,7 +17,8 @@ from typing import Any, NoReturn, cast
 import click
 
 from rami_core.cards import Card, CardError, format_card, parse_cards
-from rami_core.cli.common import cli_words, lang_option, said_words, set_option
+from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
+from rami_core.i18n import Messages
 from rami_core.melds import MeldRules, Reading, read_meld
 from rami_core.problems import Said, said
 from rami_core.profile import Profile
@@ -212,17 +213,17 @@ def _check_plan(
 
 
 def _echo_answer(out: dict[str, Any]) -> None:
-    click.echo(f"{out['max_cards_laid']} hand card(s) laid: {' '.join(out['laid']) or '-'}")
+    """The answer in words, in the language of --lang (the cards in rami's notation, as given)."""
+    msg = Messages(current_lang())
+    click.echo(msg.count("solve_laid", out["max_cards_laid"], cards=" ".join(out["laid"]) or "-"))
     if out["cards_proven"] and not out["proven"]:
-        click.echo(
-            "the card count is proven; the search for the most points among such lays reached its limit"
-        )
+        click.echo(cli_words("solve_points_not_proven"))
     elif not out["proven"]:
-        click.echo("not proven: the search reached its state limit; this is the best lay it found")
+        click.echo(cli_words("solve_not_proven"))
     for i, m in enumerate(out["melds"], 1):
         click.echo(f"  {i}. {' '.join(m)}")
     for lay in out.get("lay_offs", []):
-        click.echo(f"  laid off onto meld {lay['meld']}: {' '.join(lay['cards'])}")
+        click.echo("  " + cli_words("solve_laid_off", n=lay["meld"], cards=" ".join(lay["cards"])))
     click.echo(f"({out['seconds'] * 1000:.1f} ms)")
 
 
