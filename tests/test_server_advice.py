@@ -55,6 +55,28 @@ def test_rules_panel_says_the_opening_in_the_pages_language(client):
     assert "pure run" in {x["topic"]: x["text"] for x in en["rules"]}["opening"]
 
 
+def test_the_title_and_the_lobby_say_the_description_in_the_pages_language(client):
+    tid, _, _ = _table(client, "rami51")
+    described = load_profile("rami51").description
+    assert client.get(f"/api/tables/{tid}/rules?lang=fr").json()["title"] == described.fr
+    assert client.get(f"/api/tables/{tid}/rules?lang=en").json()["title"] == described.en
+    meta = client.get("/api/meta").json()
+    assert set(meta["descriptions"]) == set(meta["presets"]) | set(meta["house"])
+    assert meta["descriptions"]["rami51"] == {"en": described.en, "fr": described.fr}
+    assert all(d["fr"] and d["en"] != d["fr"] for d in meta["descriptions"].values())
+
+
+def test_a_pasted_files_description_is_made_plain_in_each_language(client):
+    rules = (
+        'extends: rami51\ndescription:\n  en: "Thursday\\u001b[31m rami"\n  fr: "Le   rami\\u202e du jeudi"\n'
+    )
+    r = client.post("/api/tables", json={"rules": rules, "seats": ["human", "human"]})
+    assert r.status_code == 201, r.text
+    tid = r.json()["table"]
+    assert client.get(f"/api/tables/{tid}/rules?lang=fr").json()["title"] == "Le rami du jeudi"
+    assert client.get(f"/api/tables/{tid}/rules?lang=en").json()["title"] == "Thursday[31m rami"
+
+
 def test_rules_panel_of_voleur_says_no_discard(client):
     tid, _, _ = _table(client, "voleur")
     topics = {x["topic"]: x["text"] for x in client.get(f"/api/tables/{tid}/rules?lang=fr").json()["rules"]}

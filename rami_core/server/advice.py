@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 
 def table_rules(t: Table, lang: str) -> dict[str, Any]:
-    """The page's title (the profile's description, else its name) and its rules panel."""
+    """The page's title (the profile's description in the page's language,
+    else its name) and its rules panel."""
     p = t.game.rules.profile
     msg = Messages(page_lang(lang))
     return {
-        "title": p.description or p.name or t.variant,
+        "title": p.description_in(page_lang(lang)) or p.name or t.variant,
         "name": p.name,
         "rules": rules_panel(t.game.rules, msg),
     }

@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from ..profile import Descriptions
+
 Card = Annotated[
     str,
     Field(min_length=2, max_length=8, description="A card in rami's notation: 7H, 10♦, QS, JK."),
@@ -480,6 +482,13 @@ def plain_text(text: str, limit: int) -> str:
         ch for ch in text if ch == "\u200d" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
     )
     return " ".join(kept.split())[:limit]
+
+
+def plain_description(description: str | Descriptions, limit: int) -> str | Descriptions:
+    """A profile's description made plain text in each of its languages."""
+    if isinstance(description, str):
+        return plain_text(description, limit)
+    return Descriptions(**{k: plain_text(v, limit) for k, v in description.model_dump().items()})
 
 
 def validation_message(e: ValidationError) -> str:

@@ -1,11 +1,13 @@
 """`hint`: the bots' plan for the seat to play, from its view only.
 
 A thin adapter over the planning the bots share (`rami_core.bots.candidates`, `.planner`, `.planning`):
-the same openings (what this seat needs now, `Rules.opening_need`, the
-partner rule included), lay offs, joker swaps and rebuilds of the table, and
-the same whole-turn check, every step played by the engine with the game's
-plugins on the state rebuilt from the view. So the hint proposes exactly
-what the engine accepts and a bot would play, and nothing it would refuse.
+the same openings (what this seat needs now, the partner rule included),
+lay offs, joker swaps and rebuilds of the table, each kind tried only where
+the engine's legal moves (`rami_core.legal`) allow it now, and the same
+whole-turn check, every step played by the engine with the game's plugins on
+the state rebuilt from the view. So the hint proposes exactly what the engine
+accepts and a bot would play, and nothing it would refuse; it reads no rule
+of the profile itself.
 """
 
 from __future__ import annotations
