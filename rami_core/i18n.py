@@ -307,6 +307,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "puzzle_check_ok_one": "difficulty {difficulty}, {n} move",
         "puzzle_check_ok_many": "difficulty {difficulty}, {n} moves",
         "puzzle_check_note": "note: ",
+        "plugin_failed_load": "failed to load: {error}",
+        "plugin_no_settings": "(no settings)",
+        "plugin_required": "(required)",
         "solve_laid_one": "{n} hand card(s) laid: {cards}",
         "solve_laid_many": "{n} hand card(s) laid: {cards}",
         "solve_points_not_proven": "the card count is proven; the search for the most points among such lays "
@@ -600,6 +603,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "puzzle_check_ok_one": "difficulté {difficulty}, {n} déplacement",
         "puzzle_check_ok_many": "difficulté {difficulty}, {n} déplacements",
         "puzzle_check_note": "remarque : ",
+        "plugin_failed_load": "n'a pas pu être chargée : {error}",
+        "plugin_no_settings": "(aucun réglage)",
+        "plugin_required": "(obligatoire)",
         "solve_laid_one": "{n} carte de la main posée : {cards}",
         "solve_laid_many": "{n} cartes de la main posées : {cards}",
         "solve_points_not_proven": "le nombre de cartes est prouvé ; la recherche du plus de points parmi "
