@@ -12,7 +12,8 @@ from rich.table import Table
 
 from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.bot_games import simulate as run_simulation
-from rami_core.cli.common import set_option
+from rami_core.cli.common import cli_words, lang_option, said_words, set_option
+from rami_core.i18n import Messages
 from rami_core.resources import DEFAULT_VARIANT
 from rami_core.userfiles import visible
 
@@ -21,7 +22,7 @@ def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...
     from rami_core.loader import load_profile
 
     if variant and rules_file:
-        raise click.UsageError("give --variant or --rules, not both")
+        raise click.UsageError(cli_words("give_one"))
     return shown(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
 
 
@@ -36,7 +37,7 @@ def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise click.UsageError("--backend ray needs Ray: pip install 'rami[ray]'") from None
+            raise click.UsageError(cli_words("cli_ray_missing")) from None
     if sys.stderr.isatty() and config.games > 1:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -222,6 +223,9 @@ def statistics_help() -> str:
     help="Play the same deals under two profiles and report the differences.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
+@lang_option(
+    help="Language of the errors (a profile, a bot, an option refused); the statistics stay in English."
+)
 def simulate_cmd(
     variant,
     rules_file,
@@ -236,6 +240,7 @@ def simulate_cmd(
     round_cap,
     compare_files,
     as_json,
+    lang,
 ):
     """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
     from rami_core.bots import BOTS
@@ -247,15 +252,16 @@ def simulate_cmd(
     known = list(BOTS)
     for n in names:
         if n not in known:
-            raise click.BadParameter(f"no bot named {n!r}; bots: {', '.join(known)}", param_hint="--bots")
+            raise click.BadParameter(cli_words("no_bot", name=n, bots=", ".join(known)), param_hint="--bots")
     if len(names) not in (1, players):
-        raise click.BadParameter(
-            f"{len(names)} bots for {players} players: give one per seat, or one for all", param_hint="--bots"
-        )
+        msg = Messages(lang)
+        counts = {"bots": msg.count("bots", len(names)), "players": msg.count("players", players)}
+        raise click.BadParameter(msg("cli_bots_count", **counts), param_hint="--bots")
 
     def config(profile) -> SimConfig:
         if not profile.allows_players(players):
-            raise click.UsageError(f"{profile.name} is not played by {players} players")
+            counts = ", ".join(map(str, profile.player_counts()))
+            raise click.UsageError(cli_words("played_by", name=profile.name, counts=counts, n=players))
         return SimConfig(profile, players, names, games, seed, turn_cap, round_cap)
 
     if compare_files:
@@ -295,9 +301,13 @@ def _plugin_verdict(res: dict, label: str = "") -> bool:
     if first is None:
         return False
     failed, games = res["failed_games"], res["games"]
-    click.echo(
-        f"rami simulate: {visible(label) + ': ' if label else ''}{failed} of {games} games stopped by a "
-        f"plugin error; the first, game {first['game']} (seed {first['seed']}): {visible(first['message'])}",
-        err=True,
+    line = cli_words(
+        "simulate_plugin_stopped",
+        failed=failed,
+        games=games,
+        game=first["game"],
+        seed=first["seed"],
+        error=visible(said_words(first["message"])),
     )
+    click.echo(f"rami simulate: {visible(label) + ': ' if label else ''}{line}", err=True)
     return bool(failed == games)

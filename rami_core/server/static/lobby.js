@@ -99,9 +99,12 @@ function fillVariants() {
     const og = document.createElement("optgroup");
     og.label = t(group);
     for (const n of names) {
+      // The line in the page's language, not the file's identifier (English words joined by _).
+      const d = (meta.descriptions || {})[n] || {};
       const o = document.createElement("option");
       o.value = n;
-      o.textContent = n;
+      o.title = n;
+      o.textContent = d[lang()] || d.en || n;
       og.appendChild(o);
     }
     sel.appendChild(og);
