@@ -214,3 +214,19 @@ def test_the_error_line_is_framed_in_the_language_asked(raised, code, french, en
         result = CliRunner().invoke(group, ["boom", "--lang", lang], env={"RAMI_DEBUG": "0"})
         assert result.exit_code == code, result.output
         assert words in result.output and "Traceback" not in result.output, result.output
+
+
+# The command line's own messages (rami_core.i18n): each shows, in French,
+# every parameter its English shows.
+CLI_KEYS = ("cli_", "seconds_", "set_syntax", "simulate_", "serve_", "solve_", "puzzle_check_", "plugin_")
+CLI_KEYS += ("puzzle_described", "puzzle_attempt")
+
+
+@pytest.mark.parametrize("key", sorted(k for k in MESSAGES["en"] if k.startswith(CLI_KEYS)))
+def test_every_message_of_the_command_line_shows_every_parameter_in_french(key):
+    def names(template: str) -> set[str]:
+        return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+    english, french = MESSAGES["en"][key], MESSAGES["fr"][key]
+    assert french != english, key
+    assert names(french) == names(english), key
