@@ -32,7 +32,6 @@ from rami_core.refusals import CODES, REFUSALS, Reason
 # they list what is installed, in English, and have no --lang.
 NO_INPUT = {
     "schema": "prints JSON schemas; no file, no profile",
-    "plugins": "lists the installed plugins; no file, no profile",
 }
 
 BAD_PROFILE = "extends: rami51\nopening:\n  pointz: 3\nscoring: {court_points: many}\n"
@@ -56,6 +55,7 @@ def _cases(tmp: Path) -> dict[str, list[list[str]]]:
     missing = str(tmp / "missing.json")
     return {
         "variants": [["--nosuch"]],
+        "plugins": [["--nosuch"]],
         "show": [["nosuch"], [str(bad)]],
         "validate": [[str(bad)], [missing]],
         "check": [[str(scenario)]],
@@ -98,19 +98,14 @@ def _fragments(template: str) -> list[str]:
 
 
 def _english_sentences() -> set[str]:
-    english: list[str] = []
-    french: list[str] = []
-    for code, texts in PROBLEMS.items():
-        if code not in VERBATIM:
-            english.append(texts["en"])
-            french.append(texts["fr"])
-    english += list(MESSAGES["en"].values())
-    french += list(MESSAGES["fr"].values())
+    """The English stretches of every catalogue entry. A stretch its own
+    French keeps (a command line, a file name) betrays nothing, unless the
+    French is the English itself: an entry left untranslated."""
+    pairs: list[tuple[str, str]] = [(t["en"], t["fr"]) for c, t in PROBLEMS.items() if c not in VERBATIM]
+    pairs += [(en, MESSAGES["fr"].get(key, en)) for key, en in MESSAGES["en"].items()]
     for table in (REFUSALS, CODES):
-        english += [t["en"] for t in table.values()]
-        french += [t["fr"] for t in table.values()]
-    shared = " ".join(french)  # a stretch written the same in both (a command line) betrays nothing
-    return {f for t in english for f in _fragments(t) if f not in shared}
+        pairs += [(t["en"], t["fr"]) for t in table.values()]
+    return {f for en, fr in pairs for f in _fragments(en) if fr == en or f not in fr}
 
 
 ENGLISH = _english_sentences()
@@ -219,3 +214,28 @@ def test_the_error_line_is_framed_in_the_language_asked(raised, code, french, en
         result = CliRunner().invoke(group, ["boom", "--lang", lang], env={"RAMI_DEBUG": "0"})
         assert result.exit_code == code, result.output
         assert words in result.output and "Traceback" not in result.output, result.output
+
+
+# The command line's own messages (rami_core.i18n): each shows, in French,
+# every parameter its English shows.
+CLI_KEYS = ("cli_", "seconds_", "set_syntax", "simulate_", "serve_", "solve_", "puzzle_check_", "plugin_")
+CLI_KEYS += ("puzzle_described", "puzzle_attempt", "sim_")
+
+
+@pytest.mark.parametrize("key", sorted(k for k in MESSAGES["en"] if k.startswith(CLI_KEYS)))
+def test_every_message_of_the_command_line_shows_every_parameter_in_french(key):
+    def names(template: str) -> set[str]:
+        return {name for _lit, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+    english, french = MESSAGES["en"][key], MESSAGES["fr"][key]
+    assert french != english, key
+    assert names(french) == names(english), key
+
+
+def test_rami_simulate_prints_its_tables_in_french():
+    code, out = _run(
+        ["simulate", "--games", "1", "--lang", "fr", "--turn-cap", "30", "--round-cap", "2"], Path(".")
+    )
+    assert code == 0, out
+    assert "victoires par place" in out and "taux de victoire" in out and "parties par seconde" in out
+    assert "wins per seat" not in out and "games per second" not in out

@@ -39,13 +39,16 @@ def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool, 
     pz = generate(seed, difficulty, variant)
     click.echo(pz.line())
     if show:
-        click.echo(_describe(pz), err=True)
+        click.echo(_describe(pz, lang), err=True)
 
 
-def _describe(pz) -> str:
-    lines = [f"{pz.id}: difficulty {pz.difficulty}, goal {pz.goal.kind}"]
+def _describe(pz, lang: str) -> str:
+    from rami_core.i18n import Messages
+
+    msg = Messages(lang)
+    lines = [msg("puzzle_described", id=pz.id, difficulty=pz.difficulty, goal=pz.goal.kind)]
     lines += [f"  {i}: {m}" for i, m in enumerate(pz.table, 1)]
-    lines.append(f"  hand: {pz.hand}")
+    lines.append("  " + msg("puzzle_described_hand", cards=pz.hand))
     return "\n".join(lines)
 
 
@@ -119,10 +122,14 @@ def collection_cmd(
 ) -> None:
     """Generate a collection of puzzles in ten grades, reproducibly from a seed;
     run again on the same file to go on where it stopped."""
+    from rami_core.i18n import Messages
     from rami_core.puzzles.collection import GRADES, build
 
+    msg = Messages(lang)
+
     def progress(have, n) -> None:
-        click.echo(f"attempt {n}: " + " ".join(f"{g}:{have[g]}" for g in GRADES), err=True)
+        grades = " ".join(f"{g}:{have[g]}" for g in GRADES)
+        click.echo(msg("puzzle_attempt", n=n, grades=grades), err=True)
 
     have = build(out, per_grade=per_grade, seed=seed, variant=variant, attempts=attempts, progress=progress)
     full = all(have[g] >= per_grade for g in GRADES)

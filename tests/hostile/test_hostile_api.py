@@ -535,5 +535,5 @@ def test_rami_play_save_refuses_a_fifo(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert "Traceback" not in out.stderr + out.stdout
-    assert "not a regular file (a FIFO, a socket or a device): refused" in out.stderr + out.stdout
+    assert "not a regular file (a pipe, a device or a socket): refused" in out.stderr + out.stdout
     assert (tmp_path / "game.json").is_fifo()
