@@ -219,7 +219,7 @@ def test_the_error_line_is_framed_in_the_language_asked(raised, code, french, en
 # The command line's own messages (rami_core.i18n): each shows, in French,
 # every parameter its English shows.
 CLI_KEYS = ("cli_", "seconds_", "set_syntax", "simulate_", "serve_", "solve_", "puzzle_check_", "plugin_")
-CLI_KEYS += ("puzzle_described", "puzzle_attempt")
+CLI_KEYS += ("puzzle_described", "puzzle_attempt", "sim_")
 
 
 @pytest.mark.parametrize("key", sorted(k for k in MESSAGES["en"] if k.startswith(CLI_KEYS)))
@@ -230,3 +230,12 @@ def test_every_message_of_the_command_line_shows_every_parameter_in_french(key):
     english, french = MESSAGES["en"][key], MESSAGES["fr"][key]
     assert french != english, key
     assert names(french) == names(english), key
+
+
+def test_rami_simulate_prints_its_tables_in_french():
+    code, out = _run(
+        ["simulate", "--games", "1", "--lang", "fr", "--turn-cap", "30", "--round-cap", "2"], Path(".")
+    )
+    assert code == 0, out
+    assert "victoires par place" in out and "taux de victoire" in out and "parties par seconde" in out
+    assert "wins per seat" not in out and "games per second" not in out

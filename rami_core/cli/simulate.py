@@ -13,7 +13,7 @@ from rich.table import Table
 from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.bot_games import simulate as run_simulation
 from rami_core.cli.common import cli_words, lang_option, said_words, set_option
-from rami_core.i18n import Messages
+from rami_core.i18n import MESSAGES, Messages
 from rami_core.resources import DEFAULT_VARIANT
 from rami_core.userfiles import visible
 
@@ -65,10 +65,17 @@ def _console() -> Console:
     return Console(markup=False, emoji=False)
 
 
-def _print_summary(res: dict) -> None:
+def _print_summary(res: dict, msg: Messages) -> None:
     console = _console()
     t = Table(
-        title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
+        title=msg(
+            "sim_title",
+            variant=res["variant"],
+            games=res["games"],
+            players=res["players"],
+            bots=",".join(res["bots"]),
+            seed=res["seed"],
+        )
     )
     if len(set(res["bots"])) == 1:
         # One bot type in every seat: a row per seat (or side) says what the
@@ -76,9 +83,9 @@ def _print_summary(res: dict) -> None:
         from rami_core.bot_games import wilson
 
         side = len(res["wins_per_seat"]) != res["players"]
-        t.add_column("side" if side else "seat")
-        for col in ("games", "wins", "win rate", "95% CI"):
-            t.add_column(col, justify="right")
+        t.add_column(msg("sim_side" if side else "sim_seat"))
+        for col in ("sim_games", "sim_wins", "sim_win_rate", "sim_ci"):
+            t.add_column(msg(col), justify="right")
         n = res["games"]
         for i, w in enumerate(res["wins_per_seat"]):
             lo, hi = wilson(w, n) if n else (None, None)
@@ -91,9 +98,9 @@ def _print_summary(res: dict) -> None:
             )
         console.print(t)
     else:
-        t.add_column("bot")
-        for col in ("games", "wins", "win rate", "95% CI"):
-            t.add_column(col, justify="right")
+        t.add_column(msg("sim_bot"))
+        for col in ("sim_games", "sim_wins", "sim_win_rate", "sim_ci"):
+            t.add_column(msg(col), justify="right")
         for bot, st in res["bots_stats"].items():
             t.add_row(
                 bot,
@@ -104,40 +111,40 @@ def _print_summary(res: dict) -> None:
             )
         console.print(t)
     s = Table(show_header=True)
-    s.add_column("statistic")
-    s.add_column("value", justify="right")
+    s.add_column(msg("sim_statistic"))
+    s.add_column(msg("sim_value"), justify="right")
     rows = [
         (
-            "wins per seat" + (" (side)" if len(res["wins_per_seat"]) != res["players"] else ""),
+            msg("sim_wins_per_seat")
+            + (msg("sim_side_suffix") if len(res["wins_per_seat"]) != res["players"] else ""),
             " ".join(str(int(w)) for w in res["wins_per_seat"]),
         ),
-        ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
-        ("games stopped by a plugin error", str(res.get("failed_games", 0))),
-        ("rounds per game", _fmt(res["rounds_per_game"])),
-        ("turns per round", _fmt(res["turns_per_round"])),
-        ("rounds ending on an empty stock", _fmt(res["empty_stock_share"])),
-        ("rounds stopped at the turn cap", str(res["turn_capped_rounds"])),
-        ("turn of first opening", _fmt(res["first_opening_turn"])),
-        ("average penalty (per seat and round)", _fmt(res["average_penalty"])),
-        (
-            "refused actions / timeouts / bot errors",
-            f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}",
-        ),
-        ("games per second", _fmt(res["timing"]["games_per_second"])),
+        (msg("sim_ties"), f"{res['ties']} / {res['unfinished_games']}"),
+        (msg("sim_plugin_stopped_games"), str(res.get("failed_games", 0))),
+        (msg("sim_rounds_per_game"), _fmt(res["rounds_per_game"])),
+        (msg("sim_turns_per_round"), _fmt(res["turns_per_round"])),
+        (msg("sim_empty_stock"), _fmt(res["empty_stock_share"])),
+        (msg("sim_turn_capped"), str(res["turn_capped_rounds"])),
+        (msg("sim_first_opening_turn"), _fmt(res["first_opening_turn"])),
+        (msg("sim_average_penalty"), _fmt(res["average_penalty"])),
+        (msg("sim_refused"), f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}"),
+        (msg("sim_speed"), _fmt(res["timing"]["games_per_second"])),
     ]
     for k, v in rows:
         s.add_row(k, v)
     console.print(s)
 
 
-def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
+def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str], msg: Messages) -> None:
     console = _console()
-    t = Table(title=f"A = {names[0]}, B = {names[1]}: {cmp['games']} games on the same deals (B - A, 95% CI)")
-    for col in ("statistic", "A", "B", "B - A", "95% CI"):
-        t.add_column(col, justify="left" if col == "statistic" else "right")
+    t = Table(title=msg("sim_compare_title", a=names[0], b=names[1], games=cmp["games"]))
+    t.add_column(msg("sim_statistic"), justify="left")
+    for col in ("A", "B", "B - A", msg("sim_ci")):
+        t.add_column(col, justify="right")
     for key, m in cmp["metrics"].items():
+        label = f"sim_metric_{key}"
         t.add_row(
-            key.replace("_", " "),
+            msg(label) if label in MESSAGES["en"] else key.replace("_", " "),
             _fmt(m["a"]),
             _fmt(m["b"]),
             _fmt(m["diff"]),
@@ -146,7 +153,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     for bot, w in cmp["win_rates"].items():
         wa, wb = w["a"] or {}, w["b"] or {}
         t.add_row(
-            f"{bot} win rate",
+            msg("sim_bot_win_rate", bot=bot),
             f"{_fmt(wa.get('rate'))} [{_fmt((wa.get('ci95') or [None])[0])}, {_fmt((wa.get('ci95') or [None, None])[1])}]",
             f"{_fmt(wb.get('rate'))} [{_fmt((wb.get('ci95') or [None])[0])}, {_fmt((wb.get('ci95') or [None, None])[1])}]",
             "",
@@ -224,7 +231,7 @@ def statistics_help() -> str:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
 @lang_option(
-    help="Language of the errors (a profile, a bot, an option refused); the statistics stay in English."
+    help="Language of the tables and of the errors (a profile, a bot, an option refused); --json is the same in every language."
 )
 def simulate_cmd(
     variant,
@@ -275,7 +282,7 @@ def simulate_cmd(
             ra.pop("_records"), rb.pop("_records")
             click.echo(json.dumps({"a": ra, "b": rb, "compare": cmp}, indent=1, sort_keys=True))
         else:
-            _print_compare(ra, rb, cmp, compare_files)
+            _print_compare(ra, rb, cmp, compare_files, Messages(lang))
         stopped = [
             _plugin_verdict(r, f"{label} ({name})")
             for r, label, name in ((ra, "A", compare_files[0]), (rb, "B", compare_files[1]))
@@ -289,7 +296,7 @@ def simulate_cmd(
     if as_json:
         click.echo(json.dumps(res, indent=1, sort_keys=True))
     else:
-        _print_summary(res)
+        _print_summary(res, Messages(lang))
     if _plugin_verdict(res):
         raise SystemExit(1)
 

@@ -259,6 +259,8 @@ def _scan(browser, srv, kind: str, size: str) -> None:
         page, ["/static/i18n.js", "/static/public.js", "/static/feel.js", "/static/roundend.js"]
     )
     reader.read(page, "lobby")
+    # The menus' long lines are cut to the screen, not the page widened.
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     if kind == "house":
         page.fill("#rules", HOUSE)
     else:
