@@ -457,12 +457,7 @@ def test_undo_takes_back_the_turn_and_a_save_after_it_replays(tmp_path):
     data = json.loads((tmp_path / "manual.json").read_text())
     assert not any("meld" in a for a in data["log"][-2:])  # the undone meld is not in the log
     # Both saves replay (they are checked against their snapshot on load).
-    r = subprocess.run(
-        [sys.executable, "-m", "rami_core.cli", "replay", str(save)],
-        capture_output=True,
-        text=True,
-        env=env(),
-    )
+    r = run_in_process("replay", str(save))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "replay matches the saved snapshot" in r.stdout
 

@@ -64,6 +64,9 @@ def test_the_title_and_the_lobby_say_the_description_in_the_pages_language(clien
     assert set(meta["descriptions"]) == set(meta["presets"]) | set(meta["house"])
     assert meta["descriptions"]["rami51"] == {"en": described.en, "fr": described.fr}
     assert all(d["fr"] and d["en"] != d["fr"] for d in meta["descriptions"].values())
+    # The lobby's list of tables names each by its line too, not its identifier.
+    (listed,) = [x for x in client.get("/api/tables").json() if x["table"] == tid]
+    assert listed["descriptions"] == {"en": described.en, "fr": described.fr}
 
 
 def test_a_pasted_files_description_is_made_plain_in_each_language(client):

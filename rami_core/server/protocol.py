@@ -226,6 +226,9 @@ class TableSummary(BaseModel):
         description="Why the table no longer moves (a round or a game past the turn and round caps), or null.",
     )
     public: bool = Field(False, description='A public table, its seats taken by "play now".')
+    descriptions: dict[str, str] = Field(
+        default_factory=dict, description="The profile's line by language (`en`, `fr`), for a lobby's list."
+    )
 
 
 class RefusalFields(BaseModel):

@@ -131,7 +131,7 @@ async function loadTables() {
       el(
         "li",
         {},
-        el("strong", { text: tb.variant }),
+        el("strong", { text: (tb.descriptions || {})[lang()] || tb.variant, title: tb.variant }),
         ` · ${t("round")} ${tb.round_no} · ${who} · `,
         el("a", { href, text: t("watch") }),
       ),
