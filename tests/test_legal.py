@@ -270,9 +270,11 @@ def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
         "layoff": engine._lay_off,
         "swap": engine._swap,
         "rearrange": engine._rearrange,
-        "discard": engine._discard,
+        "discard": engine._discard_checks,  # the handler's checks, also legal's in-place verdict
         "end_turn": engine._end_turn,
     }
+    for caller in (engine._discard, engine.discard_refusal):
+        assert "_discard_checks(rules, s, a, " in inspect.getsource(caller), caller.__name__
     for kind, handler in handlers.items():
         source = inspect.getsource(handler)
         for gate in engine.KIND_GATES[kind]:
