@@ -30,7 +30,7 @@ from rami_core.diff.generate import (
     opening_setup,
     random_setup,
 )
-from rami_core.diff.settings import SettingChange, profile_with
+from rami_core.diff.settings import SettingChange, moved
 from rami_core.diff.shrink import shrink
 from rami_core.diff.situation import Disagreement, Referee, Situation, disagreement
 from rami_core.engine import Game, play_on
@@ -131,14 +131,27 @@ class Search:
         self.actions: dict[str, Any] = {}
         self.tries: dict[tuple[str, ...], int] = {}
         self.kinds: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-        self.singles = {
-            c.path: Referee(p) for c in changes if (p := profile_with(a.profile, c.path, c.b)) is not None
-        }
-        # B with one setting put back to A's value: what tells a setting that
-        # matters only beside another (set_swap beside a swap A forbids) apart.
-        self.backs = {
-            c.path: Referee(p) for c in changes if (p := profile_with(b.profile, c.path, c.a)) is not None
-        }
+        # A with one setting changed alone to B's value, and B with one put
+        # back alone to A's: what tells a setting that matters only beside
+        # another (set_swap beside a swap A forbids) apart.
+        self.singles: dict[str, Referee] = {}
+        self.backs: dict[str, Referee] = {}
+        # For a setting's own search only: the same, with the fewest companions
+        # it needs where it holds only together with another (voleur's jokers
+        # move on the table only where the table is rearranged). Not asked for
+        # the causes of other findings: a companion would be blamed for them.
+        self.own: dict[str, tuple[Referee | None, Referee | None]] = {}
+        for c in changes:
+            ahead = moved(a.profile, c, changes, to_b=True)
+            back = moved(b.profile, c, changes, to_b=False)
+            if ahead is not None and not ahead[1]:
+                self.singles[c.path] = Referee(ahead[0])
+            if back is not None and not back[1]:
+                self.backs[c.path] = Referee(back[0])
+            self.own[c.path] = (
+                self.singles.get(c.path) or (Referee(ahead[0]) if ahead else None),
+                self.backs.get(c.path) or (Referee(back[0]) if back else None),
+            )
         self.max_found = max(MAX_FOUND, len(changes) + 2)
 
     # -------------------------------------------------------------- driving
@@ -222,9 +235,8 @@ class Search:
         for change in aimed:
             if change not in self._unexplained():
                 continue  # found by an earlier setting's search
-            if len(self.result.found) >= self.max_found:
-                break
-            for x, y in ((self.a, self.singles.get(change.path)), (self.backs.get(change.path), self.b)):
+            ahead, back = self.own[change.path]
+            for x, y in ((self.a, ahead), (back, self.b)):
                 if x is None or y is None:
                     continue
                 sub = Search(x, y, [change], self.seed, own, aimed=False)
@@ -237,6 +249,8 @@ class Search:
                 self.result.own_tried[change.path] = self.result.own_tried.get(change.path, 0) + found.tried
                 for f in found.found:
                     self._keep(f.situation, (x, y, change.path))
+                    if change.path in {p for f in self.result.found for p in f.causes}:
+                        break  # one situation a setting: the first search floods, its own does not
                 self.result.masked.setdefault(change.path, []).extend(found.masked.get(change.path, []))
                 if change.path in {p for f in self.result.found for p in f.causes}:
                     break
@@ -340,8 +354,8 @@ class Search:
         setting, when the situation comes from it. The shrunk situation still
         parts those two, so the setting is among its causes: it alone
         changes the ruling there, and A and B rule differently there too."""
-        if len(self.result.found) >= self.max_found:
-            return
+        if len(self.result.found) >= self.max_found and aimed is None:
+            return  # a setting's own search keeps its one situation, however many the first found
         how = disagreement(self.a, self.b, sit)
         if how is None:
             return
