@@ -89,7 +89,7 @@ def play_game(config: SimConfig, index: int) -> dict[str, Any]:
             "timeouts": 0,
             "bot_errors": 0,
             "stuck": 0,
-            "plugin_error": str(e),
+            "plugin_error": e.said,  # its English words, its code for the user's language
         }
 
 

@@ -746,6 +746,37 @@ def check_round_over(s: GameState) -> None:
 
 
 def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True) -> None:
+    card = _discard_checks(rules, s, a, house_rules)
+    s.discard.append(card)
+    if not s.hands[a.seat]:
+        finish_round(rules, s, a.seat, OUT)
+        return
+    _next_turn(rules, s)
+
+
+def discard_refusal(rules: Rules, s: GameState, a: A.Discard) -> RuleError | None:
+    """The engine's verdict on a discard now (None: accepted), `s` left as it
+    was: the very checks of the discard handler, judged in place with the card
+    taken out of the hand and put back, not on a copy of the whole state (the
+    legal moves ask it of every face in the hand, at every lay step). What
+    follows the checks (the pile, the next turn, the round's end) refuses
+    nothing."""
+    hand = s.hands[a.seat] if 0 <= a.seat < len(s.hands) else None
+    held = list(hand) if hand is not None else []
+    try:
+        _discard_checks(rules, s, a, True)
+    except RuleError as e:
+        return e
+    finally:
+        if hand is not None:
+            hand[:] = held
+    return None
+
+
+def _discard_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool) -> Card:
+    """Every rule a discard must pass, in the order of the error codes; the
+    card is taken out of the hand first (the last checks and the plugins see
+    the hand without it). Returns the card taken."""
     gate_discard(rules, s, a.seat)
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
@@ -764,11 +795,7 @@ def _discard(rules: Rules, s: GameState, a: A.Discard, house_rules: bool = True)
     check_turn_may_end(rules, s)
     if house_rules:
         rules.hooks.refuse_if("rami_discard_allowed", rules=rules, state=s, seat=a.seat, card=card)
-    s.discard.append(card)
-    if not hand:
-        finish_round(rules, s, a.seat, OUT)
-        return
-    _next_turn(rules, s)
+    return card
 
 
 def _end_turn(rules: Rules, s: GameState, a: A.EndTurn) -> None:
@@ -902,4 +929,4 @@ _HANDLERS: dict[type, Callable[[Rules, GameState, Any], None]] = {
     A.EndTurn: _end_turn,
 }
 
-__all__ = ["Game", "check_game_over", "deal", "may_lay_freely", "play_on", "rng_for"]
+__all__ = ["Game", "check_game_over", "deal", "discard_refusal", "may_lay_freely", "play_on", "rng_for"]

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .problems import FRAME, said, words
+from .problems import FRAME, Said, said, words
 from .refusals import Reason, params_json, refusal_as_written
 
 # The contract's error codes, in a fixed order: where several apply,
@@ -43,7 +43,16 @@ ERROR_CODES: tuple[str, ...] = (
 
 
 class RamiError(Exception):
-    """Base of every error rami raises on purpose."""
+    """Base of every error rami raises on purpose.
+
+    Raised with a :class:`~rami_core.problems.Said` as its message, it is
+    told in the user's language (``said``); plain text is shown as written."""
+
+    @property
+    def said(self) -> Said:
+        """What the error says, as a problem of the catalogue (rami_core.problems)."""
+        first = self.args[0] if self.args else ""
+        return first if isinstance(first, Said) else Said("text", text=str(self))
 
 
 # --------------------------------------------------------------------------- configuration
@@ -176,6 +185,11 @@ class RuleError(RamiError):
             "params": params_json(self.params),
             "message": self.message,
         }
+
+    @property
+    def said(self) -> Said:
+        """The refusal as a problem, worded per language by the refusal catalogue."""
+        return Said("rule_refused", error_code=self.code, refusal=Refused(self))
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.message!r})"

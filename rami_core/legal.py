@@ -39,6 +39,7 @@ from .engine import (
     DISCARD,
     KIND_GATES,
     STOCK,
+    discard_refusal,
     play_on,
 )
 from .errors import RuleError
@@ -236,10 +237,9 @@ def _judge(
         if a in seen:
             continue
         seen.add(a)
-        try:
-            play_on(rules, s, a)
-        except RuleError as e:
-            first = first or e
+        why = verdict(rules, s, a)
+        if why is not None:
+            first = first or why
             continue
         accepted.append(a)
         if not complete:
@@ -247,6 +247,19 @@ def _judge(
     if accepted:
         return Offer(kind, True, tuple(accepted), complete, bounds=bounds)
     return Offer(kind, False, complete=complete, refusal=first or none_left, bounds=bounds)
+
+
+def verdict(rules: Rules, s: GameState, a: A.Action) -> RuleError | None:
+    """The engine's refusal of `a` now (None: accepted), `s` unchanged: a
+    discard judged in place by the engine's own checks, any other move played
+    on a copy."""
+    if isinstance(a, A.Discard):
+        return discard_refusal(rules, s, a)
+    try:
+        play_on(rules, s, a)
+    except RuleError as e:
+        return e
+    return None
 
 
 def _bounds(rules: Rules, s: GameState, seat: int) -> Bounds:
@@ -511,4 +524,5 @@ __all__ = [
     "meld_candidates",
     "rearrange_candidates",
     "swap_candidates",
+    "verdict",
 ]

@@ -887,6 +887,184 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "swap: expected {{card: C, meld: I}} or {{cards: [C1, C2], meld: I}}, got {value}",
         "swap : attendu {{card: C, meld: I}} ou {{cards: [C1, C2], meld: I}}, reçu {value}",
     ),
+    # ------------------------------------------------------------ a refused move reaching the command line
+    ("rule_refused", "refused ({error_code}): {refusal}", "refusé ({error_code}) : {refusal}"),
+    # ------------------------------------------------------------ puzzles (rami_core.puzzles, rami puzzle)
+    ("puzzle_where_table_meld", "table meld {n}", "combinaison {n} de la table"),
+    ("puzzle_where_witness_meld", "witness meld {n}", "combinaison {n} du témoin"),
+    ("puzzle_where_hand", "hand", "main"),
+    ("puzzle_no_cards", "{where}: no cards", "{where} : aucune carte"),
+    (
+        "puzzle_goal_needs",
+        "goal kind {kind} needs {field}",
+        "un objectif de type {kind} demande {field}",
+    ),
+    (
+        "puzzle_not_json",
+        "{where}: not JSON ({detail} at column {column})",
+        "{where} : ce n'est pas du JSON ({detail} à la colonne {column})",
+    ),
+    ("puzzle_not_object", "{where}: a puzzle is a JSON object", "{where} : un casse-tête est un objet JSON"),
+    (
+        "puzzle_collection_missing",
+        "the bundled collection is missing ({path})",
+        "la collection fournie avec rami manque ({path})",
+    ),
+    (
+        "puzzle_no_grade",
+        "no puzzle of difficulty {difficulty} in the collection",
+        "aucun casse-tête de difficulté {difficulty} dans la collection",
+    ),
+    ("puzzle_the_collection", "the collection", "la collection"),
+    ("puzzle_no_id", "no puzzle {id} in {where}", "aucun casse-tête {id} dans {where}"),
+    ("puzzle_file_empty", "{path}: no puzzle in it", "{path} : aucun casse-tête dedans"),
+    (
+        "puzzle_not_found",
+        "no puzzle of difficulty {difficulty} found from seed {seed} in {attempts} attempts",
+        "aucun casse-tête de difficulté {difficulty} trouvé depuis la graine {seed} en {attempts} essais",
+    ),
+    (
+        "puzzle_not_found_any",
+        "no puzzle found from seed {seed} in {attempts} attempts",
+        "aucun casse-tête trouvé depuis la graine {seed} en {attempts} essais",
+    ),
+    ("puzzle_variant", "variant {variant}: {detail}", "variante {variant} : {detail}"),
+    (
+        "puzzle_variant_no_rearranging",
+        "variant {variant} never rearranges the table: a puzzle needs one that does",
+        "la variante {variant} ne réarrange jamais la table : un casse-tête en demande une qui le fait",
+    ),
+    (
+        "puzzle_copies",
+        "{where}: more {card} than the decks hold ({limit})",
+        "{where} : plus de {card} que les paquets n'en contiennent ({limit})",
+    ),
+    ("puzzle_meld_invalid", "{where} ({cards}): {reason}", "{where} ({cards}) : {reason}"),
+    ("puzzle_hand_empty", "the hand is empty", "la main est vide"),
+    (
+        "puzzle_goal_too_many",
+        "the goal asks {count} cards of a hand of {held}",
+        "l'objectif demande {count} cartes d'une main de {held}",
+    ),
+    (
+        "puzzle_witness_refused",
+        "the referee refuses the witness: {refusal}",
+        "l'arbitre refuse le témoin : {refusal}",
+    ),
+    ("puzzle_witness_short", "the witness does not reach the goal", "le témoin n'atteint pas l'objectif"),
+    (
+        "puzzle_not_proven",
+        "the solver could not prove its optimum within its default budget",
+        "le solveur n'a pas pu prouver son optimum dans son budget par défaut",
+    ),
+    (
+        "puzzle_out_of_reach",
+        "the goal is out of reach: the solver's proven best is {best}",
+        "l'objectif est hors d'atteinte : le meilleur prouvé par le solveur est {best}",
+    ),
+    (
+        "puzzle_no_rearrangement",
+        "no rearrangement is needed: laying off and new melds reach the goal",
+        "aucun réarrangement n'est nécessaire : des ajouts et de nouvelles combinaisons atteignent l'objectif",
+    ),
+    (
+        "puzzle_enumeration",
+        "no final table reaches the goal (the enumeration disagrees with the solver)",
+        "aucune table finale n'atteint l'objectif (l'énumération contredit le solveur)",
+    ),
+    (
+        "puzzle_claim_differs",
+        "{name}: claimed {claimed}, proved {proved}",
+        "{name} : annoncé {claimed}, prouvé {proved}",
+    ),
+    (
+        "puzzle_witness_not_solution",
+        "the witness is not among the final tables that reach the goal",
+        "le témoin n'est pas parmi les tables finales qui atteignent l'objectif",
+    ),
+    (
+        "puzzle_witness_not_closest",
+        "the witness is not a closest solution",
+        "le témoin n'est pas une des solutions les plus proches",
+    ),
+    (
+        "puzzle_bot_differs",
+        "bot {name}: recorded {recorded}, now {now}",
+        "robot {name} : enregistré {recorded}, maintenant {now}",
+    ),
+    (
+        "puzzle_effort_differs",
+        "solver effort: recorded {recorded}, now {now}",
+        "effort du solveur : enregistré {recorded}, maintenant {now}",
+    ),
+    (
+        "puzzle_grade_differs",
+        "difficulty {difficulty} is not the grade of its recorded proof ({grade})",
+        "la difficulté {difficulty} n'est pas le grade de sa preuve enregistrée ({grade})",
+    ),
+    # ------------------------------------------------------------ positions to solve (rami solve)
+    (
+        "solve_table_type",
+        "a table is a string or a list, not {type}",
+        "une table est un texte ou une liste, pas {type}",
+    ),
+    (
+        "solve_meld_empty",
+        "table meld {n} is empty (two '|' in a row?)",
+        "la combinaison {n} de la table est vide (deux « | » de suite ?)",
+    ),
+    (
+        "solve_meld_invalid",
+        "table meld {n} ({cards}) is not a valid meld in this game",
+        "la combinaison {n} de la table ({cards}) n'est pas valable dans ce jeu",
+    ),
+    (
+        "solve_table_unarranged",
+        "the table's cards cannot all be arranged into valid melds",
+        "les cartes de la table ne se rangent pas toutes en combinaisons valables",
+    ),
+    (
+        "solve_give_melds",
+        "this game does not rearrange the table: give its melds separated by '|', e.g. --table '3C 4C 5C | 8S 8H 8D'",
+        "ce jeu ne réarrange pas la table : donnez ses combinaisons séparées par « | », "
+        "par exemple --table '3C 4C 5C | 8S 8H 8D'",
+    ),
+    ("solve_position_object", "a position is a JSON object", "une position est un objet JSON"),
+    ("solve_line", "line {n}: {detail}", "ligne {n} : {detail}"),
+    (
+        "solve_stdin_too_large",
+        "--batch: standard input holds more than {limit} bytes",
+        "--batch : l'entrée standard dépasse {limit} octets",
+    ),
+    ("solve_stdin_refused", "--batch: standard input: {reason}", "--batch : entrée standard : {reason}"),
+    # ------------------------------------------------------------ the table server's store (rami serve --db)
+    (
+        "store_not_file",
+        "{path}: not a file (a folder or a device): give a SQLite file",
+        "{path} : ce n'est pas un fichier (un dossier ou un périphérique) : donnez un fichier SQLite",
+    ),
+    ("store_no_folder", "{path}: no such folder {folder}", "{path} : dossier introuvable {folder}"),
+    (
+        "store_unusable",
+        "{path}: cannot be used as rami's store ({error})",
+        "{path} : ne peut pas servir de stockage à rami ({error})",
+    ),
+    ("store_cannot_open", "{path}: cannot be opened ({error})", "{path} : ouverture impossible ({error})"),
+    (
+        "store_empty",
+        "{path}: an empty SQLite file, not a rami database",
+        "{path} : un fichier SQLite vide, pas une base de rami",
+    ),
+    (
+        "store_foreign",
+        "{path}: not a rami database (its tables: {tables})",
+        "{path} : ce n'est pas une base de rami (ses tables : {tables})",
+    ),
+    (
+        "store_tables_unreadable",
+        "{path}: its list of tables cannot be read ({error})",
+        "{path} : sa liste de tables est illisible ({error})",
+    ),
     # ------------------------------------------------------------ words not ours
     ("text", "{text}", "{text}"),
     ("yaml_phrase", "{phrase}", "{phrase}"),

@@ -331,12 +331,27 @@ class ProfileConflicts(ValueError):
         self.problems = problems
 
 
+class Descriptions(Strict):
+    """A variant's one line in each language rami speaks: a French table must
+    not be titled in English. A language left out is shown in English."""
+
+    en: str = Field("", max_length=2000, description="The line in English.")
+    fr: str = Field("", max_length=2000, description="The line in French.")
+
+
 class Profile(Strict):
     """A whole variant: the presets and every house-rule file resolve to one."""
 
     format: int = Field(FORMAT_VERSION, ge=1, le=FORMAT_VERSION, description="Profile format version.")
     name: str = Field("custom", max_length=200, description="Short name of the variant.")
-    description: str = Field("", max_length=2000, description="One line saying what the variant is.")
+    description: Annotated[str, Field(max_length=2000)] | Descriptions = Field(
+        "",
+        description=(
+            "One line saying what the variant is: a text, or one per language ({en: ..., fr: ...}). "
+            "Replaced whole by a file that extends this one (a parent's line in a language the child "
+            "does not write would describe the parent)."
+        ),
+    )
     source: str = Field("", max_length=2000, description="Where the rules come from.")
     players: Players = Field(default_factory=Players)
     deck: Deck = Field(default_factory=Deck)
@@ -516,6 +531,15 @@ class Profile(Strict):
         return self
 
     # ------------------------------------------------------------ derived
+
+    def description_in(self, lang: str) -> str:
+        """The line in ``lang``, else in English, else in the other language:
+        a text written once (the old form) is the line in every language."""
+        d = self.description
+        if isinstance(d, str):
+            return d
+        words = d.model_dump()
+        return words.get(lang) or d.en or next((w for w in words.values() if w), "")
 
     @property
     def active_plugins(self) -> dict[str, dict[str, Any]]:

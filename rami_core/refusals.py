@@ -480,7 +480,7 @@ class Reason(str):
     def __new__(cls, key: str, **params: Any) -> Reason:
         if key not in REFUSALS:
             raise KeyError(f"no refusal {key!r} in the catalogue")
-        self = super().__new__(cls, _render(key, params, "en", str, person=False))
+        self = super().__new__(cls, _english(key, params))
         self.key = key
         self.params = params
         return self
@@ -504,6 +504,25 @@ def _rebuild(key: str, params: dict[str, Any]) -> Reason:
 def params_json(params: Mapping[str, Any]) -> dict[str, Any]:
     """Parameters as JSON data: a nested reason becomes ``{"reason", "params"}``."""
     return {k: (v.to_json() if isinstance(v, Reason) else v) for k, v in params.items()}
+
+
+# The English words of reasons already rendered: the legal moves refuse the
+# same few moves with the same parameters at every step of a game.
+_ENGLISH: dict[tuple[Any, ...], str] = {}
+_ENGLISH_LIMIT = 4096
+
+
+def _english(key: str, params: Mapping[str, Any]) -> str:
+    try:
+        memo = (key, *((name, type(v), v) for name, v in params.items()))
+        words = _ENGLISH.get(memo)
+    except TypeError:  # a parameter that is not hashable (a list): rendered each time
+        return _render(key, params, "en", str, person=False)
+    if words is None:
+        words = _render(key, params, "en", str, person=False)
+        if len(_ENGLISH) < _ENGLISH_LIMIT:
+            _ENGLISH[memo] = words
+    return words
 
 
 def _param(value: Any) -> Reason | Any:

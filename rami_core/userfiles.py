@@ -88,14 +88,9 @@ def write_text_safely(path: str | os.PathLike[str], text: str) -> None:
     except FileNotFoundError:
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode):
-        kind = (
-            "a symbolic link"
-            if stat.S_ISLNK(st.st_mode)
-            else "a folder"
-            if stat.S_ISDIR(st.st_mode)
-            else "not a regular file (a FIFO, a socket or a device)"
-        )
-        raise FileRefused(f"it is {kind}: refused")
+        if stat.S_ISLNK(st.st_mode):
+            raise FileRefused(Said("is_symlink"))
+        raise FileRefused(Said("is_folder" if stat.S_ISDIR(st.st_mode) else "not_regular_file"))
     folder, name = os.path.split(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder or ".")
     try:

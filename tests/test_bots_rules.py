@@ -75,10 +75,15 @@ def test_late_lay_off_club_rule_simulates_like_the_plain_preset(club_plugins, tm
     assert late["bots_stats"]["greedy"]["actions"].get("layoff", 0) > 0
 
 
+PLAIN_RUNS: dict[str, dict] = {}  # the plain preset's games by bots: the same for every plugin compared
+
+
 @pytest.mark.parametrize("plugin", ["keep_the_taken_suit", "first_lap_stock_only"])
 @pytest.mark.parametrize("bots", ["greedy", pytest.param("expert", marks=pytest.mark.slow)])
 def test_turn_and_taken_discard_plugins_are_played_cleanly(club_plugins, tmp_path, plugin, bots) -> None:
-    plain = run(house_file(tmp_path, "rami51", None), bots, 2)
+    if bots not in PLAIN_RUNS:
+        PLAIN_RUNS[bots] = run(house_file(tmp_path, "rami51", None), bots, 2)
+    plain = PLAIN_RUNS[bots]
     res = run(house_file(tmp_path, "rami51", plugin), bots, 2)
     assert (res["refused"], res["timeouts"], res["bot_errors"]) == (0, 0, 0)
     assert res["turn_capped_rounds"] <= plain["turn_capped_rounds"]

@@ -34,6 +34,9 @@ def spawn(*args: str) -> pexpect.spawn:
 
 
 def test_the_clock_fires_without_input_and_counts_down():
+    """Three of our turns in one game: nothing typed, then text typed without
+    Enter (`m 10Co`: the next prompt must read `d`, not `m 10Cod`), then a
+    command typed in time."""
     child = spawn("--seed", "3", "--clock", "2")
     child.expect(r"clock: 2 s per turn, 2 s left")
     child.expect(r"> ")
@@ -47,8 +50,13 @@ def test_the_clock_fires_without_input_and_counts_down():
     # The bot plays, and the next turn starts with a full clock.
     child.expect(r"clock: 2 s per turn, 2 s left", timeout=30)
     child.expect(r"> ")
+    child.send("m 10Co")  # typed, no Enter: dropped when the clock runs out
+    child.expect(r"Time is up for You: the turn ends by the clock\.", timeout=10)
+    child.expect(r"clock: 2 s per turn, 2 s left", timeout=30)  # the bot played: our turn again
+    child.expect(r"> ")
     child.sendline("d")  # typed in time: played, not thrown away
-    child.expect(r"You draw ")
+    child.expect([r"You draw ", "not understood", "is not a card", "Unknown"])
+    assert child.after == "You draw ", ANSI.sub("", child.before)
     child.sendline("q")
     child.expect("Save the game before leaving")
     child.sendline("")
@@ -56,40 +64,13 @@ def test_the_clock_fires_without_input_and_counts_down():
     child.close()
 
 
-def test_no_clock_unless_asked():
+def test_no_clock_unless_asked_and_quit_offers_to_save(tmp_path):
     child = spawn("--seed", "3")
     child.expect(r"> ")
     assert "clock" not in ANSI.sub("", child.before)
-    child.sendline("q")
-    child.expect("Save the game before leaving")
-    child.sendline("")
-    child.expect(pexpect.EOF)
-
-
-def test_quit_offers_to_save(tmp_path):
-    child = spawn("--seed", "3")
-    child.expect(r"> ")
     child.sendline("q")
     child.expect("Save the game before leaving")
     child.sendline(str(tmp_path / "kept.json"))
     child.expect("Game saved to")
     child.expect(pexpect.EOF)
     assert (tmp_path / "kept.json").is_file()
-
-
-def test_text_typed_without_enter_is_dropped_at_the_timeout():
-    """`m 10Co` typed, no Enter, the clock runs out; `q` Enter at the next
-    prompt must read `q`, not `m 10Coq`."""
-    child = spawn("--seed", "3", "--clock", "2")
-    child.expect(r"clock: 2 s per turn, 2 s left")
-    child.expect(r"> ")
-    child.send("m 10Co")
-    child.expect(r"Time is up for You: the turn ends by the clock\.", timeout=10)
-    child.expect(r"clock: 2 s per turn, 2 s left", timeout=30)  # the bot played: our turn again
-    child.expect(r"> ")
-    child.sendline("q")
-    child.expect(["Save the game before leaving", "not understood", "is not a card", "Unknown"])
-    assert child.after == "Save the game before leaving", ANSI.sub("", child.before)
-    child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()

@@ -173,26 +173,85 @@ PERMISSION_FACTS = re.compile(
     r"\.(may_add_to_table|lay_offs_ever|swaps_to_hand|draw_from_discard|discard_draw_before_opening"
     r"|new_melds_after_opening|swap_needs_opening|opening\.all_at_once)\b"
 )
-CLIENTS = ["rami_core/server", "rami_core/terminal", "rami_core/rl"]
+CLIENTS = ["rami_core/server", "rami_core/terminal", "rami_core/rl", "rami_core/bots"]
 # Lines that name a switch to describe the table, not to decide a move.
 DESCRIBES = {
     "rami_core/server/views.py": 'the page\'s "rules" block describes the table (which controls to draw)',
 }
+# The bots and the hint choose moves, so every switch and bound a move
+# depends on is theirs to ask of rami_core.legal (bots.base.may, .bounds),
+# never to read: the kinds allowed now, the ends of a turn, the opening need,
+# the cards kept. (Strategy may read the profile's card values and meld rules.)
+DECISION_FACTS = re.compile(
+    r"""(\.|["'])(may_rearrange|may_lay_off|ends_with_discard|must_open|may_lay_freely"""
+    r"""|lays_all_at_once|opening_need|kept_going_out|keep_last|partner_opened|lay_in_opening_turn"""
+    r"""|joker_swap|taken_discard_must_be_laid|throw_back)\b"""
+)
+DECIDERS = ["rami_core/bots", "rami_core/terminal/hint.py"]
+
+
+def permission_reads(root: Path, bases: list[str], facts: re.Pattern[str]) -> list[str]:
+    """Code lines (comments left out) of the files under `bases` that read one of `facts`."""
+    found = []
+    for base in bases:
+        top = root / base
+        for path in sorted(top.rglob("*.py")) if top.is_dir() else [top]:
+            rel = path.relative_to(root).as_posix()
+            if rel in DESCRIBES:
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if facts.search(line.split("#")[0]):
+                    found.append(f"{rel}:{n}: {line.strip()}")
+    return found
 
 
 def test_clients_ask_the_engine_what_a_seat_may_do() -> None:
     """Sibling of test_rules_facts' guard: a client that computes a
     permission the engine's legal moves already give fails here."""
-    found = []
-    for base in CLIENTS:
-        for path in sorted((ROOT / base).rglob("*.py")):
-            rel = path.relative_to(ROOT).as_posix()
-            if rel in DESCRIBES:
-                continue
-            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if PERMISSION_FACTS.search(line.split("#")[0]):
-                    found.append(f"{rel}:{n}: {line.strip()}")
+    found = permission_reads(ROOT, CLIENTS, PERMISSION_FACTS) + permission_reads(
+        ROOT, DECIDERS, DECISION_FACTS
+    )
     assert not found, "ask rami_core.legal instead:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("module", "planted"),
+    [
+        ("bots/candidates.py", "    if not rules.swaps_to_hand:"),
+        ("bots/planning.py", "        if top is not None and rules.draw_from_discard:"),
+        ("bots/planner.py", "        if s.table and rules.lay_offs_ever:"),
+        ("bots/planner.py", "        if rules.may_rearrange:"),
+        ("bots/expert.py", "        if rules.may_add_to_table(s, seat) and rules.may_lay_off:"),
+        ("bots/candidates.py", "    if not rules.ends_with_discard:"),
+        ("bots/random_bot.py", "        free = not rules.must_open(s, seat)"),
+        ("bots/greedy.py", "        if not rules.may_lay_freely(s, view.seat):"),
+        ("bots/candidates.py", "        need = len(hand) - rules.kept_going_out"),
+        ("bots/planner.py", '        if getattr(self.rules, "keep_last"):'),
+        ("terminal/hint.py", "    spec = rules.opening_need(st, view.seat)"),
+    ],
+)
+def test_the_guard_catches_a_bot_that_works_out_a_permission(
+    tmp_path: Path, module: str, planted: str
+) -> None:
+    """The guard is not vacuous: the bots' and the hint's sources, copied with
+    one re-derivation of a permission planted (each the kind of read the bots
+    made before they asked rami_core.legal), fail it, at the planted line."""
+    import shutil
+
+    for base in CLIENTS:
+        shutil.copytree(ROOT / base, tmp_path / base, ignore=shutil.ignore_patterns("__pycache__"))
+    clean = permission_reads(tmp_path, CLIENTS, PERMISSION_FACTS) + permission_reads(
+        tmp_path, DECIDERS, DECISION_FACTS
+    )
+    assert clean == []
+    target = tmp_path / "rami_core" / module
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text + f"\n\ndef _planted(rules, s, seat, view, hand, st):\n{planted}\n        pass\n")
+    found = permission_reads(tmp_path, CLIENTS, PERMISSION_FACTS) + permission_reads(
+        tmp_path, DECIDERS, DECISION_FACTS
+    )
+    assert {f.split(": ", 1)[1] for f in found} == {planted.strip()}
+    assert all(f.startswith(f"rami_core/{module}:") for f in found)
 
 
 def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
@@ -211,9 +270,11 @@ def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
         "layoff": engine._lay_off,
         "swap": engine._swap,
         "rearrange": engine._rearrange,
-        "discard": engine._discard,
+        "discard": engine._discard_checks,  # the handler's checks, also legal's in-place verdict
         "end_turn": engine._end_turn,
     }
+    for caller in (engine._discard, engine.discard_refusal):
+        assert "_discard_checks(rules, s, a, " in inspect.getsource(caller), caller.__name__
     for kind, handler in handlers.items():
         source = inspect.getsource(handler)
         for gate in engine.KIND_GATES[kind]:

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 
 from rami_core import actions as A
 from rami_core.bots.candidates import opening_actions
-from rami_core.engine import Game, play_on
+from rami_core.engine import Game, discard_refusal, play_on
 from rami_core.errors import RuleError
 from rami_core.i18n import Messages
 from rami_core.legal import KINDS, LegalMoves, legal_moves
@@ -101,9 +101,26 @@ def check_against_apply(game: Game, legal: LegalMoves) -> None:
             assert offer.refusal is not None, f"{kind} withheld without a refusal"
             for move in tried[kind]:
                 assert not accepted(game, s, move), f"{kind} withheld, yet apply accepts {move}"
+    check_discards_in_place(game, s, tried["discard"])
     if s.phase != OVER:
         other = legal_moves(game, (seat + 1) % s.players)
         assert other.allowed() == [], "a seat not to play is offered moves"
+
+
+def check_discards_in_place(game: Game, s: GameState, discards: list[A.Action]) -> None:
+    """The in-place verdict on a discard (what the legal moves ask) is the
+    handler's on a copy, refusal for refusal, and leaves the state as it was."""
+    before = s.to_json()
+    for move in discards:
+        assert isinstance(move, A.Discard)
+        try:
+            play_on(game.rules, s, move)
+            on_copy = None
+        except RuleError as e:
+            on_copy = (e.code, e.reason, e.params)
+        got = discard_refusal(game.rules, s, move)
+        assert (None if got is None else (got.code, got.reason, got.params)) == on_copy, move
+        assert s.to_json() == before, f"judging {move} changed the state"
 
 
 # ------------------------------------------------------------------ the clients

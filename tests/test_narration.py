@@ -5,14 +5,13 @@ saved game with it."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 from rami_core.events import Event, EventKind
 from rami_core.i18n import LANGS, MESSAGES, Messages
 from rami_core.narration import NARRATION, Teller, tell
+from tests.support.in_process import run_in_process
 
 # One event of every kind, with the data the engine gives it.
 SAMPLES: dict[EventKind, Event] = {
@@ -114,12 +113,7 @@ def test_replay_tells_a_saved_game_in_french(tmp_path):
     play_some(game, 30)
     path = tmp_path / "g.json"
     save(game, path)
-    r = subprocess.run(
-        [sys.executable, "-m", "rami_core.cli", "replay", "--lang", "fr", str(path)],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-    )
+    r = run_in_process("replay", "--lang", "fr", str(path))
     assert r.returncode == 0, r.stderr
     assert "2 joueurs" in r.stdout and "Manche 1 distribuée" in r.stdout
     assert "la relecture correspond" in r.stdout

@@ -4,7 +4,9 @@ Whole games run as subprocesses. Bot-only games are watched to the end; in
 human games a test player reads the screen (its hand, whether it must draw,
 the hint line) and answers line by line over a pipe (pexpect's PopenSpawn),
 as a person would at the keyboard. One test drives a real terminal (pexpect
-spawn on a pty) for colours and the interactive prompt.
+spawn on a pty) for colours and the interactive prompt. A script typed ahead
+(all its lines on stdin at once) runs in this process (click's CliRunner):
+what it checks is the screen, not the process.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from rami_core.cards import parse_card
 from rami_core.terminal import commands as C
 from rami_core.terminal.card_text import CardStyle, parse_input_card
 from rami_core.terminal.commands import CommandError, apply_edits, parse
+from tests.support.in_process import run_in_process
 
 pexpect = pytest.importorskip("pexpect")
 from pexpect.popen_spawn import PopenSpawn  # noqa: E402
@@ -40,7 +43,16 @@ def env(**extra: str) -> dict[str, str]:
     return e
 
 
-def rami(*args: str, input: str = "", timeout: float = 300, **extra_env: str) -> subprocess.CompletedProcess:
+def rami(*args: str, input: str = "", **extra_env: str) -> subprocess.CompletedProcess:
+    """`rami play ARGS` in this process: the screen it prints and its exit code."""
+    unset: dict[str, str | None] = dict.fromkeys(("NO_COLOR", "FORCE_COLOR", "PYTHONIOENCODING"))
+    return run_in_process("play", *args, input=input, env={**unset, "COLUMNS": "200", **extra_env})
+
+
+def rami_process(
+    *args: str, input: str = "", timeout: float = 300, **extra_env: str
+) -> subprocess.CompletedProcess:
+    """`rami play ARGS` as a process of its own, where its stdout or its time limit is the point."""
     return subprocess.run(
         [sys.executable, "-m", "rami_core.cli", "play", *args],
         input=input,
@@ -175,7 +187,7 @@ def test_bots_watch_a_whole_game_of_every_preset(variant):
     args = ["--variant", variant, "--bots", bots, "--seed", "3"]
     if variant in ("rami51", "rami71", "simple"):
         args += ["--set", "game.target=200", "--set", "game.team_target=200"]
-    r = rami(*args)
+    r = rami_process(*args)  # a whole game: under a time limit
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "Traceback" not in out + r.stderr
@@ -301,7 +313,7 @@ def test_french_refusals_are_translated_by_code_with_the_detail():
 
 
 def test_ascii_fallback_when_stdout_cannot_show_symbols():
-    r = rami(
+    r = rami_process(
         "--variant",
         "rami51",
         "--bots",
@@ -445,12 +457,7 @@ def test_undo_takes_back_the_turn_and_a_save_after_it_replays(tmp_path):
     data = json.loads((tmp_path / "manual.json").read_text())
     assert not any("meld" in a for a in data["log"][-2:])  # the undone meld is not in the log
     # Both saves replay (they are checked against their snapshot on load).
-    r = subprocess.run(
-        [sys.executable, "-m", "rami_core.cli", "replay", str(save)],
-        capture_output=True,
-        text=True,
-        env=env(),
-    )
+    r = run_in_process("replay", str(save))
     assert r.returncode == 0, r.stdout + r.stderr
     assert "replay matches the saved snapshot" in r.stdout
 

@@ -3,8 +3,6 @@ installed package ships under the entry-point group `rami.profiles`."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from rami_core.cli import main
 from rami_core.errors import ProfileError
 from rami_core.loader import load_profile
 from rami_core.resources import house_names, installed_profiles, preset_names, profile_names
+from tests.support.in_process import run_in_process
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rami-plugin-example"
 
@@ -47,24 +46,7 @@ def test_variants_all_lists_presets_and_house_files_one_line_each():
 def test_show_and_play_take_a_house_file_by_name():
     r = CliRunner().invoke(main, ["show", "rami51_atlas"])
     assert r.exit_code == 0 and "name: rami51_atlas" in r.output
-    p = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "rami_core.cli",
-            "play",
-            "--variant",
-            "rami51_atlas",
-            "--players",
-            "4",
-            "--seed",
-            "1",
-        ],
-        input="",
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-    )
+    p = run_in_process("play", "--variant", "rami51_atlas", "--players", "4", "--seed", "1", input="")
     assert p.returncode == 0, p.stderr
     assert "rami51_atlas - round 1" in p.stdout
 

@@ -12,7 +12,6 @@ import copy
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from rami_core.engine import Game
 from rami_core.loader import load_profile
 from rami_core.savegame import MAX_SAVE_BYTES, SaveError, _digest, from_save, load, save, to_save
 from rami_core.state import OVER
+from tests.support.in_process import run_in_process
 from tests.support.playout import RandomBot, Tally, play_round
 
 
@@ -169,15 +169,9 @@ def test_loading_with_an_observer_plugin(games):
 # --------------------------------------------------------------------------- rami replay
 
 
-def test_rami_replay_subprocess(saved):
-    r = subprocess.run(
-        [sys.executable, "-m", "rami_core.cli", "replay", str(saved)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if r.returncode != 0 and "No module named rami_core.cli.__main__" in r.stderr:
-        pytest.skip("rami_core.cli is not runnable with -m")
+def test_rami_replay_in_process(saved):
+    """What `rami replay` prints and returns (the installed script's own process is the next test's)."""
+    r = run_in_process("replay", str(saved))
     assert r.returncode == 0, r.stderr
     assert "rami51" in r.stdout and "replay matches the saved snapshot" in r.stdout
     assert "round 2 dealt" in r.stdout.lower()
@@ -365,16 +359,11 @@ def test_not_utf8_missing_file_and_folder(tmp_path):
         assert phrase in str(e.value)
 
 
-def test_refused_save_subprocess_exits_1_without_traceback(tmp_path, save_data):
+def test_refused_save_exits_1_without_traceback(tmp_path, save_data):
     edited = copy.deepcopy(save_data)
     edited["log"] = edited["log"][:-2]
     path = write(tmp_path, resign(edited))
-    r = subprocess.run(
-        [sys.executable, "-c", "from rami_core.cli import main; main()", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    r = run_in_process("replay", str(path))
     assert r.returncode == 1
     assert "cannot replay" in r.stderr and "does not replay to its snapshot" in r.stderr.replace("\n", " ")
     assert "Traceback" not in r.stderr + r.stdout

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 
 from rami_core import actions as A
 from rami_core.bots import make_bot
@@ -15,19 +13,12 @@ from rami_core.loader import load_profile
 from rami_core.state import OVER
 from rami_core.terminal.card_text import CardStyle
 from rami_core.terminal.screen import Screen
+from tests.support.in_process import run_in_process
 
 
 def rami_play(*args: str, input: str = "") -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONUTF8="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-m", "rami_core.cli", "play", "--ascii", *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=120,
-    )
+    """`rami play --ascii ARGS` with a script typed ahead, in this process: the screen is the point."""
+    return run_in_process("play", "--ascii", *args, input=input, env={"COLUMNS": "200"})
 
 
 def two_rounds(variant: str = "rami51") -> Game:

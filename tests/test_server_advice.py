@@ -3,6 +3,7 @@ check of a move being prepared, and what a seat still owes this turn."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,31 @@ def test_rules_panel_says_the_opening_in_the_pages_language(client):
     assert "pure run" in {x["topic"]: x["text"] for x in en["rules"]}["opening"]
 
 
+def test_the_title_and_the_lobby_say_the_description_in_the_pages_language(client):
+    tid, _, _ = _table(client, "rami51")
+    described = load_profile("rami51").description
+    assert client.get(f"/api/tables/{tid}/rules?lang=fr").json()["title"] == described.fr
+    assert client.get(f"/api/tables/{tid}/rules?lang=en").json()["title"] == described.en
+    meta = client.get("/api/meta").json()
+    assert set(meta["descriptions"]) == set(meta["presets"]) | set(meta["house"])
+    assert meta["descriptions"]["rami51"] == {"en": described.en, "fr": described.fr}
+    assert all(d["fr"] and d["en"] != d["fr"] for d in meta["descriptions"].values())
+    # The lobby's list of tables names each by its line too, not its identifier.
+    (listed,) = [x for x in client.get("/api/tables").json() if x["table"] == tid]
+    assert listed["descriptions"] == {"en": described.en, "fr": described.fr}
+
+
+def test_a_pasted_files_description_is_made_plain_in_each_language(client):
+    rules = (
+        'extends: rami51\ndescription:\n  en: "Thursday\\u001b[31m rami"\n  fr: "Le   rami\\u202e du jeudi"\n'
+    )
+    r = client.post("/api/tables", json={"rules": rules, "seats": ["human", "human"]})
+    assert r.status_code == 201, r.text
+    tid = r.json()["table"]
+    assert client.get(f"/api/tables/{tid}/rules?lang=fr").json()["title"] == "Le rami du jeudi"
+    assert client.get(f"/api/tables/{tid}/rules?lang=en").json()["title"] == "Thursday[31m rami"
+
+
 def test_rules_panel_of_voleur_says_no_discard(client):
     tid, _, _ = _table(client, "voleur")
     topics = {x["topic"]: x["text"] for x in client.get(f"/api/tables/{tid}/rules?lang=fr").json()["rules"]}
@@ -71,6 +97,34 @@ def test_hint_is_the_terminals_in_french(client):
     r = client.get(f"/api/tables/{tid}/hint?token={b}&lang=fr")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
     assert client.get(f"/api/tables/{tid}/hint").status_code == 403  # a spectator
+
+
+RAMI51_OPENING = {
+    "hands": [
+        ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "2C", "3C", "4C", "KS", "KD", "KC", "5D"],
+        ["2D", "4D", "6D", "8D", "10D", "QD", "AS", "3S", "5S", "7S", "9S", "JS", "QS"],
+    ],
+    "stock": ["9C", "6S", "AH", "AD"],
+    "discard": ["2H"],
+}
+# What a terminal player types; a page player has no command line to type it in.
+COMMANDS = re.compile(r"(^|[ :,])[mlsrx] |\((d|dd|e|x [^)]*)\)")
+
+
+@pytest.mark.parametrize(("variant", "setup"), [("rami51", RAMI51_OPENING), ("voleur", VOLEUR)])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_pages_hint_says_the_move_not_the_command(client, variant, setup, lang):
+    tid, a, _ = _table(client, variant, setup)
+    drew = client.get(f"/api/tables/{tid}/hint?token={a}&lang={lang}").json()["text"]
+    assert not COMMANDS.search(drew), drew
+    client.post(f"/api/tables/{tid}/actions?token={a}", json={"draw": "stock"}).raise_for_status()
+    text = client.get(f"/api/tables/{tid}/hint?token={a}&lang={lang}").json()["text"]
+    assert not COMMANDS.search(text), text
+    if variant == "rami51":
+        lay, then = (
+            ("Conseil : posez [", "puis défaussez") if lang == "fr" else ("Hint: lay [", "then discard")
+        )
+        assert text.startswith(lay) and then in text and "[7♥ 8♥ 9♥ 10♥]" in text, text
 
 
 def test_check_reads_each_meld_and_orders_a_run(client):

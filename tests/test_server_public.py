@@ -43,6 +43,10 @@ def test_offers_are_the_presets_and_the_operators_house_files(tmp_path, house):
         assert offers["rami51"]["turn_seconds"] == public_module.PUBLIC_TURN_SECONDS
         assert offers["club_du_jeudi"]["turn_seconds"] == 60
         assert offers["club_du_jeudi"]["description"].startswith("Rami 51 du club")
+        # Each offer's line in every language, for the page's own.
+        assert offers["club_du_jeudi"]["descriptions"]["fr"].startswith("Rami 51 du club")
+        assert offers["rami51"]["descriptions"]["fr"].startswith("Rami 51 - quatre jokers")
+        assert offers["rami51"]["description"].startswith("Rami 51 - four jokers")
         assert listing["wait"] == 1000
 
 

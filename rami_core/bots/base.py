@@ -3,8 +3,14 @@
 A bot sees only its seat's view. To know whether an action it considers is
 legal it does not re-implement the rules: it rebuilds a state from the view
 (the unknown cards, other hands and stock, stand in as placeholders that no
-check of the acting seat's move reads) and asks the engine's own turn
-machine, with the game's plugins, to play the action on that copy.
+check of the acting seat's move reads) and asks the engine, in the two steps
+its legal-moves API (:mod:`rami_core.legal`) judges a kind in: whether the
+rules for the whole kind let the seat play it now (:func:`may`: the turn,
+the phase, the profile's switches, the opening; and :func:`bounds`, what a lay
+must meet), then each concrete move the bot prefers, played by the engine's
+own turn machine with the game's plugins on that copy (:func:`try_action`).
+So a bot never works out from the profile's switches what it is allowed to
+do: where it did, house rules and the turn one opens were misread.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from .. import actions as A
 from ..cards import Card
 from ..engine import play_on
 from ..errors import RuleError
+from ..legal import Bounds, kind_refusal, lay_bounds
 from ..rules import Rules
 from ..state import GameState, TableMeld
 from ..views import MeldView, SeatView
@@ -179,6 +186,20 @@ def try_action(rules: Rules, state: GameState, action: A.Action) -> GameState | 
         return play_on(rules, state, action)
     except RuleError:
         return None
+
+
+def may(rules: Rules, state: GameState, seat: int, kind: str) -> bool:
+    """Whether the seat may play moves of `kind` (one of ``legal.KINDS``) now,
+    as far as the rules for the whole kind go; its moves are then judged one
+    by one. Asked before a bot spends a search on a kind's candidates."""
+    return kind_refusal(rules, state, seat, kind) is None
+
+
+def bounds(rules: Rules, state: GameState, seat: int) -> Bounds:
+    """What the seat's lays must meet now (``legal.Bounds``): the opening
+    need where its next lay is judged as an opening (None once it lays
+    freely), the cards a going-out lay keeps in hand."""
+    return lay_bounds(rules, state, seat)
 
 
 def legal(rules: Rules, view: SeatView, action: A.Action) -> bool:

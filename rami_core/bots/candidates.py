@@ -1,11 +1,14 @@
 """The candidate moves the bots weigh: openings, lay offs, joker swaps,
 hand melds and the ends of a turn, each checked by the engine.
 
-Every judgement of a rule is the engine's or `Rules`': what a seat needs to
-open (`rules.opening_need`, the partner rule included), whether it may lay
-off, swap or rearrange, and, for each candidate, whether the engine accepts
-it on the state rebuilt from the seat's view (``base.try_action``). The
-planner (:mod:`.planner`) chains these into a whole turn.
+Every judgement of a rule is the engine's, asked through its legal-moves
+API (:mod:`rami_core.legal`): what a seat needs to open and the cards it keeps
+(``base.bounds``, the partner rule included), whether it may discard, end
+the turn or swap now (``base.may``), and, for each candidate, whether the
+engine accepts it on the state rebuilt from the seat's view
+(``base.try_action``). What is left here is strategy: which moves are worth
+asking, in which order. The planner (:mod:`.planner`) chains these into a
+whole turn.
 """
 
 from __future__ import annotations
@@ -17,10 +20,10 @@ from dataclasses import replace
 from .. import actions as A
 from ..cards import JOKER, JOKER_SUIT, Card
 from ..melds import AMBIGUOUS, SET, joins_meld
-from ..rules import Rules
+from ..rules import OpeningNeed, Rules
 from ..solver import best_lay_offs, best_opening, solve
 from ..state import GameState
-from .base import try_action
+from .base import bounds, may, try_action
 from .hand import (
     NoLayFacts,
     meldable,
@@ -48,12 +51,16 @@ def run_actions(rules: Rules, s: GameState, actions: Sequence[A.Action]) -> Game
 
 def end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> list[A.Action]:
     """The ways to end the turn, in the order to prefer them."""
-    return list(_end_actions(rules, seat, order))
+    return list(_end_actions(rules, s, seat, order))
 
 
-def _end_actions(rules: Rules, seat: int, order: Sequence[Card]) -> Iterator[A.Action]:
-    if not rules.ends_with_discard:
-        yield A.EndTurn(seat)
+def _end_actions(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> Iterator[A.Action]:
+    """The ends the engine lets the turn have now: ending it as it stands, or
+    the discards of `order`, each face once (the discards are judged one by
+    one when played: a house rule may refuse some)."""
+    if not may(rules, s, seat, "discard"):
+        if may(rules, s, seat, "end_turn"):
+            yield A.EndTurn(seat)
         return
     seen = set()
     for c in order:
@@ -77,7 +84,7 @@ def cards_laid(actions: Sequence[A.Action]) -> int:
 
 
 def first_legal_end(rules: Rules, s: GameState, seat: int, order: Sequence[Card]) -> A.Action | None:
-    for a in _end_actions(rules, seat, order):  # lazily: the first is nearly always legal
+    for a in _end_actions(rules, s, seat, order):  # lazily: the first is nearly always legal
         if try_action(rules, s, a) is not None:
             return a
     return None
@@ -119,7 +126,8 @@ def opening_actions(
     `facts`: hands known to hold no opening of these settings (`NoLayFacts`
     under the topic of the settings): an opening of a hand that kept part of
     such a hand and gained cards holds one of the new cards in a meld."""
-    spec = rules.opening_need(s, seat)
+    limits = bounds(rules, s, seat)
+    spec = limits.opening or OpeningNeed()  # a seat that lays freely: any melds
     meld_rules = rules.melds
     out: list[list[A.Action]] = []
     can = set(meldable(hand, meld_rules))
@@ -148,7 +156,7 @@ def opening_actions(
         return [A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))]
 
     if spec.all_at_once:
-        need = len(hand) - rules.kept_going_out
+        need = len(hand) - limits.kept
         melds = best_opening(hand, meld_rules, spec, score=rules.score_args)
         laid = sum(len(m) for m in melds) if melds else 0
         if laid == need:
@@ -178,11 +186,14 @@ def opening_actions(
     return out
 
 
-def layoff_actions(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) -> list[A.Action]:
+def layoff_actions(
+    rules: Rules, s: GameState, seat: int, hand: Sequence[Card], new_melds: bool = True
+) -> list[A.Action]:
     """The most cards laid from `hand` where table melds keep their places:
-    one lay off action (every meld at once) and one meld action."""
+    one lay off action (every meld at once) and one meld action (none where
+    `new_melds` is false: the engine lays no new meld now)."""
     readings = [m.reading for m in s.table]
-    if meldable(hand, rules.melds):
+    if new_melds and meldable(hand, rules.melds):
         plan = best_lay_offs(readings, list(hand), rules.melds)
     else:
         plan = best_lay_offs(readings, list(hand), rules.melds, new_melds=False)
@@ -241,8 +252,9 @@ def hand_meld_actions(rules: Rules, seat: int, hand: Sequence[Card]) -> list[A.A
 
 
 def swap_candidates(rules: Rules, s: GameState, seat: int) -> list[A.Swap]:
-    """Joker swaps the seat's hand can make (cards it holds for a table joker)."""
-    if not rules.swaps_to_hand:
+    """Joker swaps the seat's hand can make (cards it holds for a table joker),
+    where the engine lets it swap now."""
+    if not may(rules, s, seat, "swap"):
         return []
     held: Counter | None = None  # counted at the first table meld holding a joker
     out: list[A.Swap] = []

@@ -45,7 +45,7 @@ from ..rules import Rules
 from ..solver import best_lay_offs, solve
 from ..state import OVER, GameState
 from ..views import SeatView
-from .base import register_bot
+from .base import may, register_bot
 from .hand import fits_table, meldable, usefulness_of_hand, without
 from .planner import Planner
 from .planning import PlanningBot
@@ -81,7 +81,7 @@ class ExpertPlanner(Planner):
         rules = self.rules
         if not meldable(hand, rules.melds) and not s.table:
             return []
-        if s.table and rules.may_add_to_table(s, seat) and rules.positional_jokers:
+        if s.table and rules.positional_jokers and may(rules, s, seat, "layoff"):
             return list(best_lay_offs([m.reading for m in s.table], list(hand), rules.melds).laid)
         if not meldable(hand, rules.melds):
             return []
@@ -245,7 +245,7 @@ class ExpertBot(PlanningBot):
             return True
         hand = list(view.hand)
         seat = view.seat
-        if rules.may_add_to_table(s, seat) and rules.may_lay_off and fits_table(top.face_card, s, rules):
+        if s.table and fits_table(top.face_card, s, rules) and self.may_lay_off_after(rules, s, seat):
             return True
         if top.face_card not in meldable(hand + [top], rules.melds):
             return False

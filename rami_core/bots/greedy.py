@@ -19,7 +19,7 @@ from ..cards import Card
 from ..rules import Rules
 from ..state import GameState
 from ..views import SeatView
-from .base import register_bot
+from .base import bounds, register_bot
 from .planning import PlanningBot
 
 
@@ -46,7 +46,7 @@ class GreedyBot(PlanningBot):
         return action
 
     def wants_discard(self, view: SeatView, rules: Rules, s: GameState, top: Card) -> bool:
-        if top.face_card in self._thrown and not rules.may_lay_freely(s, view.seat):
+        if top.face_card in self._thrown and bounds(rules, s, view.seat).opening is not None:
             return False
         return super().wants_discard(view, rules, s, top)
 

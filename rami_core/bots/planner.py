@@ -2,7 +2,10 @@
 
 A lay is only chosen as part of a whole turn that can end (the cards laid,
 then a legal discard or end of turn), so a plan never paints itself into a
-turn it cannot finish, whatever the plugins refuse. Subclasses (the expert's
+turn it cannot finish, whatever the plugins refuse. Which kinds of lay are
+tried is the engine's answer, asked through its legal-moves API
+(``base.may``, ``base.bounds``): the opening need, whether the table may be
+rebuilt, laid off on or added new melds now. Subclasses (the expert's
 planner) change how lays are chosen and which card goes.
 """
 
@@ -17,7 +20,7 @@ from ..cards import JOKER, Card
 from ..rules import Rules
 from ..solver import solve
 from ..state import LAY, OVER, GameState
-from .base import try_action
+from .base import bounds, may, try_action
 from .candidates import (
     MAX_PLAN_STEPS,
     REARRANGE_STATES,
@@ -61,10 +64,12 @@ class Planner:
             return []
         if self.nothing_to_lay(s, seat, hand):
             return []
-        if rules.must_open(s, seat):
-            return opening_actions(rules, s, seat, hand, self._no_lay)
+        melds_now = may(rules, s, seat, "meld")
+        if bounds(rules, s, seat).opening is not None:
+            return opening_actions(rules, s, seat, hand, self._no_lay) if melds_now else []
         out: list[list[A.Action]] = []
-        if rules.may_rearrange:
+        lay_off_now = may(rules, s, seat, "layoff")
+        if may(rules, s, seat, "rearrange"):
             # Where the whole table may be rebuilt, laying "as much as it may"
             # means the solver's rebuild (the most cards, then points): without
             # it even the random bot's one-card rebuilds outplay hand melds and
@@ -75,31 +80,33 @@ class Planner:
                     out.append([sol(seat)])
                 elif proven:
                     return out  # a hand meld or a lay off would be a rebuild laying cards
-            acts = hand_meld_actions(rules, seat, hand)
+            acts = hand_meld_actions(rules, seat, hand) if melds_now else []
             if acts:
                 out.append(acts)
-            acts = simple_layoffs(rules, s, seat, hand)
+            acts = simple_layoffs(rules, s, seat, hand) if lay_off_now else []
             if acts:
                 out.append(acts)
             return out
-        acts = (
-            layoff_actions(rules, s, seat, hand)
-            if rules.may_lay_off
-            else hand_meld_actions(rules, seat, hand)
-        )
+        if lay_off_now:
+            acts = layoff_actions(rules, s, seat, hand, new_melds=melds_now)
+        else:
+            acts = hand_meld_actions(rules, seat, hand) if melds_now else []
         if acts:
             out.append(acts)
         return out
 
     def nothing_to_lay(self, s: GameState, seat: int, hand: Sequence[Card]) -> bool:
         """Cheap proof that no lay exists (most turns): no meld in the hand and,
-        for a seat that may lay off, no card that fits a table meld alone."""
+        for a seat that may rebuild the table or lay off now, no card that a
+        rebuild takes or that fits a table meld alone."""
         if meldable(hand, self.rules.melds):
             return False
         rules = self.rules
-        if s.table and rules.may_lay_freely(s, seat) and rules.lay_offs_ever:
-            if rules.may_rearrange:
-                return not rebuild_may_lay([c for m in s.table for c in m.cards], hand, rules.melds)
+        if not s.table:
+            return True
+        if may(rules, s, seat, "rearrange"):
+            return not rebuild_may_lay([c for m in s.table for c in m.cards], hand, rules.melds)
+        if may(rules, s, seat, "layoff"):
             return not any(fits_table(c, s, self.rules) for c in dict.fromkeys(c.face_card for c in hand))
         return True
 
@@ -183,7 +190,7 @@ class Planner:
         return done, s
 
     def end_order(self, s: GameState, seat: int) -> list[Card]:
-        return self.discard_order(s, seat) if self.rules.ends_with_discard else list(s.hands[seat])
+        return self.discard_order(s, seat) if may(self.rules, s, seat, "discard") else list(s.hands[seat])
 
     def discard_order(self, s: GameState, seat: int) -> list[Card]:
         """Cards to discard, best first: least useful, then highest value; the
@@ -218,7 +225,8 @@ class Planner:
         """Whether this seat still has to open with a points minimum: then high
         cards are what it collects, and the low ones go first (after opening,
         the costly ones go first)."""
-        return not s.opened[seat] and bool(getattr(self.rules.opening_need(s, seat), "points", 0))
+        need = bounds(self.rules, s, seat).opening
+        return need is not None and bool(need.points)
 
     def reserve_order(self, s: GameState, seat: int) -> list[Card | None]:
         """Which card to hold back so the turn can end with a discard."""
@@ -233,6 +241,7 @@ class Planner:
         rules = self.rules
         best: list[A.Action] | None = None
         best_left = 10**6
+        keeps = bounds(rules, s, seat).kept > 0  # going out keeps a card to discard
 
         def reserves():  # the others are worked out only if holding nothing back fails
             yield None
@@ -250,9 +259,9 @@ class Planner:
                 left = len(after.hands[seat])
                 if left < best_left:
                     best, best_left = lays + [end], left
-                if left <= 1 or not (rules.keep_last and (self._refused or reserve is not None)):
+                if left <= 1 or not (keeps and (self._refused or reserve is not None)):
                     break
-            elif not rules.keep_last:
+            elif not keeps:
                 continue
         if best is not None:
             return best

@@ -10,16 +10,19 @@ import random
 from .. import actions as A
 from ..cards import Card
 from ..engine import DISCARD, STOCK
+from ..legal import legal_moves_in
 from ..melds import joins_meld
 from ..rules import Rules
 from ..state import DRAW, GameState
 from ..views import SeatView
-from .base import state_from_view, try_action
+from .base import may, state_from_view, try_action
 from .hand import (
     meldable,
     usefulness,
 )
 from .planner import Planner
+
+DRAWS = ("draw_stock", "draw_discard")  # the kinds a turn's draw is chosen among
 
 # --------------------------------------------------------------------------- the bot
 
@@ -104,21 +107,32 @@ class PlanningBot:
     # ---- drawing
 
     def draw(self, view: SeatView, rules: Rules, s: GameState) -> A.Action:
+        """The pile to draw from, among those the engine offers now (its
+        legal moves: a house rule may close the discard pile for a turn)."""
         seat = view.seat
         top = view.discard_top
-        if top is not None and rules.draw_from_discard and self.wants_discard(view, rules, s, top):
-            take = A.Draw(seat, DISCARD)
+        offered = legal_moves_in(rules, s, seat, DRAWS)
+        take = A.Draw(seat, DISCARD)
+        from_discard = offered.may("draw_discard")
+        if top is not None and from_discard and self.wants_discard(view, rules, s, top):
             s2 = try_action(rules, s, take)
             if s2 is not None and self.discard_draw_ok(rules, s2, seat):
                 return take
-        stock = A.Draw(seat, STOCK)
-        if try_action(rules, s, stock) is not None:
-            return stock
-        take = A.Draw(seat, DISCARD)
-        s2 = try_action(rules, s, take)
-        if s2 is not None and self.discard_draw_ok(rules, s2, seat):
-            return take
+        if offered.may("draw_stock"):
+            return A.Draw(seat, STOCK)
+        if from_discard:
+            s2 = try_action(rules, s, take)
+            if s2 is not None and self.discard_draw_ok(rules, s2, seat):
+                return take
         return A.Timeout(seat)
+
+    @staticmethod
+    def may_lay_off_after(rules: Rules, s: GameState, seat: int, source: str = DISCARD) -> bool:
+        """Whether the seat may lay off once it has drawn from `source`, as the
+        engine judges it on the state after the draw (the opening, the profile's
+        switches, an all-at-once lay); False where that draw is refused."""
+        after = try_action(rules, s, A.Draw(seat, source))
+        return after is not None and may(rules, after, seat, "layoff")
 
     def discard_draw_ok(self, rules: Rules, s2: GameState, seat: int) -> bool:
         """After taking the discard: the turn can still end, as the engine judges
@@ -131,7 +145,7 @@ class PlanningBot:
         hand = list(view.hand)
         if top.is_joker:
             return True
-        if rules.may_lay_freely(s, view.seat) and rules.may_lay_off and not rules.lays_all_at_once:
+        if view.table and self.may_lay_off_after(rules, s, view.seat):
             for m in view.table:
                 if joins_meld(tuple(m.cards), top, rules.melds):
                     return True

@@ -1,7 +1,7 @@
 """The random bot: any legal action, chosen uniformly among the candidates it generates.
 
-Each call it lists candidates of every kind the profile allows (draws from
-each pile; openings and new melds found by the solver, and single melds;
+Each call it lists candidates of every kind the engine's legal moves allow
+now (the piles offered to draw from; openings and new melds found by the solver, and single melds;
 lay offs of one card onto each table meld; joker swaps; rearrangements: one random hand card
 laid by the solver's rebuild of the table, and single cards added to a meld; every discard or the end of the
 turn), keeps those the engine accepts on the state rebuilt from the view and
@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 
 from .. import actions as A
-from ..engine import DISCARD, STOCK
+from ..legal import legal_moves_in
 from ..melds import RUN, read_meld
 from ..rules import Rules
 from ..solver import solve
 from ..state import DRAW, OVER, GameState
 from ..views import SeatView
-from .base import register_bot, state_from_view, try_action
+from .base import bounds, may, register_bot, state_from_view, try_action
 from .candidates import (
     REARRANGE_STATES,
     end_actions,
@@ -52,14 +52,15 @@ class RandomBot:
         hand = s.hands[seat]
         meld_rules = rules.melds
         out: list[A.Action] = []
-        free = not rules.must_open(s, seat)
-        if not free:
+        if bounds(rules, s, seat).opening is not None:
+            if not may(rules, s, seat, "meld"):
+                return out
             for acts in opening_actions(rules, s, seat, hand):
                 out.append(acts[0])
             return out
         # New melds: the solver's whole lay from the hand, and each of its melds alone.
-        sol = solve([], list(hand), meld_rules)
-        if sol.melds:
+        sol = solve([], list(hand), meld_rules) if may(rules, s, seat, "meld") else None
+        if sol is not None and sol.melds:
             melds = [tuple(c.face_card for c in m) for m in sol.melds]
             out.append(A.Meld(seat, tuple(melds)))
             if len(melds) > 1:
@@ -72,9 +73,10 @@ class RandomBot:
                 if c.is_joker or (r.kind == RUN and c.suit == r.suit) or (r.kind != RUN and c.rank == r.rank):
                     pairs.append((c, i))
         self.rng.shuffle(pairs)
-        out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
+        if may(rules, s, seat, "layoff"):
+            out.extend(A.LayOff(seat, (A.LayOffItem(c, i),)) for c, i in pairs[:MAX_LAYOFF_CANDIDATES])
         out.extend(swap_candidates(rules, s, seat))
-        if rules.may_rearrange and s.table:
+        if s.table and may(rules, s, seat, "rearrange"):
             # One hand card, picked at random, laid by rebuilding the table if
             # the solver finds a way: a real rearrangement, but not the best
             # lay of the whole hand (that is the expert's skill).
@@ -107,7 +109,8 @@ class RandomBot:
         legal: list[A.Action] = []
         a: A.Action
         if s.phase == DRAW:
-            for a in (A.Draw(seat, STOCK), A.Draw(seat, DISCARD)):
+            offered = legal_moves_in(rules, s, seat, ("draw_stock", "draw_discard"))
+            for a in (*offered.moves("draw_stock"), *offered.moves("draw_discard")):
                 s2 = try_action(rules, s, a)
                 if s2 is not None and self.finishable(rules, s2, seat):
                     legal.append(a)

@@ -37,15 +37,12 @@ class Seconds(click.ParamType):
             try:
                 number = float(str(value).strip())
             except ValueError:
-                self.fail(f"{value!r} is not a number of seconds", param, ctx)
+                self.fail(cli_words("seconds_not_number", ctx, value=repr(value)), param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value!r}: a number of seconds is finite", param, ctx)
+            self.fail(cli_words("seconds_not_finite", ctx, value=repr(value)), param, ctx)
         if number < 0 or (self.positive and number == 0):
-            self.fail(
-                f"{value!r}: give a number of seconds {'above' if self.positive else 'at least'} 0",
-                param,
-                ctx,
-            )
+            key = "seconds_above_zero" if self.positive else "seconds_at_least_zero"
+            self.fail(cli_words(key, ctx, value=repr(value)), param, ctx)
         return number
 
 
@@ -71,24 +68,52 @@ def remember_lang(ctx: click.Context, param: click.Parameter, value: str) -> str
     return value
 
 
-def lang_option(func: F) -> F:
-    """The ``--lang`` option of the commands that report a user's files."""
-    return click.option(
-        "--lang",
-        type=click.Choice(["en", "fr"]),
-        default="en",
-        show_default=True,
-        help="Language of the messages (the problems found, located by file and line).",
-        callback=remember_lang,
-    )(func)
+def current_lang(ctx: click.Context | None = None) -> str:
+    """The running command's ``--lang`` (English before it is read, or for a
+    command without one): what every error of the command line is said in."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
+    return str(ctx.meta.get(LANG_KEY, "en")) if ctx is not None else "en"
+
+
+def cli_words(key: str, ctx: click.Context | None = None, **params: Any) -> str:
+    """A message of the command line (rami_core.i18n) in the running command's language."""
+    from rami_core.i18n import Messages
+
+    return Messages(current_lang(ctx))(key, **params)
+
+
+def said_words(message: Any, ctx: click.Context | None = None) -> str:
+    """A problem of the catalogue (a Said, rami_core.problems) in the running
+    command's language; other text as written."""
+    from rami_core.problems import words
+
+    return words(message, current_lang(ctx))
+
+
+def lang_option(func: F | None = None, *, help: str | None = None) -> Any:
+    """The ``--lang`` option: the language of every message of the command,
+    its errors included (a profile, a file or an argument refused).
+    English by default, as ``rami play``."""
+
+    def add(f: F) -> F:
+        return click.option(
+            "--lang",
+            type=click.Choice(["en", "fr"]),
+            default="en",
+            show_default=True,
+            is_eager=True,  # read first, so that an argument refused while parsing is told in it
+            help=help or "Language of the messages (the problems found, located by file and line).",
+            callback=remember_lang,
+        )(f)
+
+    return add(func) if func is not None else add
 
 
 def report_problems(error: ProfileError, lang: str | None = None) -> None:
     """Print a profile error on stderr, one located problem per line, in
     `lang` (default: the running command's ``--lang``, else English)."""
     if lang is None:
-        ctx = click.get_current_context(silent=True)
-        lang = str(ctx.meta.get(LANG_KEY, "en")) if ctx is not None else "en"
+        lang = current_lang()
     console = err_console()
     for problem in error.problems:
         console.print(visible(problem.format(lang)), style="red", markup=False, emoji=False)
@@ -127,7 +152,7 @@ def check_overrides(ctx: click.Context, param: click.Parameter, value: tuple[str
     for item in value:
         key, sep, _ = item.partition("=")
         if not sep or not key.strip() or any(not part.strip() for part in key.split(".")):
-            raise click.BadParameter(f"{item!r}: expected KEY.PATH=VALUE, e.g. opening.points=71", ctx, param)
+            raise click.BadParameter(cli_words("set_syntax", ctx, item=repr(item)), ctx, param)
     return value
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from rami_core.cli.common import check_overrides
+from rami_core.cli.common import check_overrides, lang_option
 
 
 def _side_set(flag: str, side: str) -> Any:
@@ -54,13 +54,7 @@ def _label(name: str, overrides: tuple[str, ...]) -> str:
     type=click.IntRange(0),
     help="Also play this many bot games on the same deals under each and compare (rami simulate --compare).",
 )
-@click.option(
-    "--lang",
-    type=click.Choice(["en", "fr"]),
-    default="en",
-    show_default=True,
-    help="Language of the report (refusals included).",
-)
+@lang_option(help="Language of the report (refusals and errors included).")
 def diff_cmd(
     a: str,
     b: str,
@@ -162,13 +156,14 @@ def _write(path: Path, text: str) -> None:
     """The scenarios file written safely (a unique temporary file, then a
     rename: never through a link, never into a FIFO or a device); a refusal
     is one line, exit 1."""
+    from rami_core.cli.common import current_lang
     from rami_core.problems import words
     from rami_core.userfiles import FileRefused, write_text_safely
 
     try:
         write_text_safely(path, text)
     except FileRefused as e:
-        click.echo(f"rami diff: {path}: {words(e.reason, 'en')}", err=True)
+        click.echo(f"rami diff: {path}: {words(e.reason, current_lang())}", err=True)
         sys.exit(1)
     except OSError as e:
         click.echo(f"rami diff: {path}: {(e.strerror or type(e).__name__).lower()}", err=True)

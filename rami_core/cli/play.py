@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from rami_core.cli.common import Seconds, one_line, remember_lang
+from rami_core.cli.common import Seconds, lang_option, one_line
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
 from rami_core.problems import words
@@ -92,14 +92,7 @@ def _bot_list(value: str | None) -> list[str]:
     type=click.Path(dir_okay=False),
     help="Continue a saved game.",
 )
-@click.option(
-    "--lang",
-    type=click.Choice(["en", "fr"]),
-    default="en",
-    show_default=True,
-    help="Language of the game (fr writes V/D/R for the court cards).",
-    callback=remember_lang,
-)
+@lang_option(help="Language of the game (fr writes V/D/R for the court cards) and of its errors.")
 @click.option(
     "--ascii",
     "ascii_only",

@@ -18,7 +18,8 @@ from rami_core.errors import ProfileError
     is_flag=True,
     help="Also the bundled house-rule files and the profiles installed packages ship.",
 )
-def variants(show_all: bool) -> None:
+@lang_option
+def variants(show_all: bool, lang: str) -> None:
     """List the presets, one line each: name and description (--all: every profile rami knows by name)."""
     from rami_core.loader import load_profile
     from rami_core.resources import house_names, installed_profiles, preset_names
@@ -32,7 +33,7 @@ def variants(show_all: bool) -> None:
     for tag, group in groups:
         for name in group:
             try:
-                description = load_profile(name).description
+                description = load_profile(name).description_in(lang)
             except ProfileError as exc:
                 report_problems(exc)
                 failed = True

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from rami_core.cli.common import lang_option
+
 
 @click.group("puzzle")
 def puzzle_group() -> None:
@@ -27,7 +29,8 @@ def puzzle_group() -> None:
 )
 @click.option("--variant", default="voleur", show_default=True, help="A profile that rearranges the table.")
 @click.option("--show", is_flag=True, help="Also show the table and the hand in words on stderr.")
-def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool) -> None:
+@lang_option(help="Language of the errors.")
+def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool, lang: str) -> None:
     """Print a new puzzle as one JSON line (save it with `> FILE`, then `rami puzzle play FILE`)."""
     from rami_core.puzzles.generate import generate
 
@@ -36,13 +39,16 @@ def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool) 
     pz = generate(seed, difficulty, variant)
     click.echo(pz.line())
     if show:
-        click.echo(_describe(pz), err=True)
+        click.echo(_describe(pz, lang), err=True)
 
 
-def _describe(pz) -> str:
-    lines = [f"{pz.id}: difficulty {pz.difficulty}, goal {pz.goal.kind}"]
+def _describe(pz, lang: str) -> str:
+    from rami_core.i18n import Messages
+
+    msg = Messages(lang)
+    lines = [msg("puzzle_described", id=pz.id, difficulty=pz.difficulty, goal=pz.goal.kind)]
     lines += [f"  {i}: {m}" for i, m in enumerate(pz.table, 1)]
-    lines.append(f"  hand: {pz.hand}")
+    lines.append("  " + msg("puzzle_described_hand", cards=pz.hand))
     return "\n".join(lines)
 
 
@@ -51,14 +57,19 @@ def _describe(pz) -> str:
 @click.option("--sample", type=click.IntRange(1), help="Check only this many puzzles, spread over each file.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 @click.option("--bundled", is_flag=True, help="Also the bundled collection (the default without FILES).")
-def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled: bool) -> None:
+@lang_option(help="Language of the problems found and of the errors.")
+def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled: bool, lang: str) -> None:
     """Prove again every puzzle of FILES (default: the bundled collection): the
     referee on the witness, the solver on the goal, no shortcut, every card
     needed, the count of solutions, the moves and the grade."""
+    from rami_core.i18n import Messages
+    from rami_core.problems import words
     from rami_core.puzzles.collection import bundled_path
     from rami_core.puzzles.format import read_file
     from rami_core.puzzles.prove import check
 
+    msg = Messages(lang)
+    # The frame (ok, FAIL, the summary) is the same in every language, as rami check's.
     paths = list(files) + ([bundled_path()] if bundled or not files else [])
     failed = checked = noted = 0
     for path in paths:
@@ -73,13 +84,14 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
                 failed += 1
                 click.echo(f"FAIL {pz.id}")
                 for p in problems:
-                    click.echo(f"     {p}")
+                    click.echo(f"     {words(p, lang)}")
             elif not quiet:
-                click.echo(f"ok   {pz.id} (difficulty {pz.difficulty}, {pz.proof.min_moves} moves)")
+                proved = msg.count("puzzle_check_ok", pz.proof.min_moves, difficulty=pz.difficulty)
+                click.echo(f"ok   {pz.id} ({proved})")
             for n in notes:
                 noted += 1
                 if not quiet:
-                    click.echo(f"     note: {n}")
+                    click.echo(f"     {msg('puzzle_check_note')}{words(n, lang)}")
     sys.stdout.flush()
     click.echo(f"{checked - failed} proved, {failed} failed" + (f", {noted} notes" if noted else ""))
     sys.exit(1 if failed or not checked else 0)
@@ -104,13 +116,20 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
     type=click.IntRange(1),
     help="Stop at this attempt number, counted from the first (the same command resumes).",
 )
-def collection_cmd(out: Path, per_grade: int, seed: int, variant: str, attempts: int | None) -> None:
+@lang_option(help="Language of the errors.")
+def collection_cmd(
+    out: Path, per_grade: int, seed: int, variant: str, attempts: int | None, lang: str
+) -> None:
     """Generate a collection of puzzles in ten grades, reproducibly from a seed;
     run again on the same file to go on where it stopped."""
+    from rami_core.i18n import Messages
     from rami_core.puzzles.collection import GRADES, build
 
+    msg = Messages(lang)
+
     def progress(have, n) -> None:
-        click.echo(f"attempt {n}: " + " ".join(f"{g}:{have[g]}" for g in GRADES), err=True)
+        grades = " ".join(f"{g}:{have[g]}" for g in GRADES)
+        click.echo(msg("puzzle_attempt", n=n, grades=grades), err=True)
 
     have = build(out, per_grade=per_grade, seed=seed, variant=variant, attempts=attempts, progress=progress)
     full = all(have[g] >= per_grade for g in GRADES)
@@ -124,7 +143,7 @@ def collection_cmd(out: Path, per_grade: int, seed: int, variant: str, attempts:
 @click.option("--daily", is_flag=True, help="The puzzle of the day from the bundled collection.")
 @click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="A bundled puzzle of this grade.")
 @click.option("--id", "pid", help="The puzzle of FILE (or of the collection) with this id.")
-@click.option("--lang", type=click.Choice(["en", "fr"]), default="en", show_default=True)
+@lang_option(help="Language of the puzzle (and of the errors).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters.")
 def play_cmd(
     file: Path | None, daily: bool, difficulty: int | None, pid: str | None, lang: str, ascii_only: bool
@@ -135,29 +154,31 @@ def play_cmd(
     from rich.console import Console
 
     from rami_core.i18n import Messages
+    from rami_core.problems import Said
     from rami_core.puzzles import collection
     from rami_core.puzzles.format import PuzzleError, read_file
     from rami_core.puzzles.play import PuzzleSession
     from rami_core.terminal import Terminal
     from rami_core.terminal.card_text import CardStyle
 
+    msg = Messages(lang)
     if sum(x is not None and x is not False for x in (file, difficulty, daily or None)) > 1:
-        raise click.UsageError("give one of FILE, --daily, --difficulty")
+        raise click.UsageError(msg("cli_one_of", choices="FILE, --daily, --difficulty"))
     pool = tuple(read_file(file)) if file is not None else collection.bundled()
     if pid is not None:
         found = [p for p in pool if p.id == pid]
         if not found:
-            raise PuzzleError(f"no puzzle {pid!r} in {file or 'the collection'}")
+            where = str(file) if file is not None else Said("puzzle_the_collection")
+            raise PuzzleError(Said("puzzle_no_id", id=repr(pid), where=where))
         pz = found[0]
     elif difficulty is not None:
         pz = collection.pick(difficulty)
     elif file is not None:
         if not pool:
-            raise PuzzleError(f"{file}: no puzzle in it")
+            raise PuzzleError(Said("puzzle_file_empty", path=str(file)))
         pz = pool[0]
     else:
         pz = collection.daily()
-    msg = Messages(lang)
     out_tty = sys.stdout.isatty()
     style = CardStyle(lang, ascii_only=ascii_only or not out_tty, empty_table=msg("table_is_empty"))
     console = Console(highlight=False, emoji=False, soft_wrap=not out_tty)

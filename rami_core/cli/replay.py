@@ -8,8 +8,9 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from rami_core.cli.common import lang_option
 from rami_core.events import EventKind
-from rami_core.i18n import LANGS, Messages
+from rami_core.i18n import Messages
 from rami_core.narration import Teller, tell
 from rami_core.savegame import SaveError, load
 from rami_core.userfiles import visible
@@ -23,9 +24,7 @@ from rami_core.userfiles import visible
     default=None,
     help="Tell the game as this seat saw it (others' stock draws hidden).",
 )
-@click.option(
-    "--lang", type=click.Choice(LANGS), default="en", show_default=True, help="Language of the telling."
-)
+@lang_option(help="Language of the telling (and of the errors).")
 def replay(file: str, seat: int | None, lang: str) -> None:
     """Replay a saved game, check it matches its snapshot, and print it turn by turn."""
     msg = Messages(lang)

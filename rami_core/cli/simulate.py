@@ -12,7 +12,8 @@ from rich.table import Table
 
 from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.bot_games import simulate as run_simulation
-from rami_core.cli.common import set_option
+from rami_core.cli.common import cli_words, lang_option, said_words, set_option
+from rami_core.i18n import MESSAGES, Messages
 from rami_core.resources import DEFAULT_VARIANT
 from rami_core.userfiles import visible
 
@@ -21,7 +22,7 @@ def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...
     from rami_core.loader import load_profile
 
     if variant and rules_file:
-        raise click.UsageError("give --variant or --rules, not both")
+        raise click.UsageError(cli_words("give_one"))
     return shown(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
 
 
@@ -36,7 +37,7 @@ def _run(config: SimConfig, workers: int, backend: str, label: str = "") -> dict
         try:
             import ray  # noqa: F401
         except ImportError:
-            raise click.UsageError("--backend ray needs Ray: pip install 'rami[ray]'") from None
+            raise click.UsageError(cli_words("cli_ray_missing")) from None
     if sys.stderr.isatty() and config.games > 1:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -64,10 +65,17 @@ def _console() -> Console:
     return Console(markup=False, emoji=False)
 
 
-def _print_summary(res: dict) -> None:
+def _print_summary(res: dict, msg: Messages) -> None:
     console = _console()
     t = Table(
-        title=f"{res['variant']}: {res['games']} games, {res['players']} players, bots {','.join(res['bots'])}, seed {res['seed']}"
+        title=msg(
+            "sim_title",
+            variant=res["variant"],
+            games=res["games"],
+            players=res["players"],
+            bots=",".join(res["bots"]),
+            seed=res["seed"],
+        )
     )
     if len(set(res["bots"])) == 1:
         # One bot type in every seat: a row per seat (or side) says what the
@@ -75,9 +83,9 @@ def _print_summary(res: dict) -> None:
         from rami_core.bot_games import wilson
 
         side = len(res["wins_per_seat"]) != res["players"]
-        t.add_column("side" if side else "seat")
-        for col in ("games", "wins", "win rate", "95% CI"):
-            t.add_column(col, justify="right")
+        t.add_column(msg("sim_side" if side else "sim_seat"))
+        for col in ("sim_games", "sim_wins", "sim_win_rate", "sim_ci"):
+            t.add_column(msg(col), justify="right")
         n = res["games"]
         for i, w in enumerate(res["wins_per_seat"]):
             lo, hi = wilson(w, n) if n else (None, None)
@@ -90,9 +98,9 @@ def _print_summary(res: dict) -> None:
             )
         console.print(t)
     else:
-        t.add_column("bot")
-        for col in ("games", "wins", "win rate", "95% CI"):
-            t.add_column(col, justify="right")
+        t.add_column(msg("sim_bot"))
+        for col in ("sim_games", "sim_wins", "sim_win_rate", "sim_ci"):
+            t.add_column(msg(col), justify="right")
         for bot, st in res["bots_stats"].items():
             t.add_row(
                 bot,
@@ -103,40 +111,40 @@ def _print_summary(res: dict) -> None:
             )
         console.print(t)
     s = Table(show_header=True)
-    s.add_column("statistic")
-    s.add_column("value", justify="right")
+    s.add_column(msg("sim_statistic"))
+    s.add_column(msg("sim_value"), justify="right")
     rows = [
         (
-            "wins per seat" + (" (side)" if len(res["wins_per_seat"]) != res["players"] else ""),
+            msg("sim_wins_per_seat")
+            + (msg("sim_side_suffix") if len(res["wins_per_seat"]) != res["players"] else ""),
             " ".join(str(int(w)) for w in res["wins_per_seat"]),
         ),
-        ("ties / unfinished games", f"{res['ties']} / {res['unfinished_games']}"),
-        ("games stopped by a plugin error", str(res.get("failed_games", 0))),
-        ("rounds per game", _fmt(res["rounds_per_game"])),
-        ("turns per round", _fmt(res["turns_per_round"])),
-        ("rounds ending on an empty stock", _fmt(res["empty_stock_share"])),
-        ("rounds stopped at the turn cap", str(res["turn_capped_rounds"])),
-        ("turn of first opening", _fmt(res["first_opening_turn"])),
-        ("average penalty (per seat and round)", _fmt(res["average_penalty"])),
-        (
-            "refused actions / timeouts / bot errors",
-            f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}",
-        ),
-        ("games per second", _fmt(res["timing"]["games_per_second"])),
+        (msg("sim_ties"), f"{res['ties']} / {res['unfinished_games']}"),
+        (msg("sim_plugin_stopped_games"), str(res.get("failed_games", 0))),
+        (msg("sim_rounds_per_game"), _fmt(res["rounds_per_game"])),
+        (msg("sim_turns_per_round"), _fmt(res["turns_per_round"])),
+        (msg("sim_empty_stock"), _fmt(res["empty_stock_share"])),
+        (msg("sim_turn_capped"), str(res["turn_capped_rounds"])),
+        (msg("sim_first_opening_turn"), _fmt(res["first_opening_turn"])),
+        (msg("sim_average_penalty"), _fmt(res["average_penalty"])),
+        (msg("sim_refused"), f"{res['refused']} / {res['timeouts']} / {res['bot_errors']}"),
+        (msg("sim_speed"), _fmt(res["timing"]["games_per_second"])),
     ]
     for k, v in rows:
         s.add_row(k, v)
     console.print(s)
 
 
-def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
+def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str], msg: Messages) -> None:
     console = _console()
-    t = Table(title=f"A = {names[0]}, B = {names[1]}: {cmp['games']} games on the same deals (B - A, 95% CI)")
-    for col in ("statistic", "A", "B", "B - A", "95% CI"):
-        t.add_column(col, justify="left" if col == "statistic" else "right")
+    t = Table(title=msg("sim_compare_title", a=names[0], b=names[1], games=cmp["games"]))
+    t.add_column(msg("sim_statistic"), justify="left")
+    for col in ("A", "B", "B - A", msg("sim_ci")):
+        t.add_column(col, justify="right")
     for key, m in cmp["metrics"].items():
+        label = f"sim_metric_{key}"
         t.add_row(
-            key.replace("_", " "),
+            msg(label) if label in MESSAGES["en"] else key.replace("_", " "),
             _fmt(m["a"]),
             _fmt(m["b"]),
             _fmt(m["diff"]),
@@ -145,7 +153,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str]) -> None:
     for bot, w in cmp["win_rates"].items():
         wa, wb = w["a"] or {}, w["b"] or {}
         t.add_row(
-            f"{bot} win rate",
+            msg("sim_bot_win_rate", bot=bot),
             f"{_fmt(wa.get('rate'))} [{_fmt((wa.get('ci95') or [None])[0])}, {_fmt((wa.get('ci95') or [None, None])[1])}]",
             f"{_fmt(wb.get('rate'))} [{_fmt((wb.get('ci95') or [None])[0])}, {_fmt((wb.get('ci95') or [None, None])[1])}]",
             "",
@@ -222,6 +230,9 @@ def statistics_help() -> str:
     help="Play the same deals under two profiles and report the differences.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead of tables.")
+@lang_option(
+    help="Language of the tables and of the errors (a profile, a bot, an option refused); --json is the same in every language."
+)
 def simulate_cmd(
     variant,
     rules_file,
@@ -236,6 +247,7 @@ def simulate_cmd(
     round_cap,
     compare_files,
     as_json,
+    lang,
 ):
     """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
     from rami_core.bots import BOTS
@@ -247,15 +259,16 @@ def simulate_cmd(
     known = list(BOTS)
     for n in names:
         if n not in known:
-            raise click.BadParameter(f"no bot named {n!r}; bots: {', '.join(known)}", param_hint="--bots")
+            raise click.BadParameter(cli_words("no_bot", name=n, bots=", ".join(known)), param_hint="--bots")
     if len(names) not in (1, players):
-        raise click.BadParameter(
-            f"{len(names)} bots for {players} players: give one per seat, or one for all", param_hint="--bots"
-        )
+        msg = Messages(lang)
+        counts = {"bots": msg.count("bots", len(names)), "players": msg.count("players", players)}
+        raise click.BadParameter(msg("cli_bots_count", **counts), param_hint="--bots")
 
     def config(profile) -> SimConfig:
         if not profile.allows_players(players):
-            raise click.UsageError(f"{profile.name} is not played by {players} players")
+            counts = ", ".join(map(str, profile.player_counts()))
+            raise click.UsageError(cli_words("played_by", name=profile.name, counts=counts, n=players))
         return SimConfig(profile, players, names, games, seed, turn_cap, round_cap)
 
     if compare_files:
@@ -269,7 +282,7 @@ def simulate_cmd(
             ra.pop("_records"), rb.pop("_records")
             click.echo(json.dumps({"a": ra, "b": rb, "compare": cmp}, indent=1, sort_keys=True))
         else:
-            _print_compare(ra, rb, cmp, compare_files)
+            _print_compare(ra, rb, cmp, compare_files, Messages(lang))
         stopped = [
             _plugin_verdict(r, f"{label} ({name})")
             for r, label, name in ((ra, "A", compare_files[0]), (rb, "B", compare_files[1]))
@@ -283,7 +296,7 @@ def simulate_cmd(
     if as_json:
         click.echo(json.dumps(res, indent=1, sort_keys=True))
     else:
-        _print_summary(res)
+        _print_summary(res, Messages(lang))
     if _plugin_verdict(res):
         raise SystemExit(1)
 
@@ -295,9 +308,13 @@ def _plugin_verdict(res: dict, label: str = "") -> bool:
     if first is None:
         return False
     failed, games = res["failed_games"], res["games"]
-    click.echo(
-        f"rami simulate: {visible(label) + ': ' if label else ''}{failed} of {games} games stopped by a "
-        f"plugin error; the first, game {first['game']} (seed {first['seed']}): {visible(first['message'])}",
-        err=True,
+    line = cli_words(
+        "simulate_plugin_stopped",
+        failed=failed,
+        games=games,
+        game=first["game"],
+        seed=first["seed"],
+        error=visible(said_words(first["message"])),
     )
+    click.echo(f"rami simulate: {visible(label) + ': ' if label else ''}{line}", err=True)
     return bool(failed == games)

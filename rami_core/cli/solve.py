@@ -17,8 +17,10 @@ from typing import Any, NoReturn, cast
 import click
 
 from rami_core.cards import Card, CardError, format_card, parse_cards
-from rami_core.cli.common import set_option
+from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
+from rami_core.i18n import Messages
 from rami_core.melds import MeldRules, Reading, read_meld
+from rami_core.problems import Said, said
 from rami_core.profile import Profile
 from rami_core.resources import DEFAULT_VARIANT
 from rami_core.rules import Rules
@@ -74,7 +76,8 @@ def parse_table(value: Any) -> Table:
         return [parse_cards(x) for x in value]
     if isinstance(value, list):
         return parse_cards(value)
-    raise CardError(f"a table is a string or a list, not {type(value).__name__}")
+    kind = type(value).__name__
+    raise CardError(f"a table is a string or a list, not {kind}", said=Said("solve_table_type", type=kind))
 
 
 def _with_copies(table: Table, hand: list[Card]) -> tuple[Table, list[Card]]:
@@ -110,11 +113,11 @@ def _readings(melds: list[list[Card]], rules: MeldRules) -> list[Reading]:
     out = []
     for i, meld in enumerate(melds, 1):
         if not meld:
-            raise SolverInputError(f"table meld {i} is empty (two '|' in a row?)")
+            raise SolverInputError(Said("solve_meld_empty", n=i))
         reading = read_meld(meld, rules)
         if reading is None:
             text = " ".join(format_card(c) for c in meld)
-            raise SolverInputError(f"table meld {i} ({text}) is not a valid meld in this game")
+            raise SolverInputError(Said("solve_meld_invalid", n=i, cards=text))
         out.append(reading)
     return out
 
@@ -148,7 +151,7 @@ def solve_position(
             flat, hand, game.rules, objective=objective, points=game.card_value, max_states=max_states
         )
         if not sol.feasible:
-            raise SolverInputError("the table's cards cannot all be arranged into valid melds")
+            raise SolverInputError(Said("solve_table_unarranged"))
         problem = check_solution(flat, hand, sol, game.rules)
         melds, laid, proven, lay_offs = sol.melds, sol.laid, sol.optimal, []
         cards_proven = sol.cards_optimal
@@ -160,10 +163,7 @@ def solve_position(
             raise InternalError(f"the solver's answer does not check: {problem}")
     else:
         if flat and not as_melds:
-            raise SolverInputError(
-                "this game does not rearrange the table: give its melds separated by '|', "
-                "e.g. --table '3C 4C 5C | 8S 8H 8D'"
-            )
+            raise SolverInputError(Said("solve_give_melds"))
         readings = _readings(melds_given, game.rules) if flat else []
         plan = best_lay_offs(
             readings if game.lay_off else [],
@@ -213,17 +213,17 @@ def _check_plan(
 
 
 def _echo_answer(out: dict[str, Any]) -> None:
-    click.echo(f"{out['max_cards_laid']} hand card(s) laid: {' '.join(out['laid']) or '-'}")
+    """The answer in words, in the language of --lang (the cards in rami's notation, as given)."""
+    msg = Messages(current_lang())
+    click.echo(msg.count("solve_laid", out["max_cards_laid"], cards=" ".join(out["laid"]) or "-"))
     if out["cards_proven"] and not out["proven"]:
-        click.echo(
-            "the card count is proven; the search for the most points among such lays reached its limit"
-        )
+        click.echo(cli_words("solve_points_not_proven"))
     elif not out["proven"]:
-        click.echo("not proven: the search reached its state limit; this is the best lay it found")
+        click.echo(cli_words("solve_not_proven"))
     for i, m in enumerate(out["melds"], 1):
         click.echo(f"  {i}. {' '.join(m)}")
     for lay in out.get("lay_offs", []):
-        click.echo(f"  laid off onto meld {lay['meld']}: {' '.join(lay['cards'])}")
+        click.echo("  " + cli_words("solve_laid_off", n=lay["meld"], cards=" ".join(lay["cards"])))
     click.echo(f"({out['seconds'] * 1000:.1f} ms)")
 
 
@@ -262,7 +262,10 @@ def _echo_answer(out: dict[str, Any]) -> None:
     'cards, or a list of melds. A bad line gets {"id", "error"} and the batch goes on.',
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states, batch, as_json) -> None:
+@lang_option(help="Language of the errors (a profile, a card, a position refused).")
+def solve_cmd(
+    variant, rules_file, overrides, table, hand, objective, max_states, batch, as_json, lang
+) -> None:
     """The most hand cards the table and the hand allow, as the game's rules lay them.
 
     Where the game rearranges the table (voleur) the whole table is rebuilt;
@@ -273,18 +276,18 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
     from rami_core.solver import SolverInputError
 
     if variant and rules_file:
-        raise click.UsageError("give --variant or --rules, not both")
+        raise click.UsageError(cli_words("give_one"))
     game = _Game.of(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
     if batch is None:
         try:
             t = parse_table(table)
             h = parse_cards(hand)
         except CardError as e:
-            raise click.BadParameter(str(e), param_hint="--table/--hand") from None
+            raise click.BadParameter(said_words(e.said), param_hint="--table/--hand") from None
         try:
             out = solve_position(t, h, game, objective, max_states)
         except SolverInputError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(cli_words("cli_error", message=said_words(e.said)), err=True)
             sys.exit(1)
         if as_json:
             click.echo(json.dumps(out))
@@ -299,7 +302,7 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
         try:
             pos = loads_json(line)
             if not isinstance(pos, dict):
-                raise CardError("a position is a JSON object")
+                raise CardError("a position is a JSON object", said=Said("solve_position_object"))
             ident = pos.get("id", n)
             result = solve_position(
                 parse_table(pos.get("table", [])),
@@ -309,7 +312,8 @@ def solve_cmd(variant, rules_file, overrides, table, hand, objective, max_states
                 max_states,
             )
         except (ValueError, CardError, SolverInputError, TypeError, AttributeError) as e:
-            click.echo(json.dumps({"id": ident, "error": f"line {n}: {cut(str(e))}"}))
+            detail = said_words(Said("solve_line", n=n, detail=_said(e)))
+            click.echo(json.dumps({"id": ident, "error": cut(detail)}, ensure_ascii=False))
             failed += 1
             continue
         click.echo(json.dumps({"id": ident, **result}))
@@ -326,18 +330,29 @@ def _batch_lines(path: str) -> list[str]:
     if path == "-":
         data = sys.stdin.buffer.read(BATCH_LIMIT + 1)
         if len(data) > BATCH_LIMIT:
-            _refuse(f"--batch: standard input holds more than {BATCH_LIMIT} bytes")
+            _refuse(Said("solve_stdin_too_large", limit=BATCH_LIMIT))
         try:
             return decode_text(data).splitlines()
         except FileRefused as e:
-            _refuse(f"--batch: standard input {e.reason}")
+            _refuse(Said("solve_stdin_refused", reason=said(e.reason)))
     try:
         return read_text(path, BATCH_LIMIT).splitlines()
     except FileRefused as e:
-        _refuse(f"--batch: {short(path)}: {e.reason}")
+        _refuse(Said("at", where=f"--batch: {short(path)}", detail=said(e.reason)))
 
 
-def _refuse(message: str) -> NoReturn:
+def _said(error: BaseException) -> Said:
+    """What a refused line of a batch says: its error's problem of the
+    catalogue where it carries one, else the error's own words."""
+    carried = getattr(error, "said", None)
+    if isinstance(carried, Said):
+        return carried
+    if error.args and isinstance(error.args[0], Said):
+        return error.args[0]
+    return Said("text", text=str(error))
+
+
+def _refuse(message: Said) -> NoReturn:
     """A batch that cannot be read is refused input: one line, exit 1."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(cli_words("cli_error", message=said_words(message)), err=True)
     sys.exit(1)

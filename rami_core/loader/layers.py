@@ -76,6 +76,12 @@ def deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
+# Values a child replaces whole even where they are mappings: a description's
+# languages belong together (a child writing its English line must not keep
+# its parent's French one, which describes the parent).
+WHOLE: frozenset[KeyPath] = frozenset({("description",)})
+
+
 def _get(data: Any, path: KeyPath) -> Any:
     for key in path:
         data = data[key]
@@ -89,7 +95,9 @@ class Layer:
 
     def over(self, child: Layer) -> Layer:
         """``child`` deep-merged over this layer, locations following the values."""
-        replaced = {p for p in child.locations if p and not isinstance(_get(child.data, p), dict)}
+        replaced = {
+            p for p in child.locations if p and (p in WHOLE or not isinstance(_get(child.data, p), dict))
+        }
         locations = {
             p: loc
             for p, loc in self.locations.items()
@@ -97,7 +105,14 @@ class Layer:
         }
         locations.update({p: loc for p, loc in child.locations.items() if p})
         locations[()] = self.locations.get((), child.locations.get((), Loc("<profile>")))
-        return Layer(deep_merge(self.data, child.data), locations)
+        merged = deep_merge(self.data, child.data)
+        for path in WHOLE:
+            holder: Any = child.data
+            for key in path[:-1]:
+                holder = holder.get(key) if isinstance(holder, dict) else None
+            if isinstance(holder, dict) and path[-1] in holder:
+                _get(merged, path[:-1])[path[-1]] = holder[path[-1]]
+        return Layer(merged, locations)
 
 
 def _as_mapping(doc: YamlDoc) -> dict:

@@ -42,31 +42,59 @@ def _data_prefix(data: Any, path: KeyPath) -> KeyPath:
     return path
 
 
+def _untagged(loc: KeyPath, data: Any) -> KeyPath:
+    """``loc`` without the union members' names pydantic puts in it where the
+    value goes on below them (``description.Descriptions.de`` is the ``de``
+    written under ``description``)."""
+    out: list[Any] = []
+    for i, key in enumerate(loc):
+        if (isinstance(data, dict) and key in data) or (
+            isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data)
+        ):
+            data = data[key]
+        elif isinstance(key, str) and isinstance(data, dict) and i + 1 < len(loc) and loc[i + 1] in data:
+            continue
+        else:
+            return (*out, *loc[i:])
+        out.append(key)
+    return tuple(out)
+
+
 def merge_union_errors(errors: Iterable[Mapping[str, Any]], data: Any) -> list[dict[str, Any]]:
     """One error per value for a union field: pydantic gives one per union member,
     located below the value by the member's name (``plugins.x.bool``); the
-    merged error's ``_kinds`` are what the members expect (from their types)."""
+    merged error's ``_kinds`` are what the members expect (from their types).
+
+    A member the value has the type of is the one the writer meant: where
+    one member's error is not about the type (a text too long, an unknown
+    key inside a mapping), the other members' "not a text" / "not a mapping"
+    are dropped and that error is said at the value itself."""
     out: list[dict[str, Any]] = []
-    merged: dict[KeyPath, dict[str, Any]] = {}
+    members: dict[KeyPath, list[dict[str, Any]]] = {}
+    fitted: set[KeyPath] = set()
     for err in errors:
-        loc = tuple(p for p in err["loc"] if p != "[key]")
+        raw = tuple(p for p in err["loc"] if p != "[key]")
+        loc = _untagged(raw, data)
+        if loc != raw:
+            fitted.update(loc[:i] for i in range(1, len(loc)))
         if err["type"] == "extra_forbidden" or not loc:
-            out.append(dict(err))
+            out.append(dict(err, loc=loc))
             continue
         inside = _data_prefix(data, loc)
         if inside == loc:
-            out.append(dict(err))
+            out.append(dict(err, loc=loc))
             continue
-        what = kind_of(str(err["type"]))
-        if inside in merged:
-            if what is not None and what not in merged[inside]["_kinds"]:
-                merged[inside]["_kinds"].append(what)
+        members.setdefault(inside, []).append(dict(err))
+    for inside, errs in members.items():
+        if inside in fitted or any(kind_of(str(e["type"])) is None for e in errs):
+            out.extend(dict(e, loc=inside) for e in errs if kind_of(str(e["type"])) is None)
             continue
-        entry = dict(err, loc=inside, type="union", _kinds=[what] if what is not None else [])
-        merged[inside] = entry
-        out.append(entry)
-    for entry in merged.values():
-        entry["input"] = _get_in(data, entry["loc"])
+        kinds: list[Said] = []
+        for e in errs:
+            what = kind_of(str(e["type"]))
+            if what is not None and what not in kinds:
+                kinds.append(what)
+        out.append(dict(errs[0], loc=inside, type="union", _kinds=kinds, input=_get_in(data, inside)))
     return out
 
 
@@ -91,6 +119,10 @@ def _model_at(path: KeyPath) -> type[BaseModel] | None:
         if model is None or not isinstance(key, str) or key not in model.model_fields:
             return None
         ann = _unwrap(model.model_fields[key].annotation)
+        if typing.get_origin(ann) in (typing.Union, types.UnionType):
+            # A union with one model among its members (a text or a mapping): the mapping's keys are the model's.
+            found = [a for a in typing.get_args(ann) if isinstance(a, type) and issubclass(a, BaseModel)]
+            ann = found[0] if len(found) == 1 else None
         model = ann if isinstance(ann, type) and issubclass(ann, BaseModel) else None
     return model
 

@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..problems import words
+from ..problems import Said, said
 from ..userfiles import FileRefused, open_append_safely
 from .format import Puzzle, PuzzleError, read_file, read_lines
 from .generate import SCHEDULE, _attempt_shape
@@ -37,7 +37,7 @@ def bundled() -> tuple[Puzzle, ...]:
     """The bundled collection, read once."""
     p = bundled_path()
     if not p.exists():  # pragma: no cover - a broken install
-        raise PuzzleError(f"the bundled collection is missing ({p})")
+        raise PuzzleError(Said("puzzle_collection_missing", path=str(p)))
     return tuple(pz for _, pz in read_lines(p.read_text(encoding="utf-8"), BUNDLED))
 
 
@@ -55,7 +55,7 @@ def pick(difficulty: int, index: int | None = None, puzzles: tuple[Puzzle, ...] 
     """A bundled puzzle of a grade (the ``index``-th, or the day's)."""
     pool = [p for p in (puzzles if puzzles is not None else bundled()) if p.difficulty == difficulty]
     if not pool:
-        raise PuzzleError(f"no puzzle of difficulty {difficulty} in the collection")
+        raise PuzzleError(Said("puzzle_no_grade", difficulty=difficulty))
     i = index if index is not None else _dt.date.today().toordinal()
     return pool[i % len(pool)]
 
@@ -90,7 +90,7 @@ def build(
     try:
         fh = open_append_safely(path)  # never through a link, never a FIFO's hang
     except FileRefused as exc:
-        raise PuzzleError(f"{path}: {words(exc.reason, 'en')}") from None
+        raise PuzzleError(Said("at", where=str(path), detail=said(exc.reason))) from None
     with fh:
         while any(have[g] < per_grade for g in GRADES):
             if attempts is not None and n >= attempts:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..cards import Card, CardError, format_card, parse_cards, sort_key
 from ..errors import RamiError
-from ..problems import words
+from ..problems import Said, from_validation, said
 from ..userfiles import FileRefused, read_regular_file
 
 FORMAT = "rami-puzzle/1"
@@ -42,13 +42,13 @@ def meld_text(cards: Iterable[Card]) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
-def _cards(value: str, what: str) -> str:
+def _cards(value: str, what: Said) -> str:
     try:
         cards = parse_cards(value)
     except CardError as exc:
-        raise ValueError(f"{what}: {exc}") from None
+        raise ValueError(Said("at", where=what, detail=exc.said)) from None
     if not cards:
-        raise ValueError(f"{what}: no cards")
+        raise ValueError(Said("puzzle_no_cards", where=what))
     return value.strip()
 
 
@@ -65,9 +65,9 @@ class Goal(BaseModel):
 
     def model_post_init(self, _context: object) -> None:
         if self.kind == "cards" and self.count is None:
-            raise ValueError("goal kind cards needs count")
+            raise ValueError(Said("puzzle_goal_needs", kind="cards", field="count"))
         if self.kind == "points" and self.points is None:
-            raise ValueError("goal kind points needs points")
+            raise ValueError(Said("puzzle_goal_needs", kind="points", field="points"))
 
 
 class Bots(BaseModel):
@@ -109,7 +109,7 @@ class Proof(BaseModel):
     @field_validator("witness")
     @classmethod
     def _witness(cls, v: list[str]) -> list[str]:
-        return [_cards(m, f"witness meld {i}") for i, m in enumerate(v, 1)]
+        return [_cards(m, Said("puzzle_where_witness_meld", n=i)) for i, m in enumerate(v, 1)]
 
 
 class Puzzle(BaseModel):
@@ -130,12 +130,12 @@ class Puzzle(BaseModel):
     @field_validator("table")
     @classmethod
     def _table(cls, v: list[str]) -> list[str]:
-        return [_cards(m, f"table meld {i}") for i, m in enumerate(v, 1)]
+        return [_cards(m, Said("puzzle_where_table_meld", n=i)) for i, m in enumerate(v, 1)]
 
     @field_validator("hand")
     @classmethod
     def _hand(cls, v: str) -> str:
-        return _cards(v, "hand")
+        return _cards(v, Said("puzzle_where_hand"))
 
     def table_cards(self) -> list[list[Card]]:
         """The table's melds as faces (copy 0)."""
@@ -153,11 +153,15 @@ class Puzzle(BaseModel):
         return json.dumps(self.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
 
 
-def _first_problem(exc: ValidationError) -> str:
-    err = exc.errors()[0]
+def _first_problem(exc: ValidationError) -> Said:
+    """The first of pydantic's errors as a problem of the catalogue, from its
+    type and context (a validator's own Said where it raised one), never its English."""
+    err = exc.errors(include_url=False)[0]
     where = ".".join(str(p) for p in err.get("loc", ())) or "puzzle"
-    msg = str(err.get("msg", "")).removeprefix("Value error, ")
-    return f"{where}: {msg}"
+    raised = (err.get("ctx") or {}).get("error")
+    if isinstance(raised, BaseException) and raised.args and isinstance(raised.args[0], Said):
+        return Said("at", where=where, detail=raised.args[0])
+    return Said("at", where=where, detail=from_validation(err))
 
 
 def read_line(text: str, where: str) -> Puzzle:
@@ -165,13 +169,15 @@ def read_line(text: str, where: str) -> Puzzle:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PuzzleError(f"{where}: not JSON ({exc.msg} at column {exc.colno})") from None
+        # the json module's own phrase ("Expecting value"), quoted as it writes it
+        detail = Said("text", text=exc.msg)
+        raise PuzzleError(Said("puzzle_not_json", where=where, detail=detail, column=exc.colno)) from None
     if not isinstance(data, dict):
-        raise PuzzleError(f"{where}: a puzzle is a JSON object")
+        raise PuzzleError(Said("puzzle_not_object", where=where))
     try:
         return Puzzle.model_validate(data)
     except ValidationError as exc:
-        raise PuzzleError(f"{where}: {_first_problem(exc)}") from None
+        raise PuzzleError(Said("at", where=where, detail=_first_problem(exc))) from None
 
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -194,9 +200,9 @@ def read_file(path: str | Path) -> list[Puzzle]:
     try:
         text = read_regular_file(p, MAX_FILE_BYTES).decode("utf-8")
     except FileRefused as exc:
-        raise PuzzleError(f"{p}: {words(exc.reason, 'en')}") from None
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{p}: not UTF-8 text") from None
+        raise PuzzleError(Said("at", where=str(p), detail=said(exc.reason))) from None
+    except UnicodeDecodeError as exc:
+        raise PuzzleError(Said("at", where=str(p), detail=Said("not_utf8", byte=exc.start))) from None
     return [pz for _, pz in read_lines(text, str(p))]
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..cards import Card
 from ..melds import MeldRules, read_meld
+from ..problems import Said
 from ..solver import best_lay_offs
 from .arrange import Arranger, Face, Meld, faces
 from .format import Goal, Puzzle, PuzzleError, cards_text, meld_text
@@ -216,7 +217,9 @@ def generate(
         pz = attempt(seed, n, difficulty, variant)
         if pz is not None:
             return pz
-    raise PuzzleError(f"no puzzle of difficulty {difficulty} found from seed {seed} in {attempts} attempts")
+    if difficulty is None:
+        raise PuzzleError(Said("puzzle_not_found_any", seed=seed, attempts=attempts))
+    raise PuzzleError(Said("puzzle_not_found", difficulty=difficulty, seed=seed, attempts=attempts))
 
 
 def _faces_text(fs: list[Face]) -> str:  # pragma: no cover - a debugging aid

@@ -35,9 +35,10 @@ from itertools import product
 
 from .. import actions as A
 from ..cards import Card, build_deck
-from ..errors import RuleError
+from ..errors import Located, ProfileError, RuleError
 from ..loader import load_profile
 from ..melds import read_meld, why_invalid
+from ..problems import Said
 from ..profile import Profile
 from ..rules import Rules
 from ..scenario import build_setup
@@ -57,8 +58,9 @@ def _rules_of(variant: str) -> tuple[Profile, Rules]:
     if variant not in _RULES:
         try:
             profile = load_profile(variant)
-        except Exception as exc:  # a ProfileError, or an unknown name
-            raise PuzzleError(f"variant {variant!r}: {str(exc).splitlines()[0]}") from None
+        except ProfileError as exc:  # an unknown name, a broken file: its first problem, located
+            first = Located(ProfileError(exc.problems[:1]))
+            raise PuzzleError(Said("puzzle_variant", variant=repr(variant), detail=first)) from None
         _RULES[variant] = (profile, Rules.build(profile, profile.player_counts()[0]))
     return _RULES[variant]
 
@@ -79,28 +81,30 @@ class Position:
     def of(cls, variant: str, table: Sequence[Sequence[Card]], hand: Sequence[Card], goal: Goal) -> Position:
         profile, rules = _rules_of(variant)
         if not rules.may_rearrange:
-            raise PuzzleError(f"variant {variant!r} never rearranges the table: a puzzle needs one that does")
+            raise PuzzleError(Said("puzzle_variant_no_rearranging", variant=repr(variant)))
         seen: Counter = Counter()
 
-        def physical(c: Card, where: str) -> Card:
+        def physical(c: Card, where: Said) -> Card:
             limit = rules.deck_jokers if c.is_joker else rules.decks
             if seen[c.face] >= limit:
-                raise PuzzleError(f"{where}: more {meld_text([c])} than the decks hold ({limit})")
+                raise PuzzleError(Said("puzzle_copies", where=where, card=meld_text([c]), limit=limit))
             out = Card(c.rank, c.suit, seen[c.face])
             seen[c.face] += 1
             return out
 
         melds = []
         for i, m in enumerate(table, 1):
-            cards = [physical(c, f"table meld {i}") for c in m]
+            where = Said("puzzle_where_table_meld", n=i)
+            cards = [physical(c, where) for c in m]
             if read_meld(cards, rules.melds) is None:
-                raise PuzzleError(f"table meld {i} ({meld_text(m)}): {why_invalid(cards, rules.melds)}")
+                reason = why_invalid(cards, rules.melds)
+                raise PuzzleError(Said("puzzle_meld_invalid", where=where, cards=meld_text(m), reason=reason))
             melds.append(cards)
-        held = [physical(c, "hand") for c in hand]
+        held = [physical(c, Said("puzzle_where_hand")) for c in hand]
         if not held:
-            raise PuzzleError("the hand is empty")
+            raise PuzzleError(Said("puzzle_hand_empty"))
         if goal.kind == "cards" and (goal.count or 0) > len(held):
-            raise PuzzleError(f"the goal asks {goal.count} cards of a hand of {len(held)}")
+            raise PuzzleError(Said("puzzle_goal_too_many", count=goal.count, held=len(held)))
         return cls(profile, rules, melds, held, goal, variant)
 
     @classmethod
@@ -220,7 +224,7 @@ def game_of(pos: Position):
     return build_setup(pos.profile, setup)
 
 
-def referee_plays(pos: Position, witness: Sequence[Sequence[Card]]) -> str | None:
+def referee_plays(pos: Position, witness: Sequence[Sequence[Card]]) -> Said | None:
     """The referee plays the witness as one rearrangement; None when it is
     accepted and reaches the goal, else what went wrong."""
     game = game_of(pos)
@@ -228,7 +232,7 @@ def referee_plays(pos: Position, witness: Sequence[Sequence[Card]]) -> str | Non
     try:
         game.apply(A.Rearrange(0, tuple(tuple(Card(c.rank, c.suit, 0) for c in m) for m in witness)))
     except RuleError as exc:
-        return f"the referee refuses the witness: {exc}"
+        return Said("puzzle_witness_refused", refusal=exc.said)
     after = Counter(c.face for c in game.state.hands[0])
     laid = []
     for c in before:
@@ -237,7 +241,7 @@ def referee_plays(pos: Position, witness: Sequence[Sequence[Card]]) -> str | Non
         else:
             laid.append(c)
     if not pos.reaches(laid):
-        return "the witness does not reach the goal"
+        return Said("puzzle_witness_short")
     return None
 
 
@@ -303,19 +307,19 @@ def prove(pos: Position, *, cap: int = DEFAULT_CAP) -> Proved:
     ``cap``: the most solutions counted (more: ``solutions_capped``)."""
     sol = solver_best(pos)
     if not sol.optimal:
-        raise PuzzleError("the solver could not prove its optimum within its default budget")
+        raise PuzzleError(Said("puzzle_not_proven"))
     if not pos.reaches(sol.laid):
-        raise PuzzleError(f"the goal is out of reach: the solver's proven best is {pos.measure(sol.laid)}")
+        raise PuzzleError(Said("puzzle_out_of_reach", best=pos.measure(sol.laid)))
     readings = [read_meld(m, pos.rules.melds) for m in pos.table]
     plan = best_lay_offs(readings, pos.hand, pos.rules.melds)  # type: ignore[arg-type]
     if pos.goal.kind != "points" and pos.reaches(plan.laid):
-        raise PuzzleError("no rearrangement is needed: laying off and new melds reach the goal")
+        raise PuzzleError(Said("puzzle_no_rearrangement"))
     arranger = Arranger(pos.rules.melds, cap=cap)
     found = search(pos, arranger=arranger)
     if not found.solutions:
-        raise PuzzleError("no final table reaches the goal (the enumeration disagrees with the solver)")
+        raise PuzzleError(Said("puzzle_enumeration"))
     if found.shortcut is not None:
-        raise PuzzleError("no rearrangement is needed: laying off and new melds reach the goal")
+        raise PuzzleError(Said("puzzle_no_rearrangement"))
     witness = [list(_cards_of(m)) for m in found.witness]
     problem = referee_plays(pos, witness)
     if problem:
@@ -351,14 +355,15 @@ FACTS = (
 )
 
 
-def check(pz: Puzzle) -> tuple[list[str], list[str]]:
+def check(pz: Puzzle) -> tuple[list[Said], list[Said]]:
     """Prove a stored puzzle again: (problems, notes). A problem is a claim
     that does not hold; a note, a measure of the bots or the solver's effort
-    that differs from the one recorded (their searches may change)."""
+    that differs from the one recorded (their searches may change). Each is
+    a problem of the catalogue (rami_core.problems), worded in any language."""
     from .grade import grade
 
-    problems: list[str] = []
-    notes: list[str] = []
+    problems: list[Said] = []
+    notes: list[Said] = []
     try:
         pos = Position.of_puzzle(pz)
         witness_problem = referee_plays(pos, pz.witness_cards())
@@ -366,22 +371,25 @@ def check(pz: Puzzle) -> tuple[list[str], list[str]]:
             problems.append(witness_problem)
         got = prove(pos)
     except PuzzleError as exc:
-        return problems + [str(exc)], notes
+        return problems + [exc.said], notes
     new, old = got.proof, pz.proof
     for name in FACTS:
         if getattr(new, name) != getattr(old, name):
-            problems.append(f"{name}: claimed {getattr(old, name)}, proved {getattr(new, name)}")
+            problems.append(
+                Said("puzzle_claim_differs", name=name, claimed=getattr(old, name), proved=getattr(new, name))
+            )
     if table_of(pz.witness_cards()) not in set(got.found.solutions):
-        problems.append("the witness is not among the final tables that reach the goal")
+        problems.append(Said("puzzle_witness_not_solution"))
     elif got.found.per_solution[table_of(pz.witness_cards())][0] != new.min_moves:
-        problems.append("the witness is not a closest solution")
+        problems.append(Said("puzzle_witness_not_closest"))
     for name in ("greedy", "expert"):
         if getattr(new.bots, name) != getattr(old.bots, name):
-            notes.append(f"bot {name}: recorded {getattr(old.bots, name)}, now {getattr(new.bots, name)}")
+            recorded, now = getattr(old.bots, name), getattr(new.bots, name)
+            notes.append(Said("puzzle_bot_differs", name=name, recorded=recorded, now=now))
     if new.solver_effort != old.solver_effort:
-        notes.append(f"solver effort: recorded {old.solver_effort}, now {new.solver_effort}")
+        notes.append(Said("puzzle_effort_differs", recorded=old.solver_effort, now=new.solver_effort))
     if grade(old) != pz.difficulty:
-        problems.append(f"difficulty {pz.difficulty} is not the grade of its recorded proof ({grade(old)})")
+        problems.append(Said("puzzle_grade_differs", difficulty=pz.difficulty, grade=grade(old)))
     return problems, notes
 
 

@@ -32,7 +32,7 @@ from .draft import Draft
 from .faces import FACES, JOKER_INDEX, face_index
 from .layout import ActionLayout, SubStep, table_slots
 from .legal import TurnOracle
-from .observe import ObservationLayout, encode
+from .observe import ObservationLayout, draft_fields, encode
 
 EPISODES = ("round", "game")
 REWARDS = ("round", "game")
@@ -231,7 +231,13 @@ class RamiEnv(AECEnv):
         )
         if key != self._obs_key:
             mask = self.legal_mask() if live else np.zeros(self.action_size, dtype=np.int8)
-            vector = self.observation_layout.pack(self.fields(agent), self.scaled)
+            if self._obs_key is not None and key[:5] == self._obs_key[:5]:
+                # Only the draft moved (an add or a close): its four fields are packed anew.
+                vector = self.observation_layout.repack(
+                    self._obs[0], draft_fields(self.draft if acting else Draft()), self.scaled
+                )
+            else:
+                vector = self.observation_layout.pack(self.fields(agent), self.scaled)
             self._obs_key, self._obs = key, (vector, mask)
         vector, mask = self._obs
         return {"observation": vector.copy(), "action_mask": mask.copy()}

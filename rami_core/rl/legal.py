@@ -37,9 +37,9 @@ import numpy as np
 
 from .. import actions as A
 from ..cards import Card
-from ..engine import DISCARD, STOCK, Game, play_on
+from ..engine import DISCARD, STOCK, Game
 from ..errors import RuleError
-from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves
+from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves, verdict
 from ..legal import Bounds as LayBounds
 from ..melds import RUN, rank_at
 from ..solver import solve
@@ -118,11 +118,8 @@ class TurnOracle:
             finally:
                 self.game.rollback(point)
             return None
-        try:
-            play_on(self.game.rules, self.game.state, action)
-        except RuleError as e:
-            return e.code
-        return None
+        refused = verdict(self.game.rules, self.game.state, action)
+        return None if refused is None else refused.code
 
     # ------------------------------------------------------------ sub-step -> engine action
 
@@ -311,8 +308,12 @@ class TurnOracle:
         L = self.layout
         s = self.game.state
         avail = self._hand - draft.faces()
+        grown = self._meld_growths(draft.closed, draft.current, avail)
         for f in avail:
-            m[L.add_index(f)] = self.reachable(Draft(draft.closed, draft.current.add(f)))
+            # A face no lay can grow by is still reachable by a swap or a rebuild.
+            m[L.add_index(f)] = f in grown or self._reachable_beyond_melds(
+                Draft(draft.closed, draft.current.add(f))
+            )
         if avail[JOKER_INDEX]:
             m[ADD_JOKER_LOW] = self.reachable(Draft(draft.closed, draft.current.add(JOKER_INDEX, low=True)))
         if draft.current.size:
@@ -342,6 +343,15 @@ class TurnOracle:
                 or self._swap_reachable(draft)
                 or self._rearrange_reachable(draft)
             )
+            self._reach[key] = hit
+        return hit
+
+    def _reachable_beyond_melds(self, draft: Draft) -> bool:
+        """`reachable(draft)` where no lay holding the draft is accepted."""
+        key = (tuple(draft.closed), draft.current)
+        hit = self._reach.get(key)
+        if hit is None:
+            hit = self._swap_reachable(draft) or self._rearrange_reachable(draft)
             self._reach[key] = hit
         return hit
 
@@ -418,6 +428,42 @@ class TurnOracle:
             and self._extends_to_lay(tuple(sorted([*base, i])))
             for i in bounds.holding(first)
         )
+
+    def _meld_growths(self, closed: list[Group], current: Group, avail: Counter[int]) -> set[int]:
+        """The faces `f` of `avail` for which `_meld_reachable(closed,
+        current.add(f))` holds, found with fewer questions: a candidate that
+        proves one face (it holds the grown group, fits and extends to a lay)
+        proves every other face it holds more copies of than `current` does."""
+        if not self._melds_possible() or not self._lay_in_reach():
+            return set()
+        cands = self._candidates()
+        idx = [self._index.get(g) for g in closed]
+        if any(i is None for i in idx):
+            return set()
+        base = [i for i in idx if i is not None]
+        room = self._room(base)
+        if room is None:
+            return set()
+        assert self._bounds is not None
+        bounds = self._bounds
+        low, now = current.low, Counter(current.body)
+        grown: set[int] = set()
+        for f in avail:
+            if f in grown:
+                continue
+            body = dict(now)
+            body[f] = body.get(f, 0) + 1
+            first = JOKER_INDEX if low else min(body)
+            for i in bounds.holding(first):
+                c = cands[i]
+                if (
+                    bounds.fits(i, room)
+                    and c.holds(low, body)
+                    and self._extends_to_lay(tuple(sorted([*base, i])))
+                ):
+                    grown.update(g for g, k in c.body.items() if k > now[g] and g in avail)
+                    break
+        return grown
 
     def _room(self, laid: list[int] | tuple[int, ...]) -> tuple[int, ...] | None:
         """The hand's cards left after laying these candidates (None: it lacks some)."""

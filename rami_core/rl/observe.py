@@ -113,6 +113,21 @@ class ObservationLayout:
             return np.clip(flat / self._scale, self.scaled_low, self.scaled_high).astype(np.float32)
         return flat.astype(np.int32)
 
+    def repack(self, vector: np.ndarray, fields: dict[str, np.ndarray], scaled: bool = False) -> np.ndarray:
+        """`vector` (a packed observation) with these fields packed anew, as
+        `pack` would pack them: the draft's sub-steps change four fields of
+        an observation, not its table or its hand."""
+        out = vector.copy()
+        for name, value in fields.items():
+            f = self.fields[name]
+            part = slice(f.start, f.stop)
+            flat = np.clip(np.asarray(value, dtype=np.int64).ravel(), self.low[part], self.high[part])
+            if scaled:
+                out[part] = np.clip(flat / self._scale[part], self.scaled_low[part], self.scaled_high[part])
+            else:
+                out[part] = flat
+        return out
+
     def unpack(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The structured fields of a flat observation, each in its documented shape."""
         v = np.asarray(vector)
@@ -124,6 +139,26 @@ def _counts(cards) -> np.ndarray:
     for c in cards:
         out[face_index(c)] += 1
     return out
+
+
+DRAFT_FIELDS = ("pending", "pending_current", "pending_low_jokers", "pending_groups")
+
+
+def draft_fields(draft: Draft) -> dict[str, np.ndarray]:
+    """The observation's fields that only the draft sets (DRAFT_FIELDS): the
+    rest stays as it is while a seat builds its draft."""
+    pending = np.zeros(FACES, dtype=np.int32)
+    for f, k in draft.faces().items():
+        pending[f] = k
+    current = np.zeros(FACES, dtype=np.int32)
+    for f, k in draft.current.faces().items():
+        current[f] = k
+    return {
+        "pending": pending,
+        "pending_current": current,
+        "pending_low_jokers": np.array([draft.current.low], dtype=np.int32),
+        "pending_groups": np.array([len(draft.closed)], dtype=np.int32),
+    }
 
 
 def encode(view: SeatView, draft: Draft, slots: int, side_of: list[int]) -> dict[str, np.ndarray]:
@@ -143,12 +178,6 @@ def encode(view: SeatView, draft: Draft, slots: int, side_of: list[int]) -> dict
             table[k, face_index(c)] += 1
             if c.suit == 4:
                 jokers_as[k, JOKER_INDEX if suit == AMBIGUOUS else suit * 13 + rank - 1] += 1
-    pending = np.zeros(FACES, dtype=np.int32)
-    for f, k in draft.faces().items():
-        pending[f] = k
-    current = np.zeros(FACES, dtype=np.int32)
-    for f, k in draft.current.faces().items():
-        current[f] = k
     if view.phase == OVER:
         phase = PHASE_OVER
     elif view.turn != view.seat:
@@ -161,10 +190,7 @@ def encode(view: SeatView, draft: Draft, slots: int, side_of: list[int]) -> dict
 
     return {
         "hand": _counts(view.hand),
-        "pending": pending,
-        "pending_current": current,
-        "pending_low_jokers": one(draft.current.low),
-        "pending_groups": one(len(draft.closed)),
+        **draft_fields(draft),
         "table": table,
         "table_jokers_as": jokers_as,
         "table_kind": kind,

@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 
 def table_rules(t: Table, lang: str) -> dict[str, Any]:
-    """The page's title (the profile's description, else its name) and its rules panel."""
+    """The page's title (the profile's description in the page's language,
+    else its name) and its rules panel."""
     p = t.game.rules.profile
     msg = Messages(page_lang(lang))
     return {
-        "title": p.description or p.name or t.variant,
+        "title": p.description_in(page_lang(lang)) or p.name or t.variant,
         "name": p.name,
         "rules": rules_panel(t.game.rules, msg),
     }
@@ -55,9 +56,10 @@ def hint_view(t: Table, seat: int | None) -> SeatView:
 
 
 def hint_of(view: SeatView, t: Table, lang: str) -> dict[str, Any]:
-    """The terminal's hint for the seat to play, in the page's words."""
+    """The terminal's hint for the seat to play, in the page's words: the
+    moves said, not the terminal's commands (nothing is typed on the page)."""
     words = Words(lang)
-    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)))
+    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)), typed=False)
     return {"ok": ok, "text": text}
 
 

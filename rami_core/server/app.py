@@ -33,7 +33,7 @@ from ..userfiles import loads_json
 from .advice import check_action, hint_of, hint_view, table_rules
 from .hub import EXPIRE_AFTER, Hub
 from .limits import Limits
-from .lobby import house_names, profile_and_warnings
+from .lobby import described, house_names, profile_and_warnings
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
 from .puzzles import ROUTES as puzzle_routes
@@ -217,8 +217,12 @@ def create_app(
     @guarded
     async def meta(request: Request) -> Response:
         # Two folders listed: off the loop, as every file call of the server is.
-        presets, house = await asyncio.to_thread(lambda: (preset_names(), house_names()))
-        return JSON({"presets": presets, "house": house, "bots": list(BOTS)})
+        def listed() -> tuple[list[str], list[str], dict[str, dict[str, str]]]:
+            presets, house = preset_names(), house_names()
+            return presets, house, {n: described(n) for n in presets + house}
+
+        presets, house, descriptions = await asyncio.to_thread(listed)
+        return JSON({"presets": presets, "house": house, "bots": list(BOTS), "descriptions": descriptions})
 
     @guarded
     async def protocol_schema(request: Request) -> Response:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..cli.common import Seconds
+from ..cli.common import Seconds, cli_words, lang_option, said_words
 from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PER_CLIENT, TABLES_WINDOW
 
 
@@ -109,6 +109,7 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
     default=None,
     help="Print table TABLE's game in the save format (for `rami replay`) and exit.",
 )
+@lang_option(help="Language of the errors (the store, a house file refused); each page chooses its own.")
 def serve(
     host: str,
     port: int,
@@ -126,6 +127,7 @@ def serve(
     sockets_per_client: int,
     sockets_per_table: int,
     export_id: str | None,
+    lang: str,
 ) -> None:
     """Run the table server: open http://HOST:PORT/ to create a table and play in the browser."""
     if export_id is not None:
@@ -136,7 +138,7 @@ def serve(
 
         from .app import create_app
     except ImportError as e:  # pragma: no cover - the [server] extra is missing
-        click.echo(f"rami serve needs the server extra: pip install 'rami[server]' ({e})", err=True)
+        click.echo(cli_words("serve_needs_extra", error=str(e)), err=True)
         sys.exit(1)
     from ..errors import ProfileError
     from .store import StoreError
@@ -160,32 +162,34 @@ def serve(
             },
         )
     except StoreError as e:
-        click.echo(f"rami serve: {e}", err=True)
+        click.echo(f"rami serve: {said_words(e.args[0] if e.args else '')}", err=True)
         sys.exit(1)
     except ProfileError as e:
-        click.echo(f"rami serve: --public-house: {e.format()}", err=True)
+        click.echo(f"rami serve: --public-house: {e.format(lang)}", err=True)
         sys.exit(1)
-    click.echo(f"rami table server on http://{host}:{port}/ (games kept in {db})", err=True)
+    click.echo(cli_words("serve_listening", url=f"http://{host}:{port}/", db=db), err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
 
 
 def _export(db: str, table_id: str) -> None:
     from pathlib import Path
 
+    from ..problems import Said
     from .hub import Hub
     from .store import Store, StoreError
 
     if not Path(db).is_file():
-        click.echo(f"{db}: no such file", err=True)
+        click.echo(said_words(Said("at", where=db, detail=Said("no_such_file"))), err=True)
         sys.exit(1)
     try:
         hub = Hub(Store(db, readonly=True))  # an export writes nothing, converts nothing
         hub.load()
     except StoreError as e:
-        click.echo(f"rami serve: {e}", err=True)
+        click.echo(f"rami serve: {said_words(e.args[0] if e.args else '')}", err=True)
         sys.exit(1)
     t = hub.tables.get(table_id)
     if t is None:
-        click.echo(f"{db}: no table {table_id!r} (tables: {', '.join(hub.tables) or 'none'})", err=True)
+        tables = ", ".join(hub.tables) or cli_words("serve_no_tables")
+        click.echo(cli_words("serve_no_table", db=db, table=repr(table_id), tables=tables), err=True)
         sys.exit(1)
     click.echo(json.dumps(hub.save(t), indent=1, ensure_ascii=False))

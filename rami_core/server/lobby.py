@@ -3,19 +3,36 @@ name, or a pasted YAML text read by the same loader as a file on disk."""
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ..errors import Problem, ProfileError
 from ..problems import Said, said
 from ..profile import Profile
+from ..refusals import LANGS
 from ..resources import house_dir, preset_names
-from .protocol import MAX_VARIANT_NAME, CreateTable, plain_text
+from .protocol import MAX_VARIANT_NAME, CreateTable, plain_description, plain_text
 
 
 def house_names() -> list[str]:
     folder = house_dir()
     return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+@functools.cache
+def described(name: str) -> dict[str, str]:
+    """A preset's or bundled house file's line in each language, for the
+    lobby's menu: read once (the bundled files do not change under a
+    running server); a file that does not load says nothing."""
+    from ..loader import load_profile
+
+    try:
+        p = load_profile(name if name in preset_names() else house_dir() / f"{name}.yaml")
+    except ProfileError:
+        return {}
+    return {lang: plain_text(p.description_in(lang), 400) for lang in LANGS}
 
 
 def profile_from_request(req: CreateTable) -> tuple[str, Profile]:
@@ -29,13 +46,13 @@ def profile_and_warnings(req: CreateTable) -> tuple[tuple[str, Profile], list[Pr
     ever go out), located in the pasted text as its errors are: the
     creation answer carries them, the lobby shows them."""
     variant, profile, warnings = _read_profile(req)
-    clean = {
+    clean: dict[str, Any] = {
         "name": plain_text(profile.name, MAX_VARIANT_NAME) or "custom",
-        "description": plain_text(profile.description, 400),
+        "description": plain_description(profile.description, 400),
         "source": plain_text(profile.source, 400),
     }
     if req.rules is not None:
-        variant = clean["name"]
+        variant = str(clean["name"])
     return (variant, profile.model_copy(update=clean)), warnings
 
 

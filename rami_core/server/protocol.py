@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from ..profile import Descriptions
+
 Card = Annotated[
     str,
     Field(min_length=2, max_length=8, description="A card in rami's notation: 7H, 10♦, QS, JK."),
@@ -224,6 +226,9 @@ class TableSummary(BaseModel):
         description="Why the table no longer moves (a round or a game past the turn and round caps), or null.",
     )
     public: bool = Field(False, description='A public table, its seats taken by "play now".')
+    descriptions: dict[str, str] = Field(
+        default_factory=dict, description="The profile's line by language (`en`, `fr`), for a lobby's list."
+    )
 
 
 class RefusalFields(BaseModel):
@@ -480,6 +485,13 @@ def plain_text(text: str, limit: int) -> str:
         ch for ch in text if ch == "\u200d" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
     )
     return " ".join(kept.split())[:limit]
+
+
+def plain_description(description: str | Descriptions, limit: int) -> str | Descriptions:
+    """A profile's description made plain text in each of its languages."""
+    if isinstance(description, str):
+        return plain_text(description, limit)
+    return Descriptions(**{k: plain_text(v, limit) for k, v in description.model_dump().items()})
 
 
 def validation_message(e: ValidationError) -> str:

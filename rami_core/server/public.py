@@ -27,10 +27,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..profile import Profile
+from ..refusals import LANGS
 from ..resources import preset_names
 from ..rules import Rules
 from .clocks import loop_time, retrying
-from .protocol import MAX_NAME, MAX_VARIANT_NAME, CreateTable, PublicJoin, ServerError, plain_text
+from .protocol import (
+    MAX_NAME,
+    MAX_VARIANT_NAME,
+    CreateTable,
+    PublicJoin,
+    ServerError,
+    plain_description,
+    plain_text,
+)
 from .table import HUMAN
 
 if TYPE_CHECKING:
@@ -115,7 +124,7 @@ def load_offers(house_files: list[str | Path]) -> dict[str, Offer]:
         p = clocked(Path(path))
         clean = {
             "name": plain_text(p.name, MAX_VARIANT_NAME) or Path(path).stem,
-            "description": plain_text(p.description, 400),
+            "description": plain_description(p.description, 400),
             "source": plain_text(p.source, 400),
         }
         p = p.model_copy(update=clean)
@@ -151,7 +160,8 @@ class PublicRoom:
             out.append(
                 {
                     "name": o.name,
-                    "description": o.profile.description,
+                    "description": o.profile.description_in("en"),
+                    "descriptions": {lang: o.profile.description_in(lang) for lang in LANGS},
                     "players": o.counts,
                     "default": o.default,
                     "turn_seconds": turn_seconds(o.profile),

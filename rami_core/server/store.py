@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..problems import Said
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -92,11 +94,11 @@ class Store:
         self.damaged: list[tuple[str, str]] = []  # (table id, reason) of rows left out by tables()
         p = Path(self.path)
         if p.exists() and not p.is_file():
-            raise StoreError(f"{self.path}: not a file (a folder or a device): give a SQLite file")
+            raise StoreError(Said("store_not_file", path=self.path))
         if not p.parent.is_dir():
-            raise StoreError(f"{self.path}: no such folder {str(p.parent)!r}")
+            raise StoreError(Said("store_no_folder", path=self.path, folder=repr(str(p.parent))))
         if readonly and not p.is_file():
-            raise StoreError(f"{self.path}: no such file")
+            raise StoreError(Said("at", where=self.path, detail=Said("no_such_file")))
         try:
             if readonly:
                 uri = "file:" + urllib.parse.quote(str(p.resolve())) + "?mode=ro"
@@ -110,24 +112,23 @@ class Store:
                 self.db.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'full' else 'NORMAL'}")
                 self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
-            raise StoreError(f"{self.path}: cannot be used as rami's store ({e})") from None
+            # sqlite's and the system's own words, quoted as they give them
+            raise StoreError(Said("store_unusable", path=self.path, error=str(e))) from None
         except OSError as e:
-            raise StoreError(f"{self.path}: cannot be opened ({e.strerror or e})") from None
+            raise StoreError(Said("store_cannot_open", path=self.path, error=str(e.strerror or e))) from None
 
     def _check_schema(self, readonly: bool) -> None:
         """A file with tables of its own, or rami's tables without their
         columns, is somebody else's database: refused, left untouched."""
         names = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not names and readonly:
-            raise StoreError(f"{self.path}: an empty SQLite file, not a rami database")
+            raise StoreError(Said("store_empty", path=self.path))
         if not names:
             return
         for table, columns in COLUMNS.items():
             have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
             if not columns <= have:
-                raise StoreError(
-                    f"{self.path}: not a rami database (its tables: {', '.join(sorted(names))[:200]})"
-                )
+                raise StoreError(Said("store_foreign", path=self.path, tables=", ".join(sorted(names))[:200]))
 
     def close(self) -> None:
         with self._lock:
@@ -182,7 +183,7 @@ class Store:
                         "FROM tables ORDER BY created"
                     ).fetchall()
                 except sqlite3.DatabaseError as e:
-                    raise StoreError(f"{self.path}: its list of tables cannot be read ({e})") from None
+                    raise StoreError(Said("store_tables_unreadable", path=self.path, error=str(e))) from None
                 logs: dict[Any, list[Any] | str] = {}
                 for r in rows:
                     try:

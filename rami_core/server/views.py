@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..legal import LegalMoves, lay_bounds, legal_moves
+from ..refusals import LANGS
 from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
@@ -142,4 +143,6 @@ def summary(t: Table) -> dict[str, Any]:
         "actions": len(t.game.log),
         "stopped": t.stopped,
         "public": t.public,
+        # Plain text already (made so when the table was created).
+        "descriptions": {lang: t.game.rules.profile.description_in(lang) for lang in LANGS},
     }

@@ -49,7 +49,7 @@ def _no_injection(page) -> None:
     assert page.title() != "1337"
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", pytest.param("fr", marks=pytest.mark.slow)])
 def test_the_lobby_shows_hostile_names_as_text(browser, server, lang):
     _tables(server)
     page = browser.new_page()
@@ -93,7 +93,10 @@ def test_the_lobby_links_carry_no_referrer(browser, server):
     page.close()
 
 
-@pytest.mark.parametrize(("lang", "said"), [("en", "hardly ever go out"), ("fr", "finit rarement")])
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [pytest.param("en", "hardly ever go out", marks=pytest.mark.slow), ("fr", "finit rarement")],
+)
 def test_the_lobby_shows_a_profiles_warnings(browser, server, lang, said):
     """A pasted profile in which hands hardly ever go out makes its table,
     and the lobby says why it may never end, located, in its language."""
@@ -108,6 +111,7 @@ def test_the_lobby_shows_a_profiles_warnings(browser, server, lang, said):
     page.close()
 
 
+@pytest.mark.slow  # waits for the page to hear of the deletion; the deletion itself is tests/hostile/test_hostile_expiry.py's
 @pytest.mark.parametrize(
     ("lang", "said"), [("en", "deleted by its creator"), ("fr", "supprimée par qui l'a créée")]
 )

@@ -237,6 +237,7 @@ def test_phone_rami51_nothing_covered(browser, srv):
     _check_rami51(browser, srv, "390x844", "fr")
 
 
+@pytest.mark.slow  # the phone layout: test_phone_rami51_nothing_covered in the default run
 def test_phone_voleur_rearrangement_without_scrolling(browser, srv):
     _check_voleur(browser, srv, "360x740", "en")
 
@@ -289,6 +290,7 @@ def test_touch_reorders_the_hand_and_builds_melds(browser, srv):
     page.context.close()
 
 
+@pytest.mark.slow  # a move by touch: test_touch_reorders_the_hand_and_builds_melds in the default run
 def test_touch_lays_off_on_a_table_meld(browser, srv):
     links = _table(srv, "rami51", RAMI51)
     page = _phone(browser, "390x844", "fr")
@@ -304,6 +306,7 @@ def test_touch_lays_off_on_a_table_meld(browser, srv):
     page.context.close()
 
 
+@pytest.mark.slow  # a move by touch: test_touch_reorders_the_hand_and_builds_melds in the default run
 def test_touch_moves_table_cards_in_voleur(browser, srv):
     links = _table(srv, "voleur", VOLEUR_SHORT)
     page = _phone(browser, "390x844", "fr")

@@ -69,6 +69,7 @@ def test_two_people_meet_by_play_now(browser, server, size, lang):
         page.context.close()
 
 
+@pytest.mark.slow  # waits out the bots' countdown; the lobby and its seats are play_now's
 def test_alone_bots_fill_the_table_after_the_countdown(browser, tmp_path: Path):
     from tests.server_support import ThreadServer
 

@@ -4,6 +4,7 @@ clicks with the table editor, a refused table told in French, hints."""
 from __future__ import annotations
 
 import httpx
+import pytest
 
 from rami_core.puzzles import collection
 
@@ -47,6 +48,7 @@ def test_a_puzzle_is_solved_by_clicks(browser, server):
     page.close()
 
 
+@pytest.mark.slow  # the puzzle page: solved by clicks in the default run
 def test_a_refused_table_and_hints_in_french(browser, server):
     pz = collection.bundled()[0]
     page = browser.new_page()

@@ -29,9 +29,8 @@ def play_round_by_http(server, tid: str, tokens: list[str]) -> None:
         assert r.status_code == 200, r.text
 
 
-@pytest.mark.parametrize(
-    ("size", "lang"), [("desktop", "fr"), pytest.param("phone", "en", marks=pytest.mark.slow)]
-)
+@pytest.mark.slow  # waits out the old page's 4 s deal on purpose; the round pause is tests/test_server_round_end.py's
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "fr"), ("phone", "en")])
 def test_the_round_end_stays_until_everyone_continues(browser, server, size, lang):
     r = httpx.post(
         server.url + "/api/tables",

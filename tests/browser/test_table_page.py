@@ -152,6 +152,7 @@ def test_a_refusal_is_shown_in_words(browser, server):
     page.close()
 
 
+@pytest.mark.slow  # two seats at one table: test_public_tables.py's play_now in the default run
 def test_two_people_at_one_table(browser, server):
     out = new_table(server, ["human", "human"], variant="rami51", seed=12, names=["Ana", "Bob"])
     desk = browser.new_context(viewport={"width": 1100, "height": 800})
@@ -183,7 +184,7 @@ def test_two_people_at_one_table(browser, server):
     phone.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", [pytest.param("en", marks=pytest.mark.slow), "fr"])
 def test_lobby_pasted_house_rules_error(browser, server, lang):
     page = browser.new_page()
     page.goto(server.url + f"/?lang={lang}")
@@ -194,6 +195,7 @@ def test_lobby_pasted_house_rules_error(browser, server, lang):
     page.close()
 
 
+@pytest.mark.slow  # a rearrangement by drag: test_table_feel.py's in the default run
 def test_voleur_rearrangement_is_sent_as_a_whole_table(browser, server):
     """The rebuild editor: a hand card moved into a new meld goes out as a
     `rearrange` of the complete table, checked as it is edited; the engine's

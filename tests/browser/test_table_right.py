@@ -66,9 +66,11 @@ def clock_seconds(page) -> int:
 # desktop's, the meld numbers at the phone's), both in the slow run.
 DESKTOP_FIRST = [DESKTOP, pytest.param(PHONE, marks=pytest.mark.slow)]
 PHONE_FIRST = [pytest.param(DESKTOP, marks=pytest.mark.slow), PHONE]
+BOTH_SLOW = [pytest.param(DESKTOP, marks=pytest.mark.slow), pytest.param(PHONE, marks=pytest.mark.slow)]
 
 
-@pytest.mark.parametrize("size", DESKTOP_FIRST, ids=["desktop", "phone"])
+# Waits for the scaled clock to tick; the clock's numbers are test_server.py's in the default run.
+@pytest.mark.parametrize("size", BOTH_SLOW, ids=["desktop", "phone"])
 def test_the_clock_after_a_turn_change_is_the_servers(browser, scaled, size):
     out = new_table(scaled, ["human", "human", "human"], variant="voleur", seed=2)
     first = view(scaled, out, 0)["turn"]
@@ -92,7 +94,7 @@ def test_the_clock_after_a_turn_change_is_the_servers(browser, scaled, size):
     ctx.close()
 
 
-@pytest.mark.parametrize("size", PHONE_FIRST, ids=["desktop", "phone"])
+@pytest.mark.parametrize("size", BOTH_SLOW, ids=["desktop", "phone"])
 def test_meld_numbers_are_the_ones_shown(browser, server, size):
     out = new_table(server, ["human", "human", "human"], variant="voleur", seed=6)
     seat = view(server, out, 0)["turn"]
@@ -163,6 +165,7 @@ def test_the_log_is_rebuilt_after_a_reload_in_french(browser, server, size):
     ctx.close()
 
 
+@pytest.mark.slow  # a reload: the log's French reload test in the default run
 def test_prepared_melds_survive_a_reload(browser, server):
     out = new_table(server, ["human", "human"], variant="rami51", seed=12)
     seat = view(server, out, 0)["turn"]

@@ -45,3 +45,13 @@ def assert_refused(result: subprocess.CompletedProcess[str], code: int = 1) -> s
     assert result.returncode == code, f"exit {result.returncode}, expected {code}:\n{out[-3000:]}"
     assert out.strip(), "a refusal must say why"
     return out
+
+
+def run_rami_here(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``rami ARGS`` in this process (click's CliRunner), for an input that is
+    refused before anything is read or run at length (a usage error, a folder,
+    a path too long, a name to show): what it prints and its exit code are the
+    same, without the half second of imports of a process."""
+    from tests.support.in_process import run_in_process
+
+    return run_in_process(*args, input=stdin, env={"RAMI_DEBUG": None})

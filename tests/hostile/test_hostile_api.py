@@ -25,7 +25,7 @@ from rami_core.hookspecs import hookimpl
 from rami_core.loader import load_profile
 from rami_core.savegame import SaveError, from_save, save, to_save
 from rami_core.scenario import build_setup, run_scenario
-from tests.hostile.support import assert_refused, run_rami
+from tests.hostile.support import assert_refused, run_rami, run_rami_here
 
 # --------------------------------------------------------------------------- saves
 
@@ -96,14 +96,14 @@ def test_a_five_thousand_digit_seed_in_a_save_file_is_refused(tmp_path: Path, sa
     text = json.dumps(resigned(saved)).replace(f'"seed": {saved["seed"]}', '"seed": ' + "7" * 5000)
     path = tmp_path / "big.json"
     path.write_text(text, encoding="utf-8")
-    out = assert_refused(run_rami("replay", str(path)))
+    out = assert_refused(run_rami_here("replay", str(path)))
     assert "digits" in out
 
 
 def test_saved_seating_that_is_not_a_mapping_is_refused(tmp_path: Path, saved: dict[str, Any]) -> None:
     path = tmp_path / "seats.json"
     path.write_text(json.dumps(_edit(saved, ("play",), {"seats": ["x", "y"]})), encoding="utf-8")
-    out = assert_refused(run_rami("play", "--resume", str(path)))
+    out = assert_refused(run_rami_here("play", "--resume", str(path)))
     assert "seating" in out
 
 
@@ -379,7 +379,7 @@ def test_an_internal_error_is_one_line_with_exit_3_and_a_traceback_on_demand(
 # --------------------------------------------------------------------------- rami play's prompt
 
 
-def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path) -> None:
+def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [
         "l 7H ²",
         "l 7H ١",  # an Arabic-Indic digit: str.isdigit, not an int() for us
@@ -392,16 +392,9 @@ def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path) -> None:
         "r split ² 7H",
         "q",
     ]
-    result = run_rami(
-        "play",
-        "--variant",
-        "voleur",
-        "--bots",
-        "random",
-        "--seed",
-        "1",
-        stdin="\n".join(lines) + "\n",
-        cwd=tmp_path,
+    monkeypatch.chdir(tmp_path)  # where a relative save would land
+    result = run_rami_here(
+        "play", "--variant", "voleur", "--bots", "random", "--seed", "1", stdin="\n".join(lines) + "\n"
     )
     out = result.stdout + result.stderr
     assert result.returncode == 0 and "Traceback" not in out, out[-3000:]
@@ -529,9 +522,18 @@ def test_rami_play_save_refuses_a_fifo(tmp_path: Path) -> None:
     import os
 
     os.mkfifo(tmp_path / "game.json")
+    one_round = ("--set", "game.end=rounds", "--set", "game.rounds=1")  # the first save is refused already
     out = run_rami(
-        "play", "--bots", "greedy,greedy", "--seed", "3", "--save", str(tmp_path / "game.json"), cwd=tmp_path
+        "play",
+        "--bots",
+        "greedy,greedy",
+        "--seed",
+        "3",
+        *one_round,
+        "--save",
+        str(tmp_path / "game.json"),
+        cwd=tmp_path,
     )
     assert "Traceback" not in out.stderr + out.stdout
-    assert "not a regular file (a FIFO, a socket or a device): refused" in out.stderr + out.stdout
+    assert "not a regular file (a pipe, a device or a socket): refused" in out.stderr + out.stdout
     assert (tmp_path / "game.json").is_fifo()

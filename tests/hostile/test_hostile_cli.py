@@ -3,7 +3,9 @@
 Each test is one reproduction: the input (a file under ``inputs/`` or built
 here), the command, and what a clean refusal says. Commands run in a real
 process under a memory cap and a time limit (see ``support.py``): a hang, an
-exhausted memory or a traceback fails the test.
+exhausted memory or a traceback fails the test. Inputs refused before anything
+is read at length (a folder, a path too long, a usage error, a name to show)
+run in this process (``run_rami_here``), which prints the same.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.support import INPUTS, assert_refused, run_rami
+from tests.hostile.support import INPUTS, assert_refused, run_rami, run_rami_here
 
 # --------------------------------------------------------------------------- scenarios that check nothing
 
@@ -115,8 +117,8 @@ def test_hostile_set_values_are_refused(setting: str, message: str) -> None:
 
 
 def test_a_five_thousand_character_path_is_refused() -> None:
-    assert "longer than" in assert_refused(run_rami("validate", "./" + "a" * 5000 + ".yaml"))
-    assert "longer than" in assert_refused(run_rami("replay", "a" * 5000))
+    assert "longer than" in assert_refused(run_rami_here("validate", "./" + "a" * 5000 + ".yaml"))
+    assert "longer than" in assert_refused(run_rami_here("replay", "a" * 5000))
 
 
 @pytest.mark.parametrize("command", ["replay", "validate"])
@@ -134,8 +136,8 @@ def test_a_fifo_is_refused_without_hanging(tmp_path: Path, command: str) -> None
 
 
 def test_a_folder_is_refused(tmp_path: Path) -> None:
-    assert "folder" in assert_refused(run_rami("replay", str(tmp_path)), code=2)
-    assert "folder" in assert_refused(run_rami("validate", str(tmp_path)))
+    assert "folder" in assert_refused(run_rami_here("replay", str(tmp_path)), code=2)
+    assert "folder" in assert_refused(run_rami_here("validate", str(tmp_path)))
 
 
 # --------------------------------------------------------------------------- leaks
@@ -144,20 +146,25 @@ def test_a_folder_is_refused(tmp_path: Path) -> None:
 def test_a_scenario_naming_a_private_key_as_its_variant_does_not_print_it(tmp_path: Path) -> None:
     shutil.copy(INPUTS / "scenario_variant_secret.yaml", tmp_path / "s.yaml")
     shutil.copy(INPUTS / "secret.key", tmp_path / "secret.key")
-    out = assert_refused(run_rami("check", str(tmp_path / "s.yaml")))
+    out = assert_refused(run_rami_here("check", str(tmp_path / "s.yaml")))
     assert "TOPSECRET" not in out and "PRIVATE KEY" not in out and "b3BlbnNzaC" not in out
 
 
 def test_show_on_a_file_that_is_not_a_profile_does_not_print_it() -> None:
-    out = assert_refused(run_rami("show", str(INPUTS / "secret.key")))
+    out = assert_refused(run_rami_here("show", str(INPUTS / "secret.key")))
     assert "TOPSECRET" not in out and "PRIVATE KEY" not in out and "b3BlbnNzaC" not in out
 
 
 # --------------------------------------------------------------------------- names shown through rich
 
+# The name is shown in the report's title whatever the games: a few turns of one round each.
+A_FEW_TURNS = ("--round-cap", "1", "--turn-cap", "20")
+
 
 def test_a_profile_name_with_rich_markup_is_shown_as_written() -> None:
-    result = run_rami("simulate", "--rules", str(INPUTS / "profile_markup_name.yaml"), "--games", "2")
+    result = run_rami_here(
+        "simulate", "--rules", str(INPUTS / "profile_markup_name.yaml"), "--games", "2", *A_FEW_TURNS
+    )
     out = result.stdout + result.stderr
     assert result.returncode == 0, out[-3000:]
     assert "[/oops] :x: [bold]" in out and "❌" not in out
@@ -167,14 +174,14 @@ def test_a_profile_name_with_rich_markup_is_shown_as_written() -> None:
 
 
 def test_exit_codes_are_documented_in_help() -> None:
-    result = run_rami("--help")
+    result = run_rami_here("--help")
     assert result.returncode == 0
     for line in ("0 success", "1 refused input or a failed check", "2 usage error", "3"):
         assert line in " ".join(result.stdout.split())
 
 
 def test_a_usage_error_exits_2() -> None:
-    assert_refused(run_rami("simulate", "--games", "zero"), code=2)
+    assert_refused(run_rami_here("simulate", "--games", "zero"), code=2)
 
 
 # --------------------------------------------------------------------------- numbers of seconds and workers (issue 23)
@@ -194,8 +201,14 @@ def test_a_usage_error_exits_2() -> None:
         ("play", "--bots", "greedy,greedy", "--delay", "-1"),
     ],
 )
-def test_numbers_of_seconds_are_finite_and_not_negative(tmp_path, args):
-    out = run_rami(
+def test_numbers_of_seconds_are_finite_and_not_negative(tmp_path, args, monkeypatch):
+    import uvicorn
+
+    def started(*_: object, **__: object) -> None:
+        raise AssertionError(f"the server started with {args[1:]}")
+
+    monkeypatch.setattr(uvicorn, "run", started)  # in this process a running server would never return
+    out = run_rami_here(
         *args,
         "--db" if args[0] == "serve" else "--seed",
         str(tmp_path / "x.sqlite") if args[0] == "serve" else "1",
@@ -234,7 +247,9 @@ ESCAPED_NAME = 'extends: rami51\nname: "house\\e[2J\\e]0;owned\\a"\n'
 
 def test_simulate_shows_an_escaped_profile_name_escaped(tmp_path):
     (tmp_path / "house.yaml").write_text(ESCAPED_NAME)
-    out = run_rami("simulate", "--rules", str(tmp_path / "house.yaml"), "--games", "1", "--bots", "random")
+    out = run_rami_here(
+        "simulate", "--rules", str(tmp_path / "house.yaml"), "--games", "1", "--bots", "random", *A_FEW_TURNS
+    )
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout + out.stderr
     assert "house\\x1b[2J" in out.stdout
@@ -248,7 +263,7 @@ def test_replay_shows_an_escaped_profile_name_escaped(tmp_path):
     (tmp_path / "house.yaml").write_text(ESCAPED_NAME)
     game = Game.new(load_profile(tmp_path / "house.yaml"), 2, seed=3)
     save(game, tmp_path / "g.json")
-    out = run_rami("replay", str(tmp_path / "g.json"))
+    out = run_rami_here("replay", str(tmp_path / "g.json"))
     assert out.returncode == 0, out.stderr
     assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout + out.stderr
     assert "house\\x1b[2J" in out.stdout

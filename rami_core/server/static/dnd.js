@@ -6,7 +6,14 @@
 // The page decides what a drop means; this module knows nothing of the game.
 
 const START = 6; // pixels before a press becomes a drag
+// Near the window's top or bottom edge a drag scrolls the page, faster the
+// nearer the edge, while the pointer stays there (a meld off screen is
+// reached without letting go; a finger cannot scroll while it holds a card).
+const EDGE = 56;
+const SPEED = 22; // pixels a frame at the very edge
+const DWELL = 250; // ms at the edge before it scrolls: a drop just below the top is not carried away
 let drag = null;
+let scrolling = 0;
 let dropHandler = () => {};
 let swallowClick = false;
 
@@ -41,6 +48,29 @@ function mark(zone) {
   if (zone) zone.classList.add("drop-over");
 }
 
+function edgeSpeed(y) {
+  const h = window.innerHeight;
+  if (y < EDGE) return -SPEED * Math.min(1, (EDGE - Math.max(y, 0)) / EDGE);
+  if (y > h - EDGE) return SPEED * Math.min(1, (EDGE - Math.max(h - y, 0)) / EDGE);
+  return 0;
+}
+
+function autoScroll() {
+  scrolling = 0;
+  if (!drag || !drag.started) return;
+  const v = edgeSpeed(drag.lastY);
+  if (!v) return;
+  if (performance.now() - drag.edgeSince < DWELL) {
+    scrolling = requestAnimationFrame(autoScroll);
+    return;
+  }
+  const before = window.scrollY;
+  window.scrollBy(0, v);
+  // The pointer holds still while the page moves under it: the zone under it changes.
+  if (window.scrollY !== before) mark(zoneAt(drag.lastX, drag.lastY));
+  scrolling = requestAnimationFrame(autoScroll);
+}
+
 function move(e) {
   if (!drag || e.pointerId !== drag.pointer) return;
   const dx = e.clientX - drag.x;
@@ -60,12 +90,19 @@ function move(e) {
   e.preventDefault();
   drag.ghost.style.transform = `translate(${e.clientX + 8}px, ${e.clientY + 8}px)`;
   mark(zoneAt(e.clientX, e.clientY));
+  drag.lastX = e.clientX;
+  drag.lastY = e.clientY;
+  if (!edgeSpeed(e.clientY)) drag.edgeSince = null;
+  else if (drag.edgeSince === null) drag.edgeSince = performance.now();
+  if (!scrolling && drag.edgeSince !== null) scrolling = requestAnimationFrame(autoScroll);
 }
 
 function end(e) {
   if (!drag || e.pointerId !== drag.pointer) return;
   const d = drag;
   drag = null;
+  cancelAnimationFrame(scrolling);
+  scrolling = 0;
   // A quick flick can end before any move was delivered (moves wait for the
   // next frame, the release does not): judged by where it ends.
   const far = Math.hypot(e.clientX - d.x, e.clientY - d.y) >= START;
@@ -92,7 +129,7 @@ export function draggable(el, payload) {
     if (e.button !== 0 || drag) return;
     const p = payload();
     if (!p) return;
-    drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, started: false, payload: p.data, els: p.els || [el], zone: null };
+    drag = { pointer: e.pointerId, x: e.clientX, y: e.clientY, started: false, payload: p.data, els: p.els || [el], zone: null, edgeSince: null };
   });
 }
 

@@ -6,7 +6,7 @@
 
 import { lang } from "./i18n.js";
 
-const WORDS = {
+export const WORDS = {
   en: {
     rules: "Rules of this table",
     hint: "Hint",

@@ -1,7 +1,7 @@
 // The page's words in English and French. The server's refusal messages are
 // English; a French page shows its own sentence for each contract code.
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     title: "rami — table server",
     colon: ":",
@@ -11,6 +11,8 @@ const STRINGS = {
     daily_puzzle: "Casse-tête du jour: today's voleur puzzle",
     variant: "Variant",
     preset: "Preset or house file",
+    presets_group: "Presets",
+    house_group: "House rules",
     paste: "…or paste a house-rule file (YAML)",
     seats: "Seats",
     seat: "Seat",
@@ -29,6 +31,7 @@ const STRINGS = {
     play_seat: "play seat",
     none: "none yet",
     refresh: "Refresh",
+    players: "Players",
     your_hand: "Your hand",
     table: "Table",
     stock: "Stock",
@@ -117,6 +120,8 @@ const STRINGS = {
     daily_puzzle: "Casse-tête du jour : le problème de rami voleur du jour",
     variant: "Variante",
     preset: "Variante ou règle maison",
+    presets_group: "Variantes",
+    house_group: "Règles maison",
     paste: "…ou collez un fichier de règles maison (YAML)",
     seats: "Places",
     seat: "Place",
@@ -135,6 +140,7 @@ const STRINGS = {
     play_seat: "jouer la place",
     none: "aucune pour l'instant",
     refresh: "Actualiser",
+    players: "Joueurs",
     your_hand: "Votre main",
     table: "Table",
     stock: "Talon",
@@ -218,7 +224,7 @@ const STRINGS = {
 
 // A French sentence for each refusal code the server gives without the
 // catalogue's words (the English page shows the server's message).
-const CODES_FR = {
+export const CODES_FR = {
   not_your_turn: "Ce n'est pas votre tour.",
   wrong_phase: "Pas maintenant : piochez d'abord, ou le tour ne se finit pas ainsi.",
   action_forbidden: "Cette variante ne permet pas ce coup.",

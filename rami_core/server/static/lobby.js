@@ -65,7 +65,7 @@ function renderSeats() {
   seats.forEach((s, i) => {
     const select = el("select", { class: "kind", dataset: { i } });
     for (const k of ["human", ...meta.bots]) {
-      const o = el("option", { value: k, text: k === "human" ? t("human") : `${t("bot")} ${k}` });
+      const o = el("option", { value: k, text: k === "human" ? t("human") : `${t("bot")} ${t("bots")[k] || k}` });
       o.selected = k === s.kind;
       select.append(o);
     }
@@ -84,22 +84,38 @@ function renderSeats() {
   });
 }
 
-async function loadMeta() {
-  meta = await (await fetch("/api/meta")).json();
+// The chosen variant's line in the page's language, under the menu (a pasted
+// file is described by its own `description`, on the table's page).
+function describeVariant() {
+  const d = (meta.descriptions || {})[$("variant").value] || {};
+  $("variant-description").textContent = $("rules").value.trim() ? "" : d[lang()] || d.en || "";
+}
+
+function fillVariants() {
   const sel = $("variant");
+  const chosen = sel.value;
   sel.replaceChildren();
-  for (const [group, names] of [["presets", meta.presets], ["house", meta.house]]) {
+  for (const [group, names] of [["presets_group", meta.presets], ["house_group", meta.house]]) {
     const og = document.createElement("optgroup");
-    og.label = group;
+    og.label = t(group);
     for (const n of names) {
+      // The line in the page's language, not the file's identifier (English words joined by _).
+      const d = (meta.descriptions || {})[n] || {};
       const o = document.createElement("option");
       o.value = n;
-      o.textContent = n;
+      o.title = n;
+      o.textContent = d[lang()] || d.en || n;
       og.appendChild(o);
     }
     sel.appendChild(og);
   }
-  sel.value = meta.presets.includes("rami51") ? "rami51" : meta.presets[0];
+  sel.value = chosen || (meta.presets.includes("rami51") ? "rami51" : meta.presets[0]);
+  describeVariant();
+}
+
+async function loadMeta() {
+  meta = await (await fetch("/api/meta")).json();
+  fillVariants();
   renderSeats();
 }
 
@@ -115,7 +131,7 @@ async function loadTables() {
       el(
         "li",
         {},
-        el("strong", { text: tb.variant }),
+        el("strong", { text: (tb.descriptions || {})[lang()] || tb.variant, title: tb.variant }),
         ` · ${t("round")} ${tb.round_no} · ${who} · `,
         el("a", { href, text: t("watch") }),
       ),
@@ -187,9 +203,12 @@ $("lang").onchange = () => {
   u.searchParams.set("lang", $("lang").value);
   history.replaceState(null, "", u);
   texts();
+  fillVariants();
   renderSeats();
   loadTables();
 };
+$("variant").addEventListener("change", describeVariant);
+$("rules").addEventListener("input", describeVariant);
 $("refresh").onclick = loadTables;
 $("create").onsubmit = create;
 texts();

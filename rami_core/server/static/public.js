@@ -11,7 +11,7 @@ const NAME_KEY = "rami-name";
 const TICKET_KEY = "rami-public-ticket";
 const SEATS_KEY = "rami-public-seats";
 
-const WORDS = {
+export const WORDS = {
   en: {
     heading: "Play now",
     intro: "A seat at the next public table, with the other people who clicked; bots take the seats left after the wait. A turn has a clock: if you leave, it plays for you until you come back.",
@@ -85,6 +85,7 @@ function texts() {
   $("l-size").textContent = w("size");
   $("play-now-btn").textContent = w("play");
   $("wait-leave").textContent = w("leave");
+  fillOffers();
   describe();
   renderSeats();
 }
@@ -92,7 +93,8 @@ function texts() {
 function describe() {
   const o = offers.find((x) => x.name === $("offer").value);
   const parts = [];
-  if (o && o.description) parts.push(o.description);
+  const said = o && ((o.descriptions || {})[lang()] || o.description);
+  if (said) parts.push(said);
   if (o && o.turn_seconds) parts.push(w("per_turn", o.turn_seconds));
   $("offer-description").textContent = parts.join(" · ");
 }
@@ -112,20 +114,27 @@ function fillSizes() {
   describe();
 }
 
+// Each offer by its line in the page's language (its name is an identifier).
+function fillOffers() {
+  const sel = $("offer");
+  const chosen = sel.value;
+  sel.replaceChildren();
+  for (const o of offers) {
+    const opt = document.createElement("option");
+    opt.value = o.name;
+    opt.title = o.name;
+    opt.textContent = (o.descriptions || {})[lang()] || o.description || o.name;
+    sel.append(opt);
+  }
+  sel.value = chosen || (offers.some((o) => o.name === "rami51") ? "rami51" : offers[0]?.name);
+}
+
 async function loadOffers() {
   const r = await fetch("/api/public");
   if (!r.ok) return;
   const d = await r.json();
   offers = d.offers;
-  const sel = $("offer");
-  sel.replaceChildren();
-  for (const o of offers) {
-    const opt = document.createElement("option");
-    opt.value = o.name;
-    opt.textContent = o.name;
-    sel.append(opt);
-  }
-  sel.value = offers.some((o) => o.name === "rami51") ? "rami51" : offers[0]?.name;
+  fillOffers();
   fillSizes();
 }
 

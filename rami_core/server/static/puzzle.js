@@ -5,7 +5,7 @@
 import { cardElement } from "./cards.js";
 import { lang, refusal, setLang } from "./i18n.js";
 
-const WORDS = {
+export const WORDS = {
   en: {
     title: (id, d) => `Casse-tête ${id} — difficulty ${d}`,
     goal_all: "Lay every card of your hand in one turn: the whole table may be rebuilt.",

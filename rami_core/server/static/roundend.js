@@ -7,7 +7,7 @@
 import { cardElement } from "./cards.js";
 import { lang } from "./i18n.js";
 
-const WORDS = {
+export const WORDS = {
   en: {
     title: (n) => `Round ${n} is over`,
     out: (w) => `${w} goes out.`,

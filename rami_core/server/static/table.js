@@ -678,6 +678,7 @@ function renderStatus() {
   yourTurn(v.seat !== null && v.turn === v.seat && v.phase !== "over", $("opt-sound"));
   $("hint").textContent = t("select_hint");
   $("h-hand").textContent = t("your_hand");
+  $("h-players").textContent = t("players");
   $("h-table").textContent = t("table");
   $("h-sheet").textContent = t("score_sheet");
   $("h-log").textContent = t("log");
