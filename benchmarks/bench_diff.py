@@ -3,7 +3,9 @@
 For every ordered pair of presets (or of presets and bundled house files with
 --houses), the search `rami diff A B` runs with its default budget and seed:
 its CPU and wall time, the settings that differ, the situations found, and
-the settings neither a situation nor the deal summary shows. The last line gives the
+the settings neither a situation nor the deal summary shows, each with the
+code of the reason the report gives (reasons.py: clock, same_outcome,
+after_swap, inert, masked, unshared, not_found). The last line gives the
 median and the slowest pair.
 
     python benchmarks/bench_diff.py                 # the 30 pairs of presets
@@ -21,6 +23,7 @@ import sys
 import time
 
 from rami_core.diff.deal import deal_difference, shown_by_deal
+from rami_core.diff.reasons import reason_for
 from rami_core.diff.search import DEFAULT_BUDGET, Search
 from rami_core.diff.settings import settings_diff
 from rami_core.diff.situation import Referee
@@ -32,17 +35,20 @@ def measure(a: str, b: str, seed: int, budget: int) -> dict[str, object]:
     pa, pb = load_profile(a), load_profile(b)
     t0, w0 = time.process_time(), time.perf_counter()
     changes = settings_diff(pa, pb)
-    result = Search(Referee(pa), Referee(pb), changes, seed, budget).run() if changes else None
+    ra, rb = Referee(pa), Referee(pb)
+    result = Search(ra, rb, changes, seed, budget).run() if changes else None
     deal = deal_difference(pa, pb, seed) if changes else None
-    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
     explained = {p for f in result.found for p in f.causes} if result else set()
+    untouched = [c for c in changes if c.path not in explained and not shown_by_deal(c.path, deal)]
+    why = [reason_for(c, changes, ra, rb, result).code for c in untouched] if result else []
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
     return {
         "a": a,
         "b": b,
         "settings": len(changes),
         "found": len(result.found) if result else 0,
         "tried": result.tried if result else 0,
-        "untouched": [c.path for c in changes if c.path not in explained and not shown_by_deal(c.path, deal)],
+        "untouched": [f"{c.path}({w})" for c, w in zip(untouched, why, strict=True)],
         "deal": deal is not None,
         "cpu": cpu,
         "wall": wall,

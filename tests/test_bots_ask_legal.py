@@ -91,3 +91,53 @@ def test_a_discard_pile_the_engine_closes_is_not_drawn_from(monkeypatch: pytest.
     assert legal_moves(game, view.seat).allowed() == ["draw_stock"]
     assert make_bot("greedy", 0).choose(view, game.rules) == A.Draw(view.seat, "stock")
     assert suggest(view, game.rules)["draw"] == "stock"
+
+
+# Two readings the bots got wrong while they read the profile's switches,
+# each at its edge: the plans now follow what the engine accepts.
+
+
+def _position(overrides: list[str], hand: str, table: list[str], phase: str, top: str | None = None) -> Game:
+    """A two-player rami51 game (with `overrides`) where seat 0, opened in an
+    earlier turn, holds `hand` before `table`'s melds (its own)."""
+    from rami_core.cards import parse_card
+    from rami_core.melds import read_meld
+    from rami_core.state import TableMeld
+
+    game = Game.new(load_profile("rami51", overrides), 2, seed=1)
+    s = game.state
+    s.turn, s.phase, s.opened = 0, phase, [True, False]
+    s.hands[0] = [parse_card(c) for c in hand.split()]
+    readings = [read_meld([parse_card(c) for c in m.split()], game.rules.melds) for m in table]
+    s.table = [TableMeld(r, 0) for r in readings if r is not None]
+    assert len(s.table) == len(table)
+    if top is not None:
+        s.discard = [parse_card(top)]
+    return game
+
+
+def test_without_new_melds_after_opening_the_cards_go_on_the_table() -> None:
+    """table.new_melds: false. The hand's best lay would be a new set of
+    eights, which the engine refuses after the opening turn; the bots used to
+    plan it anyway (and so laid nothing). Now the plan lays 8♥ 9♥ off on the
+    hearts run, as the engine allows."""
+    game = _position(["table.new_melds=false"], "8H 8S 8C 9H 2D 4C", ["5H 6H 7H"], LAY)
+    view = game.view(0)
+    assert not legal_moves(game, 0).may("meld")
+    plan = Planner(game.rules).plan(state_from_view(view), 0)
+    assert not any(isinstance(a, A.Meld) for a in plan)
+    (lay_off,) = [a for a in plan if isinstance(a, A.LayOff)]
+    assert sorted(str(it.card) for it in lay_off.items) == ["8H", "9H"]
+    assert suggest(view, game.rules)["actions"] == [lay_off]
+
+
+def test_a_table_that_may_be_rebuilt_takes_the_discard_even_without_lay_offs() -> None:
+    """table.rearrange: true with table.lay_off: false. The engine adds a card
+    to a table meld (a lay off is a rebuild of the table), so a discard top
+    that fits the table is worth taking; the bots used to read the lay_off
+    switch alone and drew from the stock."""
+    overrides = ["table.rearrange=true", "table.lay_off=false", "jokers.swap=on_table"]
+    game = _position(overrides, "2D 4C 9S JC KD", ["5H 6H 7H"], DRAW, top="8H")
+    view = game.view(0)
+    assert make_bot("greedy", 0).choose(view, game.rules) == A.Draw(0, "discard")
+    assert suggest(view, game.rules)["draw"] == "discard"

@@ -239,3 +239,12 @@ def test_rami_simulate_prints_its_tables_in_french():
     assert code == 0, out
     assert "victoires par place" in out and "taux de victoire" in out and "parties par seconde" in out
     assert "wins per seat" not in out and "games per second" not in out
+
+
+@pytest.mark.skipif(
+    not hasattr(click.exceptions, "NoSuchCommand"), reason="click before 8.4 names no unknown command"
+)
+def test_a_misspelt_command_is_told_in_french():
+    code, out = _run(["plya", "--lang", "fr"], Path("."))
+    assert code == 2 and "Commande inconnue 'plya' (vouliez-vous dire play" in out, out
+    assert not CLICK_FRAME.search(out), out

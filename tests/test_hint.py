@@ -60,3 +60,29 @@ def test_a_hinted_lay_off_of_the_ace_of_spades_parses() -> None:
     assert [(it.card, it.to, it.as_) for it in cmd.items] == [(parse_card("AS"), 4, None)]
     joker = parse("l JK 3 as 5H")
     assert joker.items[0].as_ == parse_card("5H")
+
+
+def test_the_pages_hint_says_the_moves_the_terminals_types() -> None:
+    """The same plan, said two ways: the terminal's `h` gives the commands to
+    type (m ..., x ...), the table page (nothing typed there) the moves in
+    words, in both languages, the same cards named."""
+    import re
+
+    from rami_core.i18n import Messages
+    from rami_core.terminal.hint import hint_words
+
+    game = Game.new(load_profile("rami51"), 2, seed=5)
+    s = game.state
+    s.turn, s.phase, s.drew_from = 0, LAY, "stock"
+    s.opened = [True, False]
+    s.hands[0] = cards("7H 8H 9H KS KC KD 2C")
+    view = game.view(0)
+    for lang, lay, discard in (("en", "lay ", "discard "), ("fr", "posez ", "défaussez ")):
+        msg = Messages(lang)
+        ok, typed = hint_words(view, game.rules, msg, str)
+        ok2, said = hint_words(view, game.rules, msg, str, typed=False)
+        assert ok and ok2
+        assert re.search(r"\bm \S", typed) and "(x " in typed
+        assert lay in said and discard in said and "(x " not in said and not re.search(r"\bm \S", said)
+        named = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b")
+        assert set(named.findall(typed)) == set(named.findall(said)) != set()

@@ -12,6 +12,7 @@ in the table before it can be imported: the test names it.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -77,7 +78,9 @@ def _imports(path: Path, module: str) -> set[str]:
     return found
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
+    """Read once for the three checks (the package does not change while the tests run)."""
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for module, path in modules.items():

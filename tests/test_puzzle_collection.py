@@ -66,6 +66,18 @@ def test_the_collection_command_regenerates_the_start(tmp_path):
     assert out.read_text(encoding="utf-8").splitlines() == [p.line() for p in first]
 
 
+def test_a_refused_variant_leaves_no_file_and_the_summary_is_in_the_language_asked(tmp_path):
+    out = tmp_path / "c.jsonl"
+    args = ["puzzle", "collection", "--out", str(out), "--lang", "fr"]
+    res = CliRunner().invoke(main, [*args, "--variant", "rami51"])
+    assert res.exit_code == 1 and "ne réarrange jamais la table" in res.output
+    assert not out.exists()  # refused before anything is written
+    res = CliRunner().invoke(main, [*args, "--seed", str(SEED), "--attempts", "2", "--per-grade", "1"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip().endswith("(certains niveaux ne sont pas encore pleins : relancez)")
+    assert " casse-têtes dans " in res.stdout
+
+
 def test_every_witness_by_the_independent_checker():
     bad = [p.id for p in PUZZLES if not referee.witness_ok(p.table, p.hand, p.proof.witness)]
     assert bad == []

@@ -3,6 +3,7 @@ check of a move being prepared, and what a seat still owes this turn."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,34 @@ def test_hint_is_the_terminals_in_french(client):
     r = client.get(f"/api/tables/{tid}/hint?token={b}&lang=fr")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
     assert client.get(f"/api/tables/{tid}/hint").status_code == 403  # a spectator
+
+
+RAMI51_OPENING = {
+    "hands": [
+        ["7H", "8H", "9H", "10H", "JH", "QH", "KH", "2C", "3C", "4C", "KS", "KD", "KC", "5D"],
+        ["2D", "4D", "6D", "8D", "10D", "QD", "AS", "3S", "5S", "7S", "9S", "JS", "QS"],
+    ],
+    "stock": ["9C", "6S", "AH", "AD"],
+    "discard": ["2H"],
+}
+# What a terminal player types; a page player has no command line to type it in.
+COMMANDS = re.compile(r"(^|[ :,])[mlsrx] |\((d|dd|e|x [^)]*)\)")
+
+
+@pytest.mark.parametrize(("variant", "setup"), [("rami51", RAMI51_OPENING), ("voleur", VOLEUR)])
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_pages_hint_says_the_move_not_the_command(client, variant, setup, lang):
+    tid, a, _ = _table(client, variant, setup)
+    drew = client.get(f"/api/tables/{tid}/hint?token={a}&lang={lang}").json()["text"]
+    assert not COMMANDS.search(drew), drew
+    client.post(f"/api/tables/{tid}/actions?token={a}", json={"draw": "stock"}).raise_for_status()
+    text = client.get(f"/api/tables/{tid}/hint?token={a}&lang={lang}").json()["text"]
+    assert not COMMANDS.search(text), text
+    if variant == "rami51":
+        lay, then = (
+            ("Conseil : posez [", "puis défaussez") if lang == "fr" else ("Hint: lay [", "then discard")
+        )
+        assert text.startswith(lay) and then in text and "[7♥ 8♥ 9♥ 10♥]" in text, text
 
 
 def test_check_reads_each_meld_and_orders_a_run(client):

@@ -176,6 +176,12 @@ def _usage_message(exc: click.exceptions.UsageError, msg: Any) -> str:
                 )
             )
         return str(msg("cli_no_such_option", option=exc.option_name))
+    no_such_command = getattr(click.exceptions, "NoSuchCommand", None)  # click 8.4 and later
+    if no_such_command is not None and isinstance(exc, no_such_command):
+        possible = ", ".join(exc.possibilities or ())
+        if possible:
+            return str(msg("cli_no_such_command_similar", command=repr(exc.command_name), possible=possible))
+        return str(msg("cli_no_such_command", command=repr(exc.command_name)))
     return exc.format_message()
 
 

@@ -71,7 +71,14 @@ def diff_cmd(
     the situations where the referee rules differently, each shrunk to the
     fewest cards and moves, then the deal where it differs."""
     from rami_core.diff.deal import deal_difference, shown_by_deal
-    from rami_core.diff.report import deal_lines, settings_lines, situation_lines, verdict_line
+    from rami_core.diff.reasons import reason_for
+    from rami_core.diff.report import (
+        deal_lines,
+        settings_lines,
+        situation_lines,
+        untouched_lines,
+        verdict_line,
+    )
     from rami_core.diff.scenarios import scenario_text
     from rami_core.diff.search import DEFAULT_BUDGET, Search
     from rami_core.diff.settings import settings_diff
@@ -110,9 +117,10 @@ def diff_cmd(
             echo(line)
     if untouched:
         echo()
-        echo(words(lang, "untouched_title", n=len(untouched)))
-        for path in untouched:
-            echo(words(lang, "untouched", path=path))
+        by_path = {c.path: c for c in changes}
+        why = [(path, reason_for(by_path[path], changes, ra, rb, result)) for path in untouched]
+        for line in untouched_lines(why, lang):
+            echo(line)
     if scenarios_file is not None:
         text = scenario_text(
             result.found,

@@ -133,9 +133,8 @@ def collection_cmd(
 
     have = build(out, per_grade=per_grade, seed=seed, variant=variant, attempts=attempts, progress=progress)
     full = all(have[g] >= per_grade for g in GRADES)
-    click.echo(
-        f"{sum(have.values())} puzzles in {out}" + ("" if full else " (not every grade full yet: run again)")
-    )
+    done = "puzzle_collection_full" if full else "puzzle_collection_partial"
+    click.echo(msg(done, n=sum(have.values()), path=str(out)))
 
 
 @puzzle_group.command("play")

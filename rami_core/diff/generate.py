@@ -34,6 +34,13 @@ class Focus:
     jokers: int  # jokers both decks hold
     short_stock: bool  # an empty-stock rule differs
     scores: bool  # a scoring or game-end rule differs
+    # The scores a setup gives at each seat count: one per side where both
+    # profiles count the same sides there (two teams at four), else None:
+    # no table of scores is one of both (a team game against one of seats).
+    sides: tuple[tuple[int, int | None], ...] = ()
+
+    def score_count(self, players: int) -> int | None:
+        return dict(self.sides).get(players, players)
 
 
 def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
@@ -55,7 +62,21 @@ def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
         jokers=min(a.deck.jokers, b.deck.jokers),
         short_stock=bool(groups & {"draw", "game"}),
         scores=bool(groups & {"scoring", "game", "jokers", "teams"}),
+        sides=tuple((n, _same_sides(Rules.build(a, n).sides, Rules.build(b, n).sides)) for n in counts),
     )
+
+
+def _same_sides(x: int, y: int) -> int | None:
+    return x if x == y else None
+
+
+def scores_near(rng: random.Random, focus: Focus, players: int, below: int) -> list[int] | None:
+    """Scores a round away from one of the targets (None where no scores suit both profiles)."""
+    n = focus.score_count(players)
+    if n is None or not focus.targets:
+        return None
+    target = rng.choice(focus.targets)
+    return [max(0, target - rng.randint(1, below)) for _ in range(n)]
 
 
 class Pool:
@@ -198,9 +219,10 @@ def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[st
     setup["opened"] = opened
     if rng.random() < 0.6:
         setup["phase"] = "lay"
-    if focus.scores and focus.targets and rng.random() < 0.5:
-        target = rng.choice(focus.targets)
-        setup["scores"] = [max(0, target - rng.randint(1, 60)) for _ in range(players)]
+    if focus.scores and rng.random() < 0.5:
+        scores = scores_near(rng, focus, players, 60)
+        if scores is not None:
+            setup["scores"] = scores
     return setup
 
 
@@ -223,9 +245,9 @@ def end_setup(rng: random.Random, focus: Focus) -> dict[str, Any]:
         "opened": [True] + [rng.random() < 0.7 for _ in range(players - 1)],
         "phase": "lay",
     }
-    if focus.targets:
-        target = rng.choice(focus.targets)
-        setup["scores"] = [max(0, target - rng.randint(1, 40)) for _ in range(players)]
+    scores = scores_near(rng, focus, players, 40)
+    if scores is not None:
+        setup["scores"] = scores
     return setup
 
 

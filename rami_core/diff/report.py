@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rami_core.diff.deal import DealDifference
+from rami_core.diff.reasons import Reason
 from rami_core.diff.search import Found
 from rami_core.diff.settings import SettingChange, shown_value
 from rami_core.diff.situation import Referee
@@ -111,6 +112,24 @@ def verdict_line(found: Found, ref: Referee, lang: str) -> str:
         seen = ref.observed(last.state, sit.players)
         outcome = ", ".join(f"{k} {_shown(seen[k])}" for k in found.how.keys[:4])
     return _verdict(last.error, lang, outcome)
+
+
+def untouched_lines(reasons: list[tuple[str, Reason]], lang: str) -> list[str]:
+    """The settings no situation shows, each with why (:mod:`.reasons`)."""
+    from rami_core.problems import words as said_words
+
+    out = [words(lang, "untouched_title", n=len(reasons))]
+    for path, r in reasons:
+        params = dict(r.params)
+        key = f"why_{r.code}"
+        if r.code == "masked":
+            if not params["by"]:
+                key = "why_masked_all"
+            params["by"] = ", ".join(params["by"])
+        if r.code == "unshared":
+            params["said"] = said_words(params["said"], lang)
+        out.append(words(lang, "untouched", path=path, why=words(lang, key, **params)))
+    return out
 
 
 def deal_lines(deal: DealDifference, seed: int, lang: str) -> list[str]:

@@ -30,7 +30,7 @@ from rami_core.diff.generate import (
     opening_setup,
     random_setup,
 )
-from rami_core.diff.settings import SettingChange, profile_with
+from rami_core.diff.settings import SettingChange, moved
 from rami_core.diff.shrink import shrink
 from rami_core.diff.situation import Disagreement, Referee, Situation, disagreement
 from rami_core.engine import Game, play_on
@@ -48,6 +48,9 @@ AIMED_SHARE = (
     0.85  # setups at the edge of its setting, in a setting's own search (a random one may take 20 states)
 )
 AIM_LEAST = 8  # states each aimed search tries at least
+AIM_OWN = 8  # a setting's own search: budget // AIM_OWN states a side, on top of the pair's budget
+MAX_IDLE = 200  # setups in a row that start under neither side before a search gives up
+MASKED_KEPT = 3  # situations kept where a setting alone parts the referees but A and B do not
 # Settings the referee never reads on a move from a set-up state: the seat
 # counts and the deal (the deal's summary shows them), and the turn clock
 # (the table's, not the engine's).
@@ -68,6 +71,11 @@ class Found:
 class SearchResult:
     found: list[Found] = field(default_factory=list)
     tried: int = 0
+    # Per setting left without a situation: what its own search saw where
+    # that setting alone parts two referees and A and B do not (the pair of
+    # referees, the situation), for :mod:`.reasons` to say why.
+    masked: dict[str, list[tuple[Referee, Referee, Situation]]] = field(default_factory=dict)
+    own_tried: dict[str, int] = field(default_factory=dict)  # states each setting's own search tried
 
 
 def setup_of(state: GameState) -> dict[str, Any]:
@@ -112,6 +120,7 @@ class Search:
         self.rng = random.Random(f"rami-diff:{seed}")
         self.seed = seed
         self.budget = budget
+        self.limit = budget  # the states the search now under way stops at
         self.result = SearchResult()
         self.rearrange = any(
             r is not None and r.may_rearrange
@@ -122,14 +131,27 @@ class Search:
         self.actions: dict[str, Any] = {}
         self.tries: dict[tuple[str, ...], int] = {}
         self.kinds: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
-        self.singles = {
-            c.path: Referee(p) for c in changes if (p := profile_with(a.profile, c.path, c.b)) is not None
-        }
-        # B with one setting put back to A's value: what tells a setting that
-        # matters only beside another (set_swap beside a swap A forbids) apart.
-        self.backs = {
-            c.path: Referee(p) for c in changes if (p := profile_with(b.profile, c.path, c.a)) is not None
-        }
+        # A with one setting changed alone to B's value, and B with one put
+        # back alone to A's: what tells a setting that matters only beside
+        # another (set_swap beside a swap A forbids) apart.
+        self.singles: dict[str, Referee] = {}
+        self.backs: dict[str, Referee] = {}
+        # For a setting's own search only: the same, with the fewest companions
+        # it needs where it holds only together with another (voleur's jokers
+        # move on the table only where the table is rearranged). Not asked for
+        # the causes of other findings: a companion would be blamed for them.
+        self.own: dict[str, tuple[Referee | None, Referee | None]] = {}
+        for c in changes:
+            ahead = moved(a.profile, c, changes, to_b=True)
+            back = moved(b.profile, c, changes, to_b=False)
+            if ahead is not None and not ahead[1]:
+                self.singles[c.path] = Referee(ahead[0])
+            if back is not None and not back[1]:
+                self.backs[c.path] = Referee(back[0])
+            self.own[c.path] = (
+                self.singles.get(c.path) or (Referee(ahead[0]) if ahead else None),
+                self.backs.get(c.path) or (Referee(back[0]) if back else None),
+            )
         self.max_found = max(MAX_FOUND, len(changes) + 2)
 
     # -------------------------------------------------------------- driving
@@ -146,8 +168,8 @@ class Search:
             return self.result
         starts = self._played(focus)
         self._search(focus, starts, self.budget // AIM_SHARE)
-        self._aim()
-        self._search(focus, starts, self.budget)
+        own = self._aim()
+        self._search(focus, starts, self.budget + own)
         # A finding no single setting explains, where one that is explained parts the
         # referees the same way, says nothing more: it is left out.
         explained = {f.how.signature for f in self.result.found if f.causes}
@@ -156,7 +178,9 @@ class Search:
 
     def _search(self, focus: Focus, starts: list[dict[str, Any]], until: int) -> None:
         """States from bot games and aimed setups, judged under A and B, until `until` were tried."""
-        while self.result.tried < until and len(self.result.found) < self.max_found:
+        self.limit = until
+        idle = 0  # setups in a row that are no table of A or of B: a pair whose setups never start ends
+        while self.result.tried < until and len(self.result.found) < self.max_found and idle < MAX_IDLE:
             if self._all_explained():
                 return
             if starts and self.result.tried % 3 == 0:
@@ -164,7 +188,9 @@ class Search:
             else:
                 setup = self._setup(focus)
             sit = Situation(setup, ())
+            before = self.result.tried
             self._explore(sit, self.a.start(setup), self.b.start(setup), DEPTH)
+            idle = 0 if self.result.tried > before else idle + 1
 
     def _setup(self, focus: Focus) -> dict[str, Any]:
         """An aimed setup: mostly a random one around the focus, sometimes a
@@ -192,39 +218,43 @@ class Search:
     def _all_explained(self) -> bool:
         return not self._unexplained()
 
-    def _aim(self) -> None:
+    def _aim(self) -> int:
         """For each setting no finding is tied to yet, a search of its own: A
         against A with that setting alone changed (then B with it put back
         against B), each situation they part on judged by A and B. A setting
         whose edge random setups rarely reach (a joker kept past the turn, a
         target crossed) is found where it alone differs, then shown where the
-        whole files do."""
+        whole files do. Each side gets budget // AIM_OWN states of its own,
+        on top of the pair's budget: a pair far apart (eighteen settings)
+        would otherwise leave each a handful. The states these searches tried."""
+        if self.budget <= 0:
+            return 0
+        own = max(AIM_LEAST, self.budget // AIM_OWN)
+        before = self.result.tried
         aimed = [c for c in self._unexplained() if not c.path.startswith(NOT_AIMED)]
-        for n, change in enumerate(aimed):
+        for change in aimed:
             if change not in self._unexplained():
                 continue  # found by an earlier setting's search
-            # what is left shared by the settings still to aim at (what one found early leaves goes on)
-            share = max(AIM_LEAST, (self.budget - self.result.tried) // (2 * (len(aimed) - n)))
-            if self.budget - self.result.tried <= 0 or len(self.result.found) >= self.max_found:
-                return
-            for x, y in ((self.a, self.singles.get(change.path)), (self.backs.get(change.path), self.b)):
+            ahead, back = self.own[change.path]
+            for x, y in ((self.a, ahead), (back, self.b)):
                 if x is None or y is None:
                     continue
-                left = self.budget - self.result.tried
-                if left <= 0:
-                    return
-                sub = Search(x, y, [change], self.seed, min(share, left), aimed=False)
+                sub = Search(x, y, [change], self.seed, own, aimed=False)
                 sub.rng = random.Random(f"rami-diff:{self.seed}:{change.path}:{x is self.a}")
                 sub.max_found = 3
                 sub.aim_path = change.path
                 sub.outer = (self.a, self.b)
                 found = sub.run()
                 self.result.tried += found.tried
+                self.result.own_tried[change.path] = self.result.own_tried.get(change.path, 0) + found.tried
                 for f in found.found:
                     self._keep(f.situation, (x, y, change.path))
-                if change.path not in {p for f in self.result.found for p in f.causes}:
-                    continue
-                break
+                    if change.path in {p for f in self.result.found for p in f.causes}:
+                        break  # one situation a setting: the first search floods, its own does not
+                self.result.masked.setdefault(change.path, []).extend(found.masked.get(change.path, []))
+                if change.path in {p for f in self.result.found for p in f.causes}:
+                    break
+        return self.result.tried - before
 
     def _reader(self, focus: Focus):
         rules = self.a.rules(focus.players[0])
@@ -267,7 +297,7 @@ class Search:
     # -------------------------------------------------------------- one state
 
     def _explore(self, sit: Situation, sa: GameState | None, sb: GameState | None, depth: int) -> None:
-        if self.result.tried >= self.budget or depth == 0:
+        if self.result.tried >= self.limit or depth == 0:
             return
         if sa is None or sb is None or sa.phase == OVER:
             return
@@ -324,10 +354,18 @@ class Search:
         setting, when the situation comes from it. The shrunk situation still
         parts those two, so the setting is among its causes: it alone
         changes the ruling there, and A and B rule differently there too."""
-        if len(self.result.found) >= self.max_found:
-            return
+        if len(self.result.found) >= self.max_found and aimed is None:
+            return  # a setting's own search keeps its one situation, however many the first found
         how = disagreement(self.a, self.b, sit)
-        if how is None or (self.outer is not None and disagreement(*self.outer, sit) is None):
+        if how is None:
+            return
+        if self.outer is not None and disagreement(*self.outer, sit) is None:
+            # This setting alone parts the referees here, the pair's files do
+            # not: the evidence that another setting masks it (or that the pair
+            # cannot set this table up), kept for the report's reason.
+            masked = self.result.masked.setdefault(self.changes[0].path, [])
+            if len(masked) < MASKED_KEPT:
+                masked.append((self.a, self.b, sit))
             return
         # A setting's own search brings few findings, each the one its setting
         # has: weighed whatever the first search already spent on their kind.

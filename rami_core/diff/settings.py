@@ -112,21 +112,48 @@ def profile_with(profile: Profile, path: str, value: Any) -> Profile | None:
     `value`, or None where that alone makes an incoherent profile (a setting
     that only holds together with another): what tells which setting a
     different ruling comes from."""
-    data = profile.model_dump(mode="json")
-    parts = path.split(".")
-    if parts[0] == "plugins":
-        plugins: dict[str, Any] = dict(profile.active_plugins)
-        if len(parts) == 2:
-            if value is None:
-                plugins.pop(parts[1], None)
+    return profile_with_all(profile, [(path, value)])
+
+
+def moved(
+    profile: Profile, change: SettingChange, changes: list[SettingChange], to_b: bool
+) -> tuple[Profile, tuple[str, ...]] | None:
+    """`profile` with `change` moved to the other file's value (B's where
+    `to_b`, else A's), and the companions it needs: a setting that holds only
+    together with another (voleur's jokers on the table move only where the
+    table is rearranged) is moved with the fewest other differing settings
+    that make a coherent profile, one at most. None: no such profile."""
+    value = change.b if to_b else change.a
+    alone = profile_with(profile, change.path, value)
+    if alone is not None:
+        return alone, ()
+    for other in changes:
+        if other.path == change.path:
+            continue
+        first = profile_with_all(profile, [(change.path, value), (other.path, other.b if to_b else other.a)])
+        if first is not None:
+            return first, (other.path,)
+    return None
+
+
+def profile_with_all(profile: Profile, values: list[tuple[str, Any]]) -> Profile | None:
+    """`profile` with several settings set at once (None: incoherent)."""
+    current: Any = profile.model_dump(mode="json")
+    plugins: dict[str, Any] = dict(profile.active_plugins)  # what the file switches on, settings resolved
+    for path, value in values:
+        parts = path.split(".")
+        if parts[0] == "plugins":
+            if len(parts) == 2:
+                if value is None:
+                    plugins.pop(parts[1], None)
+                else:
+                    plugins[parts[1]] = dict(value)
             else:
-                plugins[parts[1]] = dict(value)
+                plugins[parts[1]] = {**plugins.get(parts[1], {}), parts[2]: value}
+            current["plugins"] = plugins
         else:
-            plugins[parts[1]] = {**plugins.get(parts[1], {}), parts[2]: value}
-        data["plugins"] = plugins
-    else:
-        data[parts[0]] = {**data[parts[0]], parts[1]: value}
+            current[parts[0]] = {**current[parts[0]], parts[1]: value}
     try:
-        return Profile.model_validate(data)
+        return Profile.model_validate(current)
     except ValueError:
         return None

@@ -98,6 +98,8 @@ def without(sit: Situation, parts: list[tuple[str, ...]]) -> Situation | None:
         if any(st.get("player") not in seats for st in steps) or setup.get("turn", 0) not in seats:
             return None
         index = {old: new for new, old in enumerate(seats)}
+        if len(setup.get("scores") or []) != len(setup["hands"]):
+            setup.pop("scores", None)  # a team's scores have no seat to follow (keeps() judges the loss)
         setup["hands"] = [setup["hands"][s] for s in seats]
         for key in ("opened", "scores"):
             if key in setup:

@@ -22,6 +22,7 @@ from ..problems import Said, said
 from ..userfiles import FileRefused, open_append_safely
 from .format import Puzzle, PuzzleError, read_file, read_lines
 from .generate import SCHEDULE, _attempt_shape
+from .prove import puzzle_rules
 
 BUNDLED = "voleur.jsonl"
 GRADES = range(1, 11)
@@ -79,6 +80,7 @@ def build(
     when every grade is full), so the same command run again resumes and
     ends where one uninterrupted run would."""
     path = Path(out)
+    puzzle_rules(variant)  # a variant refused creates no file
     have: Counter = Counter()
     start = 0
     if path.exists():

@@ -65,6 +65,15 @@ def _rules_of(variant: str) -> tuple[Profile, Rules]:
     return _RULES[variant]
 
 
+def puzzle_rules(variant: str) -> tuple[Profile, Rules]:
+    """The profile and rules of a variant puzzles can be set in (one that
+    rearranges the table), or the located refusal, before anything is written."""
+    profile, rules = _rules_of(variant)
+    if not rules.may_rearrange:
+        raise PuzzleError(Said("puzzle_variant_no_rearranging", variant=repr(variant)))
+    return profile, rules
+
+
 @dataclass
 class Position:
     """A puzzle's position resolved under its profile: physical cards (copies
@@ -79,9 +88,7 @@ class Position:
 
     @classmethod
     def of(cls, variant: str, table: Sequence[Sequence[Card]], hand: Sequence[Card], goal: Goal) -> Position:
-        profile, rules = _rules_of(variant)
-        if not rules.may_rearrange:
-            raise PuzzleError(Said("puzzle_variant_no_rearranging", variant=repr(variant)))
+        profile, rules = puzzle_rules(variant)
         seen: Counter = Counter()
 
         def physical(c: Card, where: Said) -> Card:

@@ -56,9 +56,10 @@ def hint_view(t: Table, seat: int | None) -> SeatView:
 
 
 def hint_of(view: SeatView, t: Table, lang: str) -> dict[str, Any]:
-    """The terminal's hint for the seat to play, in the page's words."""
+    """The terminal's hint for the seat to play, in the page's words: the
+    moves said, not the terminal's commands (nothing is typed on the page)."""
     words = Words(lang)
-    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)))
+    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)), typed=False)
     return {"ok": ok, "text": text}
 
 

@@ -63,27 +63,49 @@ def suggest(view: SeatView, rules: Rules) -> dict:
     }
 
 
-def hint_words(view: SeatView, rules: Rules, msg: Messages, name: Callable[[Card], str]) -> tuple[bool, str]:
+def move_words(action: A.Action, msg: Messages, name: Callable[[Card], str]) -> str:
+    """A lay said as a move, not as what to type (the table page's hint:
+    nothing is typed there), melds in brackets as the page's log writes
+    them, numbered from 1 as shown."""
+    melds = lambda ms: " ".join("[" + " ".join(name(c) for c in m) + "]" for m in ms)  # noqa: E731
+    if isinstance(action, A.Meld):
+        return msg("hint_meld_said", melds=melds(action.melds))
+    if isinstance(action, A.Rearrange):
+        return msg("hint_rearrange_said", melds=melds(action.melds))
+    if isinstance(action, A.LayOff):
+        items = ", ".join(msg("hint_item_said", card=name(it.card), meld=it.to + 1) for it in action.items)
+        return msg("hint_layoff_said", items=items)
+    if isinstance(action, A.Swap):
+        return msg("hint_swap_said", cards=" ".join(name(c) for c in action.cards), meld=action.meld + 1)
+    return command_text(action, name)
+
+
+def hint_words(
+    view: SeatView, rules: Rules, msg: Messages, name: Callable[[Card], str], *, typed: bool = True
+) -> tuple[bool, str]:
     """The hint in words, as the terminal's `h` says it and the table page's
     hint button shows it: (True, the advice), or (False, why there is none).
+    `typed`: with the commands to type (the terminal), else the moves in
+    words (the page, where nothing is typed).
     The hint is advice: a planner failure is said, never raised."""
+    said = "" if typed else "_said"
     try:
         plan = suggest(view, rules)
     except Exception as e:
         return False, msg("hint_unavailable", detail=f"{type(e).__name__}: {e}")
     if "draw" in plan:
         text = (
-            msg("hint_draw_discard", card=name(plan["card"]))
+            msg(f"hint_draw_discard{said}", card=name(plan["card"]))
             if plan["draw"] == "discard"
-            else msg("hint_draw_stock")
+            else msg(f"hint_draw_stock{said}")
         )
         return True, msg("hint", text=text)
     then = ""
     if plan["discard"] is not None:
-        then = msg("hint_discard", card=name(plan["discard"]), code=name(plan["discard"]))
+        then = msg(f"hint_discard{said}", card=name(plan["discard"]), code=name(plan["discard"]))
     elif plan["end"]:
-        then = msg("hint_end")
-    steps = [command_text(a, name) for a in plan["actions"]]
+        then = msg(f"hint_end{said}")
+    steps = [command_text(a, name) if typed else move_words(a, msg, name) for a in plan["actions"]]
     if steps:
         return True, msg("hint", text=f", {msg('hint_then')} ".join(steps + ([then] if then else [])))
     return True, msg("hint_none", then=then or "-")

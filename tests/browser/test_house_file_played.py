@@ -41,10 +41,11 @@ def _choose(page, cards: list[str]) -> None:
 
 
 def _target(page, meld: int) -> None:
-    """The table meld chosen for a lay off (a click toggles it: it may still be chosen)."""
+    """The table meld chosen for a lay off: none is chosen at a turn's start
+    (a choice left from the seat's last turn could name another meld now)."""
     sel = f'#melds .meld[data-meld="{meld}"]'
-    if page.get_attribute(sel, "aria-pressed") != "true":
-        _tap(page, sel)
+    assert page.get_attribute(sel, "aria-pressed") == "false"
+    _tap(page, sel)
     page.wait_for_selector(f'{sel}[aria-pressed="true"]')
 
 

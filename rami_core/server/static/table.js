@@ -150,6 +150,9 @@ function accept(view, force = false) {
   ui.version = Math.max(ui.version, view.version);
   const handChanged = !ui.view || JSON.stringify(ui.view.hand) !== JSON.stringify(view.hand);
   if (!ui.view || ui.view.turn !== view.turn || ui.view.phase !== view.phase) $("hint-text").textContent = "";
+  // A meld chosen for a lay off belongs to the turn it was chosen in: by the
+  // seat's next turn others have laid, and its number may name another meld.
+  if (ui.view && ui.view.turn !== view.turn) ui.target = null;
   ui.view = view;
   if (handChanged) {
     const left = view.hand ? [...view.hand] : [];
