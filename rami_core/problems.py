@@ -1029,6 +1029,26 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "ce jeu ne réarrange pas la table : donnez ses combinaisons séparées par « | », "
         "par exemple --table '3C 4C 5C | 8S 8H 8D'",
     ),
+    (
+        "solve_too_many_cards",
+        "{n} cards in the table and the hand: the game's deck holds {size}",
+        "{n} cartes sur la table et dans la main : le jeu n'en compte que {size}",
+    ),
+    (
+        "solve_too_many_jokers",
+        "{n} joker(s) in the table and the hand: the game has {jokers}",
+        "{n} joker(s) sur la table et dans la main : le jeu n'en a que {jokers}",
+    ),
+    (
+        "solve_no_jokers",
+        "{n} joker(s) in the table and the hand: the game has no jokers",
+        "{n} joker(s) sur la table et dans la main : le jeu n'a pas de joker",
+    ),
+    (
+        "solve_too_many_copies",
+        "{n} copies of {card}: the game's {decks} deck(s) hold {decks}",
+        "{n} exemplaires de {card} : le jeu n'en a que {decks} (jeux de cartes : {decks})",
+    ),
     ("solve_position_object", "a position is a JSON object", "une position est un objet JSON"),
     ("solve_line", "line {n}: {detail}", "ligne {n} : {detail}"),
     (

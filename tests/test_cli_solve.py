@@ -135,6 +135,16 @@ def test_jokers_the_game_does_not_have():
     one_line_error(run("--variant", "classic", "--hand", "JK 7H 8H"), "the game has no jokers")
 
 
+def test_a_position_the_deck_cannot_hold_is_refused_in_the_language_asked():
+    says = {
+        ("--table", "8S 8H 8D 8S 8S", "--hand", "6H"): "3 exemplaires de 8S",
+        ("--hand", "JK JK JK JK JK 7H"): "5 joker(s) sur la table et dans la main : le jeu n'en a que 2",
+        ("--variant", "classic", "--hand", "JK 7H 8H"): "le jeu n'a pas de joker",
+    }
+    for args, words in says.items():
+        one_line_error(run("--lang", "fr", *args), words)
+
+
 def test_more_cards_than_the_deck_holds():
     deck = " ".join(
         f"{r}{s}" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"

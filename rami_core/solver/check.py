@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..cards import Card, format_card
+from ..problems import Said
 from .results import SolverInputError
 
 
@@ -20,18 +21,15 @@ def check_position(cards: Iterable[Card], *, decks: int, jokers: int) -> None:
     cards = list(cards)
     deck_size = 52 * decks + jokers
     if len(cards) > deck_size:
-        raise SolverInputError(
-            f"{len(cards)} cards in the table and the hand: the game's deck holds {deck_size}"
-        )
+        raise SolverInputError(Said("solve_too_many_cards", n=len(cards), size=deck_size))
     njokers = sum(1 for c in cards if c.is_joker)
     if njokers > jokers:
-        have = f"has {jokers} joker(s)" if jokers else "has no jokers"
-        raise SolverInputError(f"{njokers} joker(s) in the table and the hand: the game {have}")
+        if jokers:
+            raise SolverInputError(Said("solve_too_many_jokers", n=njokers, jokers=jokers))
+        raise SolverInputError(Said("solve_no_jokers", n=njokers))
     faces = Counter((c.rank, c.suit) for c in cards if not c.is_joker)
     over = sorted(f for f, n in faces.items() if n > decks)
     if over:
         f = over[0]
-        raise SolverInputError(
-            f"{faces[f]} copies of {format_card(Card(f[0], f[1], 0))}: "
-            f"the game's {decks} deck(s) hold {decks}"
-        )
+        card = format_card(Card(f[0], f[1], 0))
+        raise SolverInputError(Said("solve_too_many_copies", n=faces[f], card=card, decks=decks))
