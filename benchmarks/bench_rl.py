@@ -5,6 +5,8 @@ measured in the same run (run by hand).
     pip install -e '.[rl,bench]'     # open_spiel
     python benchmarks/bench_rl.py --seconds 20      # classic, rami51, voleur: full and compact spaces
     python benchmarks/bench_rl.py --seconds 20 --profile rami51   # where rami51's time goes
+    python benchmarks/bench_rl.py --steps 20000 --steps-for rami51=10000 --steps-for voleur=1500 \
+        --time-limit 600 --peer-seconds 20 --before DIR    # the same sub-steps before and after
 
 OpenSpiel's step is `legal_actions()` then `apply_action()` of a uniform
 random one (chance nodes sampled from their outcomes, not counted); rami's
@@ -80,14 +82,20 @@ def whole_games(n: int, seed: int) -> list[tuple[float, int, int]]:
     return out
 
 
-def rami_rows(steps: int, seed: int, time_limit: float) -> list[tuple[str, float, int, int, float]]:
+def rami_rows(
+    steps: int, seed: int, time_limit: float, per: dict[str, int] | None = None
+) -> list[tuple[str, float, int, int, float]]:
+    """`per`: steps for some presets instead of `steps` (the same sub-steps
+    before and after a change: a round's late steps, with larger hands, cost
+    more, so runs cut by the clock at different points are not comparable)."""
     from rami_core import rl
 
     rows = []
     for name in ("classic", "rami51", "voleur"):
         for actions in ("full", "compact"):
             env = rl.env(name, players=2, seed=seed, actions=actions)
-            rows.append((f"rami {name} ({actions})", *run(env, steps, seed, time_limit)))
+            n = (per or {}).get(name, steps)
+            rows.append((f"rami {name} ({actions})", *run(env, n, seed, time_limit)))
     return rows
 
 
@@ -130,8 +138,17 @@ def main() -> None:
     ap.add_argument(
         "--profile", help="cProfile this rami preset's full-space run instead (top 25 by own time)"
     )
+    ap.add_argument(
+        "--steps-for",
+        action="append",
+        default=[],
+        metavar="PRESET=N",
+        help="this many sub-steps for a preset (e.g. voleur=1500), the clock limit still applying",
+    )
+    ap.add_argument("--peer-seconds", type=float, help="OpenSpiel's run (default: the time limit)")
     ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
+    per = {k: int(v) for k, _, v in (s.partition("=") for s in args.steps_for)}
     if args.seconds:
         args.time_limit, args.steps = args.seconds, 10**9
     if args.profile:
@@ -147,7 +164,7 @@ def main() -> None:
         pstats.Stats("/tmp/bench_rl.prof").sort_stats("tottime").print_stats(25)
         return
     if args.rows_json:
-        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit)))
+        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit, per)))
         return
 
     # Steps per CPU second as well as per second: on a shared machine the
@@ -160,7 +177,7 @@ def main() -> None:
         print(f"{label:40} {rate:10.1f} {cpu_rate:12.1f} {done:7d} {eps:9d}", flush=True)
 
     try:
-        show("openspiel gin_rummy", *openspiel_row(args.time_limit, args.seed))
+        show("openspiel gin_rummy", *openspiel_row(args.peer_seconds or args.time_limit, args.seed))
     except ImportError as e:
         print(f"OpenSpiel not available ({e}): pip install open_spiel (the bench extra)")
     try:
@@ -171,12 +188,12 @@ def main() -> None:
         print(f"gin_rummy_v4 not available ({e}): pettingzoo<1.25 with [classic] has it")
     if args.before:
         cmd = [sys.executable, __file__, "--rows-json", "--steps", str(args.steps), "--seed", str(args.seed)]
-        cmd += ["--time-limit", str(args.time_limit)]
+        cmd += ["--time-limit", str(args.time_limit), *(f"--steps-for={s}" for s in args.steps_for)]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
         for label, rate, eps, done, cpu_rate in json.loads(out.stdout.strip().splitlines()[-1]):
             show(f"{label} before", rate, eps, done, cpu_rate)
-    for label, rate, eps, done, cpu_rate in rami_rows(args.steps, args.seed, args.time_limit):
+    for label, rate, eps, done, cpu_rate in rami_rows(args.steps, args.seed, args.time_limit, per):
         show(label, rate, eps, done, cpu_rate)
     peers = [(label, rate) for label, rate in rows if not label.startswith("rami")]
     if peers:

@@ -11,6 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
@@ -519,3 +521,65 @@ def test_candidates_after_a_change_of_hand_are_the_candidates(variant):
         after = packing.candidates_after(before, found, counts, rules)
         assert [c.group for c in after] == [c.group for c in packing.candidates(counts, rules)]
         before, found = counts, after
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=st.lists(st.integers(0, 7), min_size=53, max_size=53),
+    b=st.lists(st.integers(0, 7), min_size=53, max_size=53),
+)
+def test_multisets_as_integers_compare_face_by_face(a, b):
+    """One subtraction says whether a multiset holds another (every face,
+    the joker's included, up to the copies the guard bits allow)."""
+    from rami_core.rl import packing
+
+    assert packing.holds_bits(packing.as_bits(tuple(a)), packing.as_bits(tuple(b))) == all(
+        x >= y for x, y in zip(a, b, strict=True)
+    )
+    with pytest.raises(ValueError, match="copies"):
+        packing.as_bits(tuple([packing.MAX_COPIES + 1] + [0] * 52))
+
+
+def _best_by_counts(bounds, room, jokerless, memo):
+    """The best-packing search written over tuples of counts (the reference)."""
+    key = (room, jokerless)
+    if key in memo:
+        return memo[key]
+    x = next((f for f in range(53) if room[f]), None)
+    out = {0: 0}
+    if x is not None:
+        rest = list(room)
+        rest[x] -= 1
+        out = dict(_best_by_counts(bounds, tuple(rest), jokerless, memo))
+        for i in bounds.holding(x):
+            c = bounds.cands[i]
+            if (jokerless and c.jokers) or any(room[f] < n for f, n in c.need):
+                continue
+            left = list(room)
+            for f, n in c.need:
+                left[f] -= n
+            for kinds, pts in _best_by_counts(bounds, tuple(left), jokerless, memo).items():
+                k = kinds | c.kinds
+                out[k] = max(out.get(k, -1), pts + c.points)
+    memo[key] = out
+    return out
+
+
+@pytest.mark.parametrize("variant", ["rami51", "classic"])
+def test_best_packing_is_the_search_over_counts(variant):
+    """The packing bounds' search over integers gives the points per kinds of
+    the same search over tuples of counts, for hands with and without jokers."""
+    from rami_core.rl import packing
+    from rami_core.rl.faces import JOKER_INDEX
+
+    env = rl.env(variant, players=2, seed=0)
+    env.reset()
+    rules = env.unwrapped.game.rules
+    rng = random.Random(5)
+    deck = [f for f in range(52) for _ in range(2)] + [JOKER_INDEX] * 2
+    for _ in range(6):
+        hand = rng.sample(deck, 11)
+        counts = tuple(hand.count(f) for f in range(53))
+        bounds = packing.PackingBounds(packing.candidates(counts, rules))
+        for jokerless in (False, True):
+            assert bounds.best(counts, jokerless) == _best_by_counts(bounds, counts, jokerless, {})

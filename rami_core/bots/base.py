@@ -10,7 +10,9 @@ the phase, the profile's switches, the opening; and :func:`bounds`, what a lay
 must meet), then each concrete move the bot prefers, played by the engine's
 own turn machine with the game's plugins on that copy (:func:`try_action`).
 So a bot never works out from the profile's switches what it is allowed to
-do: where it did, house rules and the turn one opens were misread.
+do: where it did, house settings were misread (new melds planned where none
+may go down after the opening turn, a discard left where a table that may be
+rebuilt takes it although lay offs are switched off).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ from .layout import (
     ActionLayout,
     SubStep,
 )
-from .packing import BoundsMemo, Candidate, PackingBounds, candidates, candidates_after
+from .packing import BoundsMemo, Candidate, PackingBounds, as_bits, candidates, candidates_after, holds_bits
 
 
 class TurnOracle:
@@ -494,9 +494,10 @@ class TurnOracle:
         elif lay.opening is None and not self._whole_lay_rules():
             hit = False  # not an opening: refused for a group, which every larger lay holds too
         else:
+            have = as_bits(room)
             hit = any(
-                bounds.fits(i, room) and self._extends_to_lay(tuple(sorted([*laid, i])))
-                for i in range(len(bounds.cands))
+                holds_bits(have, c.bits) and self._extends_to_lay(tuple(sorted([*laid, i])))
+                for i, c in enumerate(bounds.cands)
             )
         self._extends[laid] = hit
         return hit

@@ -22,7 +22,7 @@ where an accepted lay may exist:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -41,6 +41,35 @@ Counts = tuple[int, ...]  # copies per face, FACES long
 # Multisets of cards whose bounds one game keeps at most (then forgotten).
 MEMO_LIMIT = 200_000
 
+# A multiset of cards also as one integer, WIDTH bits per face (copies of
+# face f at bit WIDTH * f): "these cards hold those" is then one subtraction
+# (SWAR: each field keeps its top bit as a guard against borrows), and the
+# integer is a cheap key for the memo of `best`.
+WIDTH = 8
+GUARD = sum(1 << (WIDTH * f + WIDTH - 1) for f in range(FACES))
+MAX_COPIES = (1 << (WIDTH - 1)) - 1
+
+
+def as_bits(counts: Counts) -> int:
+    """The integer of a multiset given as copies per face (FACES long)."""
+    return pairs_bits(enumerate(counts))
+
+
+def pairs_bits(pairs: Iterable[tuple[int, int]]) -> int:
+    """The integer of a multiset given as (face, copies) pairs."""
+    out = 0
+    for f, n in pairs:
+        if n:
+            if not 0 < n <= MAX_COPIES:
+                raise ValueError(f"{n} copies of face {f}: at most {MAX_COPIES} are counted")
+            out |= n << (WIDTH * f)
+    return out
+
+
+def holds_bits(room: int, need: int) -> bool:
+    """Every field of `room` is at least that of `need` (both as_bits integers)."""
+    return ((room | GUARD) - need) & GUARD == GUARD
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -53,6 +82,7 @@ class Candidate:
     jokers: int
     # The group's body as face -> copies: `holds` asks it for every pending group.
     body: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    bits: int = field(default=0, compare=False, hash=False, repr=False)  # `need` as_bits
 
     def holds(self, low: int, body: dict[int, int]) -> bool:
         """A pending group (`low` low jokers, `body` face -> copies) can grow into
@@ -129,7 +159,8 @@ def candidates_after(
     more = frozenset(f for f in range(FACES) if hand[f] > before[f])
     if JOKER_INDEX in more:
         return candidates(hand, rules, known)  # a joker more: most groups are new
-    kept = [c for c in found if all(hand[f] >= n for f, n in c.need)]
+    have_bits = as_bits(hand)
+    kept = [c for c in found if holds_bits(have_bits, c.bits)]
     if not more:
         return kept
     have = {c.group for c in kept}
@@ -144,9 +175,8 @@ def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
         return None
     kinds = (PURE if r.pure else 0) | (ANY_RUN if r.kind == RUN else 0)
     kinds |= ANY_SET if r.kind == SET else 0
-    return Candidate(
-        g, tuple(sorted(g.faces().items())), rules.meld_value(r), kinds, jokers, dict(Counter(g.body))
-    )
+    need = tuple(sorted(g.faces().items()))
+    return Candidate(g, need, rules.meld_value(r), kinds, jokers, dict(Counter(g.body)), pairs_bits(need))
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
@@ -178,7 +208,7 @@ class BoundsMemo:
     states (see PackingBounds)."""
 
     def __init__(self) -> None:
-        self.best: dict[tuple[Counts, bool], dict[int, int]] = {}
+        self.best: dict[tuple[int, bool], dict[int, int]] = {}  # keyed by as_bits of the room
         self.cover: dict[Counts, int] = {}
 
     def trim(self) -> None:
@@ -228,27 +258,29 @@ class PackingBounds:
         """Kinds held -> the most points of a packing of disjoint candidates
         within `room` (the empty packing included); `jokerless`: candidates
         without a joker only."""
+        return self._best_of(as_bits(room), jokerless)
+
+    def _best_of(self, room: int, jokerless: bool) -> dict[int, int]:
+        """`best` of a room as_bits: by dynamic programming over its lowest
+        card x, which stays out of every meld or is laid in one of the
+        candidates holding it."""
         key = (room, jokerless)
         hit = self._best.get(key)
         if hit is not None:
             return hit
-        x = next((f for f in range(FACES) if room[f]), None)
         out: dict[int, int] = {0: 0}
-        if x is not None:
-            rest = list(room)
-            rest[x] -= 1
-            out = dict(self.best(tuple(rest), jokerless))  # x stays out of every meld
+        if room:
+            x = ((room & -room).bit_length() - 1) // WIDTH
+            out = dict(self._best_of(room - (1 << (WIDTH * x)), jokerless))  # x stays out of every meld
+            cands = self.cands
             for i in self._with_face[x]:
-                c = self.cands[i]
+                c = cands[i]
                 if jokerless and c.jokers:
                     continue
-                need = c.need
-                if any(room[f] < n for f, n in need):
-                    continue
-                left = list(room)
-                for f, n in need:
-                    left[f] -= n
-                for kinds, pts in self.best(tuple(left), jokerless).items():
+                need = c.bits
+                if ((room | GUARD) - need) & GUARD != GUARD:
+                    continue  # the room lacks some card of it
+                for kinds, pts in self._best_of(room - need, jokerless).items():
                     k = kinds | c.kinds
                     if out.get(k, -1) < pts + c.points:
                         out[k] = pts + c.points
