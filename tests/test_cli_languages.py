@@ -248,3 +248,45 @@ def test_a_misspelt_command_is_told_in_french():
     code, out = _run(["plya", "--lang", "fr"], Path("."))
     assert code == 2 and "Commande inconnue 'plya' (vouliez-vous dire play" in out, out
     assert not CLICK_FRAME.search(out), out
+
+
+def _typed_options(group: click.Group, prefix: str = ""):
+    for name, cmd in sorted(group.commands.items()):
+        words = f"{prefix} {name}".strip()
+        if isinstance(cmd, click.Group):
+            yield from _typed_options(cmd, words)
+            continue
+        for p in cmd.params:
+            if isinstance(p, click.Option) and not p.is_flag and p.name != "lang":
+                yield words, p
+
+
+CLICK_TYPES = (click.IntRange, click.FloatRange, click.Choice, click.Path, click.File, click.DateTime)
+
+
+def test_every_typed_option_is_refused_in_french_not_in_clicks_words(tmp_path):
+    """click words what its types refuse in English; every option of every
+    command uses rami's types (rami_core.cli.types), which say it in the
+    language asked. Each option gets a value its type refuses."""
+    from rami_core.cli import types
+
+    # Click's own sentences for a refused value (click 8.x).
+    clicks = re.compile(r"is not a valid|is not in the range|does not exist|is not one of|is a directory")
+    tried = 0
+    for command, p in _typed_options(main):
+        if isinstance(p.type, CLICK_TYPES):
+            assert isinstance(p.type, (types.IntRange, types.Choice, types.Path)), (command, p.name, p.type)
+        if isinstance(p.type, click.IntRange):
+            bad = "abc"
+        elif isinstance(p.type, click.Choice):
+            bad = "nosuch-choice"
+        elif isinstance(p.type, click.Path) and p.type.exists:
+            bad = str(tmp_path / "missing")
+        else:
+            continue
+        option = max(p.opts, key=len)
+        code, out = _run([*command.split(), "--lang", "fr", option, bad], tmp_path)
+        assert code == 2 and "Valeur refusée pour" in out, (command, option, out)
+        assert not clicks.search(out), (command, option, out)
+        tried += 1
+    assert tried >= 20

@@ -21,14 +21,22 @@ FILES = sorted(VARIANTS.glob("*.yaml")) + [
 ]
 SETTING = re.compile(r"^  (\w+):(?P<rest>.*)$")
 NOT_IN_SOURCE = "not in the source: common practice"
+TOP = re.compile(r"^(\w+):")
+# Top-level keys whose lines say what the file is, not a rule of the game
+# (the description's line per language).
+NOT_SETTINGS = {"description"}
 
 
 def settings_without_source(text: str) -> list[str]:
     """The settings lines (a key under a group) whose comment quotes no source."""
     bad = []
+    group = None
     for n, line in enumerate(text.splitlines(), start=1):
+        top = TOP.match(line)
+        if top is not None:
+            group = top.group(1)
         m = SETTING.match(line)
-        if m is None:
+        if m is None or group in NOT_SETTINGS:
             continue
         _, _, comment = m.group("rest").partition("#")
         if "«" in comment and "»" in comment:
@@ -50,3 +58,6 @@ def test_the_check_finds_a_setting_without_its_source() -> None:
     text = "deal:\n  upcard: true   # Rami en ligne: the first card\n  hand_size: 10  # « dix cartes »\n"
     assert settings_without_source(text) == ["line 2: upcard: true   # Rami en ligne: the first card"]
     assert settings_without_source("game:\n  target: 150  # not in the source: common practice\n") != []
+    # A description's line per language is not a setting; a group after it is.
+    text = "description:\n  en: Thursday\n  fr: Jeudi\ngame:\n  target: 150\n"
+    assert settings_without_source(text) == ["line 5: target: 150"]

@@ -35,6 +35,7 @@ from rami_core.cli.common import (
     set_option,
 )
 from rami_core.cli.schema import add_plugin_schemas
+from rami_core.cli.types import Refused
 from rami_core.errors import InternalError, ProfileError, RamiError
 from rami_core.server import command as server_command
 from rami_core.userfiles import visible
@@ -163,9 +164,10 @@ def _usage_message(exc: click.exceptions.UsageError, msg: Any) -> str:
         return f"{text} {exc.message}".rstrip() if exc.message else text
     if isinstance(exc, click.exceptions.BadParameter):
         hint = _param_hint(exc)
+        message = msg(exc.key, **exc.params) if isinstance(exc, Refused) else exc.message
         if hint is None:
-            return str(msg("cli_bad_value_plain", message=exc.message))
-        return str(msg("cli_bad_value", param=hint, message=exc.message))
+            return str(msg("cli_bad_value_plain", message=message))
+        return str(msg("cli_bad_value", param=hint, message=message))
     if isinstance(exc, click.exceptions.NoSuchOption):
         if exc.possibilities:
             return str(

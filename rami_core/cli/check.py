@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
 from rami_core.scenario import Result, run_file, scenario_files
 from rami_core.userfiles import visible
@@ -22,7 +23,7 @@ FRAME = {
 
 
 @click.command("check")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=types.Path(exists=True, path_type=Path))
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON document on stdout; the summary goes to stderr."
 )

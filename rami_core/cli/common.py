@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
+import rami_core.cli.types as types
 from rami_core.errors import Problem, ProfileError
 from rami_core.userfiles import visible
 
@@ -98,7 +99,7 @@ def lang_option(func: F | None = None, *, help: str | None = None) -> Any:
     def add(f: F) -> F:
         return click.option(
             "--lang",
-            type=click.Choice(["en", "fr"]),
+            type=types.Choice(["en", "fr"]),
             default="en",
             show_default=True,
             is_eager=True,  # read first, so that an argument refused while parsing is told in it

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+import rami_core.cli.types as types
 from rami_core.cli.common import check_overrides, lang_option
 
 
@@ -37,21 +38,21 @@ def _label(name: str, overrides: tuple[str, ...]) -> str:
 @click.option(
     "--budget",
     default=None,
-    type=click.IntRange(0),
+    type=types.IntRange(0),
     help="States tried by the search (default 300: seconds for any pair of presets; 0: settings only).",
 )
 @click.option(
     "--scenarios",
     "scenarios_file",
     default=None,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=types.Path(dir_okay=False, path_type=Path),
     help="Write each situation as a conformance scenario whose expect holds under B (run it with rami check).",
 )
 @click.option(
     "--games",
     default=0,
     show_default=True,
-    type=click.IntRange(0),
+    type=types.IntRange(0),
     help="Also play this many bot games on the same deals under each and compare (rami simulate --compare).",
 )
 @lang_option(help="Language of the report (refusals and errors included).")

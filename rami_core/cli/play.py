@@ -10,6 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+import rami_core.cli.types as types
 from rami_core.cli.common import Seconds, lang_option, one_line
 from rami_core.errors import ProfileError
 from rami_core.hooks import PluginError
@@ -47,7 +48,7 @@ def _bot_list(value: str | None) -> list[str]:
     "rules_file",
     default=None,
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=types.Path(dir_okay=False),
     help="A house-rule file to play.",
 )
 @click.option(
@@ -81,7 +82,7 @@ def _bot_list(value: str | None) -> list[str]:
     "save_path",
     default=None,
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=types.Path(dir_okay=False),
     help="Save the game to FILE after every move (resume it with --resume).",
 )
 @click.option(
@@ -89,7 +90,7 @@ def _bot_list(value: str | None) -> list[str]:
     "resume_path",
     default=None,
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=types.Path(dir_okay=False),
     help="Continue a saved game.",
 )
 @lang_option(help="Language of the game (fr writes V/D/R for the court cards) and of its errors.")
@@ -101,7 +102,7 @@ def _bot_list(value: str | None) -> list[str]:
 )
 @click.option(
     "--clock",
-    type=click.IntRange(0, 3600),  # as a profile's turn.time_limit
+    type=types.IntRange(0, 3600),  # as a profile's turn.time_limit
     is_flag=False,
     flag_value=0,
     default=None,

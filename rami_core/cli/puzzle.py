@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
 
 
@@ -23,9 +24,9 @@ def puzzle_group() -> None:
 
 
 @puzzle_group.command("new")
-@click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="The grade, 1 (easy) to 10.")
+@click.option("--difficulty", "-d", type=types.IntRange(1, 10), help="The grade, 1 (easy) to 10.")
 @click.option(
-    "--seed", type=click.IntRange(0, 2**63), help="The seed (default: a random one, printed in the puzzle)."
+    "--seed", type=types.IntRange(0, 2**63), help="The seed (default: a random one, printed in the puzzle)."
 )
 @click.option("--variant", default="voleur", show_default=True, help="A profile that rearranges the table.")
 @click.option("--show", is_flag=True, help="Also show the table and the hand in words on stderr.")
@@ -53,8 +54,8 @@ def _describe(pz, lang: str) -> str:
 
 
 @puzzle_group.command("check")
-@click.argument("files", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--sample", type=click.IntRange(1), help="Check only this many puzzles, spread over each file.")
+@click.argument("files", nargs=-1, type=types.Path(path_type=Path))
+@click.option("--sample", type=types.IntRange(1), help="Check only this many puzzles, spread over each file.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
 @click.option("--bundled", is_flag=True, help="Also the bundled collection (the default without FILES).")
 @lang_option(help="Language of the problems found and of the errors.")
@@ -101,19 +102,19 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
 @click.option(
     "--out",
     required=True,
-    type=click.Path(path_type=Path),
+    type=types.Path(path_type=Path),
     help="The collection file (resumed if it exists).",
 )
 @click.option(
-    "--per-grade", default=150, show_default=True, type=click.IntRange(1), help="Puzzles in each grade."
+    "--per-grade", default=150, show_default=True, type=types.IntRange(1), help="Puzzles in each grade."
 )
 @click.option(
-    "--seed", default=2026, show_default=True, type=click.IntRange(0), help="The collection's seed."
+    "--seed", default=2026, show_default=True, type=types.IntRange(0), help="The collection's seed."
 )
 @click.option("--variant", default="voleur", show_default=True, help="A profile that rearranges the table.")
 @click.option(
     "--attempts",
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="Stop at this attempt number, counted from the first (the same command resumes).",
 )
 @lang_option(help="Language of the errors.")
@@ -138,9 +139,9 @@ def collection_cmd(
 
 
 @puzzle_group.command("play")
-@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.argument("file", required=False, type=types.Path(path_type=Path))
 @click.option("--daily", is_flag=True, help="The puzzle of the day from the bundled collection.")
-@click.option("--difficulty", "-d", type=click.IntRange(1, 10), help="A bundled puzzle of this grade.")
+@click.option("--difficulty", "-d", type=types.IntRange(1, 10), help="A bundled puzzle of this grade.")
 @click.option("--id", "pid", help="The puzzle of FILE (or of the collection) with this id.")
 @lang_option(help="Language of the puzzle (and of the errors).")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters.")

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
 from rami_core.events import EventKind
 from rami_core.i18n import Messages
@@ -17,10 +18,10 @@ from rami_core.userfiles import visible
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=types.Path(dir_okay=False))
 @click.option(
     "--seat",
-    type=click.IntRange(0, 7),
+    type=types.IntRange(0, 7),
     default=None,
     help="Tell the game as this seat saw it (others' stock draws hidden).",
 )

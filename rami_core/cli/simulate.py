@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+import rami_core.cli.types as types
 from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.bot_games import simulate as run_simulation
 from rami_core.cli.common import cli_words, lang_option, said_words, set_option
@@ -183,12 +184,12 @@ def statistics_help() -> str:
     "--rules",
     "rules_file",
     default=None,
-    type=click.Path(exists=True, dir_okay=False),
+    type=types.Path(exists=True, dir_okay=False),
     help="A house-rule profile file.",
 )
 @set_option
-@click.option("--games", default=100, show_default=True, type=click.IntRange(1))
-@click.option("--players", default=2, show_default=True, type=click.IntRange(1, 8))
+@click.option("--games", default=100, show_default=True, type=types.IntRange(1))
+@click.option("--players", default=2, show_default=True, type=types.IntRange(1, 8))
 @click.option(
     "--bots",
     "bots",
@@ -198,11 +199,11 @@ def statistics_help() -> str:
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Game i is dealt from seed + i.")
 @click.option(
-    "--workers", default=1, show_default=True, type=click.IntRange(1), help="Processes (or Ray CPUs)."
+    "--workers", default=1, show_default=True, type=types.IntRange(1), help="Processes (or Ray CPUs)."
 )
 @click.option(
     "--backend",
-    type=click.Choice(["local", "ray"]),
+    type=types.Choice(["local", "ray"]),
     default="local",
     show_default=True,
     help="ray: Ray tasks on a local Ray instance (pip install 'rami[ray]').",
@@ -211,14 +212,14 @@ def statistics_help() -> str:
     "--turn-cap",
     default=TURN_CAP,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="Turns after which a round is stopped (counted).",
 )
 @click.option(
     "--round-cap",
     default=ROUND_CAP,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="Rounds after which a game is stopped (counted).",
 )
 @click.option(

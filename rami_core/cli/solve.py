@@ -16,6 +16,7 @@ from typing import Any, NoReturn, cast
 
 import click
 
+import rami_core.cli.types as types
 from rami_core.cards import Card, CardError, format_card, parse_cards
 from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
 from rami_core.i18n import Messages
@@ -230,7 +231,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 @click.command("solve")
 @click.option("--variant", default=None, help="A preset or profile name (default: rami51).")
 @click.option(
-    "--rules", "rules_file", default=None, type=click.Path(dir_okay=False), help="A house-rule file."
+    "--rules", "rules_file", default=None, type=types.Path(dir_okay=False), help="A house-rule file."
 )
 @set_option
 @click.option(
@@ -242,21 +243,21 @@ def _echo_answer(out: dict[str, Any]) -> None:
 @click.option("--hand", default="", help="The hand's cards, e.g. '6H 7H'.")
 @click.option(
     "--objective",
-    type=click.Choice(["cards", "points"]),
+    type=types.Choice(["cards", "points"]),
     default="cards",
     show_default=True,
     help="Lay the most cards, or the most penalty points (where melds keep their places: the most cards).",
 )
 @click.option(
     "--max-states",
-    type=click.IntRange(min=1),
+    type=types.IntRange(min=1),
     default=None,
     show_default=SHOWN_MAX_STATES,
     help="Search states before the answer is given as 'not proven' (a count: same answer on any machine).",
 )
 @click.option(
     "--batch",
-    type=click.Path(dir_okay=True, allow_dash=True),
+    type=types.Path(dir_okay=True, allow_dash=True),
     default=None,
     help='A JSON-lines file, one position a line: {"id", "table", "hand"}; "table" is a list of '
     'cards, or a list of melds. A bad line gets {"id", "error"} and the batch goes on.',

@@ -48,7 +48,7 @@ AIMED_SHARE = (
     0.85  # setups at the edge of its setting, in a setting's own search (a random one may take 20 states)
 )
 AIM_LEAST = 8  # states each aimed search tries at least
-AIM_OWN = 8  # a setting's own search: budget // AIM_OWN states a side, on top of the pair's budget
+AIM_OWN = 8  # a setting's own search: budget // AIM_OWN states a side, past the budget if need be
 MAX_IDLE = 200  # setups in a row that start under neither side before a search gives up
 MASKED_KEPT = 3  # situations kept where a setting alone parts the referees but A and B do not
 # Settings the referee never reads on a move from a set-up state: the seat
@@ -168,8 +168,8 @@ class Search:
             return self.result
         starts = self._played(focus)
         self._search(focus, starts, self.budget // AIM_SHARE)
-        own = self._aim()
-        self._search(focus, starts, self.budget + own)
+        self._aim()
+        self._search(focus, starts, self.budget)  # what the own searches left of the budget
         # A finding no single setting explains, where one that is explained parts the
         # referees the same way, says nothing more: it is left out.
         explained = {f.how.signature for f in self.result.found if f.causes}
@@ -225,8 +225,9 @@ class Search:
         whose edge random setups rarely reach (a joker kept past the turn, a
         target crossed) is found where it alone differs, then shown where the
         whole files do. Each side gets budget // AIM_OWN states of its own,
-        on top of the pair's budget: a pair far apart (eighteen settings)
-        would otherwise leave each a handful. The states these searches tried."""
+        past the pair's budget where many settings are left: a pair far
+        apart (eighteen settings) would otherwise leave each a handful. The
+        states these searches tried."""
         if self.budget <= 0:
             return 0
         own = max(AIM_LEAST, self.budget // AIM_OWN)

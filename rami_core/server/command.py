@@ -7,18 +7,20 @@ import sys
 
 import click
 
+import rami_core.cli.types as types
+
 from ..cli.common import Seconds, cli_words, lang_option, said_words
 from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PER_CLIENT, TABLES_WINDOW
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port.")
+@click.option("--port", default=8000, show_default=True, type=types.IntRange(0, 65535), help="Port.")
 @click.option("--db", default="rami.sqlite", show_default=True, help="The SQLite file the games are kept in.")
 @click.option(
     "--sync",
     "synchronous",
-    type=click.Choice(["normal", "full"]),
+    type=types.Choice(["normal", "full"]),
     default="normal",
     show_default=True,
     help="normal: nothing lost if the process dies; full: nor on a power cut (an fsync per action).",
@@ -50,7 +52,7 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
     "public_house",
     multiple=True,
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=types.Path(dir_okay=False),
     help='A house-rule file offered for "play now" (public tables) beside the presets; repeatable.',
 )
 @click.option(
@@ -71,14 +73,14 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
     "--max-tables",
     default=MAX_TABLES,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="Tables the server holds in all (then 503 server_full).",
 )
 @click.option(
     "--tables-per-client",
     default=TABLES_PER_CLIENT,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="Tables one address may create within --tables-window (then 429 too_many_tables).",
 )
 @click.option(
@@ -92,14 +94,14 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
     "--sockets-per-client",
     default=SOCKETS_PER_CLIENT,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="WebSockets one address may hold open at once.",
 )
 @click.option(
     "--sockets-per-table",
     default=SOCKETS_PER_TABLE,
     show_default=True,
-    type=click.IntRange(1),
+    type=types.IntRange(1),
     help="WebSockets on one table (players and spectators).",
 )
 @click.option(
