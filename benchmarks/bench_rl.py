@@ -20,6 +20,10 @@ A step is one `env.step` of a uniformly random legal action (rami: one
 sub-step, the mask asked of the engine; gin rummy: one RLCard action); the
 observation and its mask are read before every step, as a learner would.
 `--time-limit` stops an environment early and reports its rate so far.
+`--digest N` prints, per preset and bundled house file, a digest of N
+random masked sub-steps (full, compact and scaled spaces): the masks,
+observations, rewards, terminations, truncations and infos, byte for byte;
+with `--before DIR` the same digests of the other tree, and whether they agree.
 `--before DIR`: the same rami rows again from another source tree (e.g.
 `git archive main rami_core variants plugins | tar -x -C DIR`, with
 `DIR/rami_core/variants` and `DIR/rami_core/plugins` linked to `../variants`
@@ -99,6 +103,49 @@ def rami_rows(
     return rows
 
 
+def digest(name: str, actions: str, scaled: bool, steps: int, seed: int) -> str:
+    """sha256 (16 hex digits) of `steps` random masked sub-steps from `seed`:
+    every observation and mask read, every reward, termination, truncation
+    and info, in order, episodes dealt anew from the environment's stream."""
+    import hashlib
+
+    from rami_core import rl
+
+    h = hashlib.sha256()
+    env = rl.env(name, players=2, seed=seed, actions=actions, scaled=scaled)
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    done = 0
+    while done < steps:
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        h.update(obs["observation"].tobytes())
+        h.update(obs["action_mask"].tobytes())
+        h.update(repr((agent, reward, term, trunc, sorted(info.items()))).encode())
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+        done += 1
+    return h.hexdigest()[:16]
+
+
+def digest_rows(steps: int, seed: int, voleur_steps: int) -> list[tuple[str, str]]:
+    """(label, digest) of every preset and bundled house file, full,
+    compact and scaled (voleur's files: `voleur_steps` sub-steps)."""
+    from rami_core.resources import house_names, preset_names
+
+    rows = []
+    for name in [*preset_names(), *house_names()]:
+        n = voleur_steps if name.startswith("voleur") else steps
+        for actions, scaled in (("full", False), ("compact", False), ("full", True)):
+            label = f"{name} {actions}{' scaled' if scaled else ''} {n}"
+            rows.append((label, digest(name, actions, scaled, n, seed)))
+    return rows
+
+
 def openspiel_row(seconds: float, seed: int) -> tuple[float, int, int, float]:
     """(steps per second, games finished, steps, steps per CPU second) of
     OpenSpiel's gin_rummy, random legal actions."""
@@ -146,8 +193,30 @@ def main() -> None:
         help="this many sub-steps for a preset (e.g. voleur=1500), the clock limit still applying",
     )
     ap.add_argument("--peer-seconds", type=float, help="OpenSpiel's run (default: the time limit)")
+    ap.add_argument(
+        "--digest", type=int, metavar="N", help="instead: digests of N random masked sub-steps per file"
+    )
+    ap.add_argument("--digest-voleur", type=int, default=800, help="sub-steps of the voleur files' digests")
     ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
+    if args.digest:
+        if args.rows_json:
+            print(json.dumps(digest_rows(args.digest, args.seed, args.digest_voleur)))
+            return
+        mine = digest_rows(args.digest, args.seed, args.digest_voleur)
+        theirs = dict(mine)
+        if args.before:
+            cmd = [sys.executable, __file__, "--rows-json", "--digest", str(args.digest)]
+            cmd += ["--seed", str(args.seed), "--digest-voleur", str(args.digest_voleur)]
+            env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
+            theirs = dict(json.loads(out.stdout.strip().splitlines()[-1]))
+        for label, d in mine:
+            mark = "" if theirs.get(label) == d else f"  DIFFERS (before: {theirs.get(label)})"
+            print(f"{label:48} {d}{mark}", flush=True)
+        same = all(theirs.get(label) == d for label, d in mine)
+        print("all digests agree" if same else "SOME DIGESTS DIFFER")
+        sys.exit(0 if same else 1)
     per = {k: int(v) for k, _, v in (s.partition("=") for s in args.steps_for)}
     if args.seconds:
         args.time_limit, args.steps = args.seconds, 10**9
