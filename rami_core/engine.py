@@ -761,15 +761,26 @@ def discard_refusal(rules: Rules, s: GameState, a: A.Discard) -> RuleError | Non
     legal moves ask it of every face in the hand, at every lay step). What
     follows the checks (the pile, the next turn, the round's end) refuses
     nothing."""
-    hand = s.hands[a.seat] if 0 <= a.seat < len(s.hands) else None
-    held = list(hand) if hand is not None else []
     try:
-        _discard_checks(rules, s, a, True)
+        gate_discard(rules, s, a.seat)
+    except RuleError as e:
+        return e
+    return discard_card_refusal(rules, s, a)
+
+
+def discard_card_refusal(rules: Rules, s: GameState, a: A.Discard) -> RuleError | None:
+    """`discard_refusal` once the kind's gate (``gate_discard``, the turn,
+    the phase, the profile's switch) has let `a.seat` through in `s`: the
+    checks on the card alone, in place (the legal moves run the gate once
+    per state, then this per face of the hand)."""
+    hand = s.hands[a.seat]
+    held = list(hand)
+    try:
+        _discard_card_checks(rules, s, a, True)
     except RuleError as e:
         return e
     finally:
-        if hand is not None:
-            hand[:] = held
+        hand[:] = held
     return None
 
 
@@ -778,6 +789,11 @@ def _discard_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool)
     card is taken out of the hand first (the last checks and the plugins see
     the hand without it). Returns the card taken."""
     gate_discard(rules, s, a.seat)
+    return _discard_card_checks(rules, s, a, house_rules)
+
+
+def _discard_card_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool) -> Card:
+    """The checks of `_discard_checks` after the kind's gate, in their order."""
     hand = s.hands[a.seat]
     (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
@@ -929,4 +945,13 @@ _HANDLERS: dict[type, Callable[[Rules, GameState, Any], None]] = {
     A.EndTurn: _end_turn,
 }
 
-__all__ = ["Game", "check_game_over", "deal", "discard_refusal", "may_lay_freely", "play_on", "rng_for"]
+__all__ = [
+    "Game",
+    "check_game_over",
+    "deal",
+    "discard_card_refusal",
+    "discard_refusal",
+    "may_lay_freely",
+    "play_on",
+    "rng_for",
+]

@@ -39,6 +39,7 @@ from .engine import (
     DISCARD,
     KIND_GATES,
     STOCK,
+    discard_card_refusal,
     discard_refusal,
     play_on,
 )
@@ -182,7 +183,7 @@ def legal_moves_in(
         if seat is None:
             offers[kind] = Offer(kind, False, refusal=RuleError("not_your_turn", Reason("spectator")))
         elif kind not in kinds:
-            offers[kind] = Offer(kind, False, complete=False)
+            offers[kind] = _UNJUDGED[kind]
         else:
             offers[kind] = _JUDGES[kind](rules, s, seat)
     return LegalMoves(seat, offers)
@@ -223,21 +224,25 @@ def _judge(
     complete: bool,
     none_left: RuleError,
     bounds: Bounds | None = None,
+    judge: Callable[[Rules, GameState, Any], RuleError | None] | None = None,
 ) -> Offer:
     """The offer of a kind: withheld by a whole-kind rule, else the
     candidates the engine accepts (all of them, or the first when not
     `complete`); withheld with the first candidate's refusal (or
-    `none_left` when there is no candidate) when none is accepted."""
+    `none_left` when there is no candidate) when none is accepted.
+    `judge`: the verdict on one candidate once the kind's gates have let it
+    through (default :func:`verdict`, which judges the whole move)."""
     if refused is not None:
         return Offer(kind, False, complete=complete, refusal=refused, bounds=bounds)
     accepted: list[A.Action] = []
     first: RuleError | None = None
     seen: set[A.Action] = set()
+    judge = judge or verdict
     for a in candidates:
         if a in seen:
             continue
         seen.add(a)
-        why = verdict(rules, s, a)
+        why = judge(rules, s, a)
         if why is not None:
             first = first or why
             continue
@@ -315,6 +320,7 @@ def _discard(rules: Rules, s: GameState, seat: int) -> Offer:
         cands,
         complete=True,
         none_left=RuleError("discard_forbidden", Reason("nothing_to_discard")),
+        judge=discard_card_refusal,  # the kind's gate passed above: the checks on each card
     )
 
 
@@ -500,6 +506,10 @@ def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Re
         if with_rest is not None:
             yield with_rest
 
+
+# The offer of a kind left unjudged (`legal_moves_in`'s `kinds`): one per
+# kind, shared, as an Offer is immutable.
+_UNJUDGED: dict[str, Offer] = {kind: Offer(kind, False, complete=False) for kind in KINDS}
 
 _JUDGES: dict[str, Callable[[Rules, GameState, int], Offer]] = {
     "draw_stock": _draw_stock,

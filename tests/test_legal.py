@@ -273,8 +273,19 @@ def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
         "discard": engine._discard_checks,  # the handler's checks, also legal's in-place verdict
         "end_turn": engine._end_turn,
     }
-    for caller in (engine._discard, engine.discard_refusal):
-        assert "_discard_checks(rules, s, a, " in inspect.getsource(caller), caller.__name__
+    assert "_discard_checks(rules, s, a, " in inspect.getsource(engine._discard)
+    # The discard's gate, then the checks on its card: the handler's, and
+    # legal's in-place verdict (whose per-face part follows the kind's gate
+    # run once by the legal moves).
+    for caller in (engine._discard_checks, engine.discard_refusal):
+        assert "gate_discard(rules, s, " in inspect.getsource(caller), caller.__name__
+    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine._discard_checks)
+    assert "discard_card_refusal(rules, s, a)" in inspect.getsource(engine.discard_refusal)
+    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine.discard_card_refusal)
+    from rami_core import legal
+
+    source = inspect.getsource(legal._discard)
+    assert 'kind_refusal(rules, s, seat, "discard")' in source and "judge=discard_card_refusal" in source
     for kind, handler in handlers.items():
         source = inspect.getsource(handler)
         for gate in engine.KIND_GATES[kind]:

@@ -583,3 +583,35 @@ def test_best_packing_is_the_search_over_counts(variant):
         bounds = packing.PackingBounds(packing.candidates(counts, rules))
         for jokerless in (False, True):
             assert bounds.best(counts, jokerless) == _best_by_counts(bounds, counts, jokerless, {})
+
+
+@pytest.mark.parametrize("variant", ["rami51", "voleur", "classic", "kaluki"])
+@pytest.mark.parametrize("scaled", [False, True])
+def test_observation_written_from_the_state_is_the_view_packed(variant, scaled):
+    """`pack_state` (the observation written straight from the state) is
+    `pack(encode(view))` byte for byte, for every seat, the seat to play
+    with a draft under way, along random play (the table growing, drafts,
+    round ends)."""
+    from rami_core.rl.observe import encode
+
+    env = rl.env(variant, players=2, seed=4, scaled=scaled, episode="game", max_turns=None)
+    env.reset()
+    raw = env.unwrapped
+    layout = raw.observation_layout
+    rng = random.Random(5)
+    checked = drafts = 0
+    for _ in range(400):
+        game = raw.game
+        side_of = [game.rules.side(s) for s in range(raw.players)]
+        for seat in range(raw.players):
+            draft = raw.draft if seat == game.state.turn else Draft()
+            drafts += not draft.empty
+            want = layout.pack(encode(game.view(seat), draft, layout.slots, side_of), scaled)
+            got = layout.pack_state(game.state, seat, draft, side_of, scaled)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+            checked += 1
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        env.step(int(rng.choice(list(np.flatnonzero(env.observe(agent)["action_mask"])))))
+    assert checked > 200 and drafts > 0

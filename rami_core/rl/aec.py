@@ -237,7 +237,10 @@ class RamiEnv(AECEnv):
                     self._obs[0], draft_fields(self.draft if acting else Draft()), self.scaled
                 )
             else:
-                vector = self.observation_layout.pack(self.fields(agent), self.scaled)
+                side_of = [game.rules.side(s) for s in range(self.players)]
+                vector = self.observation_layout.pack_state(
+                    game.state, seat, self.draft if acting else Draft(), side_of, self.scaled
+                )
             self._obs_key, self._obs = key, (vector, mask)
         vector, mask = self._obs
         return {"observation": vector.copy(), "action_mask": mask.copy()}

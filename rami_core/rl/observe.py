@@ -1,9 +1,14 @@
 """A seat's observation: its view (rami_core.views) and its draft as fixed-size arrays.
 
-Built from `Game.view(seat)` only, so it holds what the seat may know and
-nothing more: its own hand, the table, the discard pile, the counts of the
-other hands and the stock, who has opened, the scores. Seats are listed
-from the observer's own place ("me" first, then the next seat to play).
+`encode` builds it from `Game.view(seat)`, so it holds what the seat may
+know and nothing more: its own hand, the table, the discard pile, the counts
+of the other hands and the stock, who has opened, the scores. Seats are
+listed from the observer's own place ("me" first, then the next seat to
+play). `ObservationLayout.pack_state` writes the same vector straight from
+the state, reading only the view's fields (a step's observation is asked
+thousands of times a second: building the view, a dict of arrays and their
+concatenation cost more than the rest of it); a property test holds the two
+equal.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..melds import AMBIGUOUS, RUN, SET
-from ..state import DRAW, LAY, OVER
+from ..state import DRAW, LAY, OVER, GameState, TableMeld
 from ..views import SeatView
 from .draft import Draft
 from .faces import FACES, JOKER_INDEX, face_index
@@ -97,6 +102,8 @@ class ObservationLayout:
         self._scale = np.concatenate([np.full(f.size, f.scale) for f in self.fields.values()])
         self.scaled_low = np.where(self.low < 0, -1.0, 0.0).astype(np.float32)
         self.scaled_high = np.ones(self.size, dtype=np.float32)
+        self._at = {name: f.start for name, f in self.fields.items()}
+        self._melds: dict[int, tuple[TableMeld, tuple[int, list[int], list[int]]]] = {}
 
     def space(self, scaled: bool = False) -> spaces.Box:
         """The Box of the flat vector: int32 within the fields' bounds, or
@@ -112,6 +119,93 @@ class ObservationLayout:
         if scaled:
             return np.clip(flat / self._scale, self.scaled_low, self.scaled_high).astype(np.float32)
         return flat.astype(np.int32)
+
+    def pack_state(
+        self, state: GameState, seat: int, draft: Draft, side_of: list[int], scaled: bool = False
+    ) -> np.ndarray:
+        """`pack(encode(view(state, seat), draft, ...))`, written into one
+        array from the state: the same fields from the same public facts
+        (the seat's own hand, the table, the discard pile, counts), every
+        count added by one bincount and the scalars set in place."""
+        f = self._at
+        n = state.players
+        hits: list[int] = []
+        at = f["hand"]
+        hits.extend([at + face_index(c) for c in state.hands[seat]])
+        table = f["table"]
+        jokers_as = f["table_jokers_as"]
+        kinds: list[int] = []
+        owners: list[int] = []
+        for k, m in enumerate(state.table[: self.slots]):
+            kind, faces, stands = self._meld_faces(m)
+            kinds.append(kind)
+            owners.append(0 if m.owner is None else 1 + (m.owner - seat) % n)
+            base = k * FACES
+            hits.extend([table + base + x for x in faces])
+            hits.extend([jokers_as + base + x for x in stands])
+        at = f["discard"]
+        hits.extend([at + face_index(c) for c in state.discard])
+        v = np.bincount(hits, minlength=self.size) if hits else np.zeros(self.size, dtype=np.intp)
+        v = v.astype(np.int64, copy=False)
+        if kinds:
+            at = f["table_kind"]
+            v[at : at + len(kinds)] = kinds
+            at = f["table_owner"]
+            v[at : at + len(owners)] = owners
+        for name, value in draft_fields(draft).items():
+            at = f[name]
+            v[at : at + value.size] = value
+        discard = state.discard
+        v[f["discard_top"]] = face_index(discard[-1]) if discard else FACES
+        v[f["discard_size"]] = len(discard)
+        v[f["stock_size"]] = len(state.stock)
+        order = [(seat + i) % n for i in range(n)]
+        at = f["hand_sizes"]
+        v[at : at + n] = [len(state.hands[s]) for s in order]
+        at = f["opened"]
+        v[at : at + n] = [int(state.opened[s]) for s in order]
+        at = f["scores"]
+        v[at : at + n] = [state.scores[side_of[s]] for s in order]
+        if state.phase == OVER:
+            phase = PHASE_OVER
+        elif state.turn != seat:
+            phase = PHASE_WAITING
+        else:
+            phase = PHASE_DRAW if state.phase == DRAW else PHASE_LAY if state.phase == LAY else PHASE_OVER
+        v[f["phase"]] = phase
+        taken = state.taken_discard
+        v[f["taken_discard"]] = face_index(taken) if taken is not None else FACES
+        v[f["jokers_to_replay"]] = len(state.jokers_to_replay)
+        v[f["laid_this_turn"]] = int(state.laid_this_turn)
+        v[f["opened_this_turn"]] = int(state.opened_this_turn)
+        v[f["round_no"]] = state.round_no
+        np.maximum(v, self.low, out=v)
+        np.minimum(v, self.high, out=v)  # np.clip(v, low, high), as pack clips
+        if scaled:
+            return np.clip(v / self._scale, self.scaled_low, self.scaled_high).astype(np.float32)
+        return v.astype(np.int32)
+
+    def _meld_faces(self, m: TableMeld) -> tuple[int, list[int], list[int]]:
+        """A table meld's kind code, its cards' faces and the faces its jokers
+        stand for (as `encode` counts them), worked out once per meld: table
+        melds are immutable and most stay on the table, unchanged, for many
+        turns (keyed by the meld's id, the meld kept so that the id is not reused)."""
+        hit = self._melds.get(id(m))
+        if hit is not None and hit[0] is m:
+            return hit[1]
+        r = m.reading
+        kind = 1 if r.kind == RUN else 2 if r.kind == SET else 0
+        faces: list[int] = []
+        stands: list[int] = []
+        for c, (rank, suit) in zip(r.cards, r.stands, strict=False):
+            faces.append(face_index(c))
+            if c.suit == 4:
+                stands.append(JOKER_INDEX if suit == AMBIGUOUS else suit * 13 + rank - 1)
+        if len(self._melds) >= 4096:
+            self._melds.clear()
+        out = (kind, faces, stands)
+        self._melds[id(m)] = (m, out)
+        return out
 
     def repack(self, vector: np.ndarray, fields: dict[str, np.ndarray], scaled: bool = False) -> np.ndarray:
         """`vector` (a packed observation) with these fields packed anew, as
