@@ -323,6 +323,8 @@ def _owed_first(s: GameState) -> list[Card]:
     only in these public facts, so a seat that rebuilds the state from its
     view picks the same cards and gets the same rulings."""
     t = s.taken_discard
+    if t is None and not s.jokers_to_replay:
+        return []  # the common case, asked per card by the legal moves' discards
     owed = [c for c in reversed(s.jokers_to_replay) if c != t]
     if t is None:
         return owed
@@ -357,6 +359,21 @@ def _take_from_hand(hand: list[Card], faces: Sequence[Card], first: Sequence[Car
                     else Reason("not_in_hand", card=format_card(face)),
                 )
     return taken
+
+
+def _take_one(hand: list[Card], face: Card, first: Sequence[Card] = ()) -> Card:
+    """`_take_from_hand(hand, [face], first)[0]` for one face (a discard),
+    the same card taken and the same refusal."""
+    rank, suit = face.rank, face.suit
+    for c in first:
+        if c.rank == rank and c.suit == suit and c in hand:
+            hand.remove(c)
+            return c
+    for i in range(len(hand) - 1, -1, -1):
+        c = hand[i]
+        if c.rank == rank and c.suit == suit:
+            return hand.pop(i)
+    raise RuleError("card_not_in_hand", Reason("not_in_hand", card=format_card(face)))
 
 
 def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
@@ -795,7 +812,7 @@ def _discard_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool)
 def _discard_card_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool) -> Card:
     """The checks of `_discard_checks` after the kind's gate, in their order."""
     hand = s.hands[a.seat]
-    (card,) = _take_from_hand(hand, [a.card], _owed_first(s))
+    card = _take_one(hand, a.card, _owed_first(s))
     if s.jokers_to_replay and card in s.jokers_to_replay:
         raise RuleError(
             "joker_not_reused",

@@ -414,6 +414,8 @@ class PluginHost:
 
     def refuse_if(self, hook: str, **kwargs: Any) -> None:
         """Run a refusing hook; raise the RuleError a plugin asks for."""
+        if hook not in self._active and self._firstresult.get(hook, False):
+            return  # no plugin implements it (asked per card by the legal moves: no call built)
         d = self.decide(hook, **kwargs)
         if d is None or d.value is True:
             return

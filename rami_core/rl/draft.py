@@ -57,7 +57,16 @@ class Group:
 
     def written(self) -> tuple[Card, ...]:
         """The group as the engine reads it (DESIGN's written order: a run in
-        the order written, else a set, else a run in any order)."""
+        the order written, else a set, else a run in any order). Worked out
+        once per group (the masks write the same groups again and again)."""
+        hit = _WRITTEN.get(self)
+        if hit is None:
+            if len(_WRITTEN) >= _WRITTEN_MAX:
+                _WRITTEN.clear()
+            hit = _WRITTEN[self] = self._write()
+        return hit
+
+    def _write(self) -> tuple[Card, ...]:
         naturals = sorted((face_card(f) for f in self.body if f != JOKER_INDEX), key=lambda c: c.rank)
         jokers = sum(1 for f in self.body if f == JOKER_INDEX)
         out: list[Card] = [JOKER] * self.low
@@ -71,6 +80,11 @@ class Group:
                 out.append(naturals[-1])
                 return tuple(out) + (JOKER,) * (jokers - gaps)
         return tuple(out) + tuple(naturals) + (JOKER,) * jokers
+
+
+# Group -> its written cards (a pure function of the group).
+_WRITTEN: dict[Group, tuple[Card, ...]] = {}
+_WRITTEN_MAX = 200_000
 
 
 @dataclass

@@ -22,6 +22,17 @@ def face_index(card: Card) -> int:
     return card.suit * 13 + card.rank - 1
 
 
+class _FaceOf(dict):
+    """Card -> face index, filled as cards are met (a dict lookup instead of a call per card)."""
+
+    def __missing__(self, card: Card) -> int:
+        index = self[card] = face_index(card)
+        return index
+
+
+FACE_OF: dict[Card, int] = _FaceOf()
+
+
 def face_card(index: int) -> Card:
     """The card (copy 0) of a face index."""
     if index == JOKER_INDEX:

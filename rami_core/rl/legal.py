@@ -45,7 +45,7 @@ from ..melds import RUN, rank_at
 from ..solver import solve
 from ..state import DRAW, LAY, OVER
 from .draft import Draft, Group
-from .faces import FACES, JOKER_INDEX, face_card, face_index
+from .faces import FACE_OF, FACES, JOKER_INDEX, face_card, face_index
 from .layout import (
     ADD_JOKER_LOW,
     CLOSE_GROUP,
@@ -72,8 +72,10 @@ class TurnOracle:
         # first. `timeout=True` offers it in the mask (the engine's verdict).
         self.timeout = timeout
         self._key: tuple[int, ...] | None = None
-        self._read: dict[Group, Candidate | None] = {}  # groups read under this game's rules
-        self._memo = BoundsMemo()
+        # Groups read, and packing bounds, under this game's meld rules and
+        # card values: shared by every game of the process under the same
+        # ones (pure functions of them: a new episode starts with them known).
+        self._read, self._memo = _shared_memos(game.rules)
         self._last_cands: dict[
             int, tuple[tuple[int, ...], list[Candidate]]
         ] = {}  # per seat, its latest hand's  # packing bounds of multisets of cards, under this game's rules
@@ -307,7 +309,8 @@ class TurnOracle:
     def _draft_mask(self, draft: Draft, m: np.ndarray) -> None:
         L = self.layout
         s = self.game.state
-        avail = self._hand - draft.faces()
+        pending = draft.faces()
+        avail = self._hand - pending if pending else self._hand  # read only below
         grown = self._meld_growths(draft.closed, draft.current, avail)
         for f in avail:
             # A face no lay can grow by is still reachable by a swap or a rebuild.
@@ -622,10 +625,38 @@ class TurnOracle:
         return witness
 
 
+# (meld rules, card values) -> (groups read, packing bounds): see TurnOracle.
+_MEMOS: dict[tuple, tuple[dict[Group, Candidate | None], BoundsMemo]] = {}
+_MEMO_KEYS = 16  # sets of rules kept at most
+READ_LIMIT = 500_000  # groups read kept per set of rules at most
+
+
+def forget_shared_memos() -> None:
+    """Drop the process's shared memos (a benchmark's rows start cold, as a new process would)."""
+    from .draft import _WRITTEN
+
+    _MEMOS.clear()
+    _WRITTEN.clear()
+
+
+def _shared_memos(rules) -> tuple[dict[Group, Candidate | None], BoundsMemo]:
+    """The memos of `rules`' meld rules and card values (what a group's
+    reading and a packing's points depend on, and nothing else)."""
+    key = (rules.melds, tuple(sorted(rules.score_args.items())))
+    hit = _MEMOS.get(key)
+    if hit is None:
+        if len(_MEMOS) >= _MEMO_KEYS:
+            _MEMOS.clear()
+        hit = _MEMOS[key] = ({}, BoundsMemo())
+    if len(hit[0]) > READ_LIMIT:
+        hit[0].clear()
+    return hit
+
+
 def _within(small: Counter[int], big: Counter[int]) -> bool:
     return all(big[f] >= n for f, n in small.items())
 
 
 def _hand(cards: list[Card]) -> Counter[int]:
     """Face index -> copies held."""
-    return Counter(face_index(c) for c in cards)
+    return Counter(map(FACE_OF.__getitem__, cards))

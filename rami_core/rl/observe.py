@@ -22,7 +22,7 @@ from ..melds import AMBIGUOUS, RUN, SET
 from ..state import DRAW, LAY, OVER, GameState, TableMeld
 from ..views import SeatView
 from .draft import Draft
-from .faces import FACES, JOKER_INDEX, face_index
+from .faces import FACE_OF, FACES, JOKER_INDEX, face_index
 
 BIG = 1_000_000  # bound for scores and the round number
 
@@ -131,7 +131,8 @@ class ObservationLayout:
         n = state.players
         hits: list[int] = []
         at = f["hand"]
-        hits.extend([at + face_index(c) for c in state.hands[seat]])
+        face_of = FACE_OF.__getitem__
+        hits.extend([at + face_of(c) for c in state.hands[seat]])
         table = f["table"]
         jokers_as = f["table_jokers_as"]
         kinds: list[int] = []
@@ -144,7 +145,7 @@ class ObservationLayout:
             hits.extend([table + base + x for x in faces])
             hits.extend([jokers_as + base + x for x in stands])
         at = f["discard"]
-        hits.extend([at + face_index(c) for c in state.discard])
+        hits.extend([at + face_of(c) for c in state.discard])
         v = np.bincount(hits, minlength=self.size) if hits else np.zeros(self.size, dtype=np.intp)
         v = v.astype(np.int64, copy=False)
         if kinds:
