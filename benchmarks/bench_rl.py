@@ -206,14 +206,19 @@ def main() -> None:
         if args.rows_json:
             print(json.dumps(digest_rows(args.digest, args.seed, args.digest_voleur)))
             return
-        mine = digest_rows(args.digest, args.seed, args.digest_voleur)
-        theirs = dict(mine)
-        if args.before:
+        other = None
+        if args.before:  # the other tree's digests in a subprocess, alongside
             cmd = [sys.executable, __file__, "--rows-json", "--digest", str(args.digest)]
             cmd += ["--seed", str(args.seed), "--digest-voleur", str(args.digest_voleur)]
             env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
-            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
-            theirs = dict(json.loads(out.stdout.strip().splitlines()[-1]))
+            other = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True, cwd="/")
+        mine = digest_rows(args.digest, args.seed, args.digest_voleur)
+        theirs = dict(mine)
+        if other is not None:
+            out, _ = other.communicate()
+            if other.returncode:
+                sys.exit(f"the --before tree's digests failed ({other.returncode})")
+            theirs = dict(json.loads(out.strip().splitlines()[-1]))
         for label, d in mine:
             mark = "" if theirs.get(label) == d else f"  DIFFERS (before: {theirs.get(label)})"
             print(f"{label:48} {d}{mark}", flush=True)

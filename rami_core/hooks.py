@@ -265,7 +265,7 @@ def _snapshot(state: Any) -> Any:
     speed, identical items first) finds any change. Anything else shown as a
     state is compared by a full serialisation."""
     if type(state) is GameState:
-        return state.copy().__dict__
+        return state.fields_copy()
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 

@@ -78,12 +78,17 @@ class GameState:
         """A copy sharing only immutable parts (cards, table melds): the turn
         machine's working copy, so it is written out field by field for speed."""
         new = GameState.__new__(GameState)
-        d = self.__dict__.copy()
-        d["hands"] = [list(h) for h in self.hands]
-        for name in _LIST_FIELDS:
-            d[name] = list(d[name])
-        new.__dict__.update(d)
+        new.__dict__.update(self.fields_copy())
         return new
+
+    def fields_copy(self) -> dict[str, Any]:
+        """The fields as a dict whose lists are copies (what `copy` holds):
+        a plugin guard compares the state with it after a judging hook."""
+        d = self.__dict__.copy()
+        d["hands"] = [h.copy() for h in self.hands]
+        for name in _LIST_FIELDS:
+            d[name] = d[name].copy()
+        return d
 
     def all_cards(self) -> list[Card]:
         """Every physical card in play, wherever it is: the conservation check."""

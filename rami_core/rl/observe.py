@@ -103,7 +103,11 @@ class ObservationLayout:
         self.scaled_low = np.where(self.low < 0, -1.0, 0.0).astype(np.float32)
         self.scaled_high = np.ones(self.size, dtype=np.float32)
         self._at = {name: f.start for name, f in self.fields.items()}
-        self._melds: dict[int, tuple[TableMeld, tuple[int, list[int], list[int]]]] = {}
+        names = list(self.fields)  # pack_state sets these runs of fields by one slice each
+        assert names[names.index("pending_low_jokers") + 1] == "pending_groups"
+        assert names[names.index("discard_top") :] == [s[0] for s in spec[names.index("discard_top") :]]
+        assert self.fields["discard_top"].start + 3 * (players + 3) == self.size
+        self._melds: dict[tuple[int, int], tuple[TableMeld, tuple[int, list[int]]]] = {}
 
     def space(self, scaled: bool = False) -> spaces.Box:
         """The Box of the flat vector: int32 within the fields' bounds, or
@@ -126,86 +130,95 @@ class ObservationLayout:
         """`pack(encode(view(state, seat), draft, ...))`, written into one
         array from the state: the same fields from the same public facts
         (the seat's own hand, the table, the discard pile, counts), every
-        count added by one bincount and the scalars set in place."""
+        count added by one bincount, the scalars at the end of the layout
+        set by one slice."""
         f = self._at
         n = state.players
-        hits: list[int] = []
-        at = f["hand"]
         face_of = FACE_OF.__getitem__
-        hits.extend([at + face_of(c) for c in state.hands[seat]])
-        table = f["table"]
-        jokers_as = f["table_jokers_as"]
+        at = f["hand"]
+        hits = [at + face_of(c) for c in state.hands[seat]]
         kinds: list[int] = []
         owners: list[int] = []
         for k, m in enumerate(state.table[: self.slots]):
-            kind, faces, stands = self._meld_faces(m)
+            kind, cells = self._meld_cells(m, k)
             kinds.append(kind)
             owners.append(0 if m.owner is None else 1 + (m.owner - seat) % n)
-            base = k * FACES
-            hits.extend([table + base + x for x in faces])
-            hits.extend([jokers_as + base + x for x in stands])
+            hits.extend(cells)
         at = f["discard"]
         hits.extend([at + face_of(c) for c in state.discard])
+        current = draft.current
+        if not draft.empty:
+            at = f["pending"]
+            for g in draft.closed:
+                hits.extend([at + x for x in g.body])
+                hits.extend([at + JOKER_INDEX] * g.low)
+            hits.extend([at + x for x in current.body])
+            hits.extend([at + JOKER_INDEX] * current.low)
+            at = f["pending_current"]
+            hits.extend([at + x for x in current.body])
+            hits.extend([at + JOKER_INDEX] * current.low)
         v = np.bincount(hits, minlength=self.size) if hits else np.zeros(self.size, dtype=np.intp)
         v = v.astype(np.int64, copy=False)
+        at = f["pending_low_jokers"]
+        v[at : at + 2] = (current.low, len(draft.closed))  # pending_groups follows
         if kinds:
             at = f["table_kind"]
             v[at : at + len(kinds)] = kinds
             at = f["table_owner"]
             v[at : at + len(owners)] = owners
-        for name, value in draft_fields(draft).items():
-            at = f[name]
-            v[at : at + value.size] = value
         discard = state.discard
-        v[f["discard_top"]] = face_index(discard[-1]) if discard else FACES
-        v[f["discard_size"]] = len(discard)
-        v[f["stock_size"]] = len(state.stock)
-        order = [(seat + i) % n for i in range(n)]
-        at = f["hand_sizes"]
-        v[at : at + n] = [len(state.hands[s]) for s in order]
-        at = f["opened"]
-        v[at : at + n] = [int(state.opened[s]) for s in order]
-        at = f["scores"]
-        v[at : at + n] = [state.scores[side_of[s]] for s in order]
         if state.phase == OVER:
             phase = PHASE_OVER
         elif state.turn != seat:
             phase = PHASE_WAITING
         else:
             phase = PHASE_DRAW if state.phase == DRAW else PHASE_LAY if state.phase == LAY else PHASE_OVER
-        v[f["phase"]] = phase
         taken = state.taken_discard
-        v[f["taken_discard"]] = face_index(taken) if taken is not None else FACES
-        v[f["jokers_to_replay"]] = len(state.jokers_to_replay)
-        v[f["laid_this_turn"]] = int(state.laid_this_turn)
-        v[f["opened_this_turn"]] = int(state.opened_this_turn)
-        v[f["round_no"]] = state.round_no
+        order = [(seat + i) % n for i in range(n)]
+        hands = state.hands
+        v[f["discard_top"] :] = [  # the layout's last fields, in their order
+            face_of(discard[-1]) if discard else FACES,
+            len(discard),
+            len(state.stock),
+            *[len(hands[s]) for s in order],
+            *[int(state.opened[s]) for s in order],
+            *[state.scores[side_of[s]] for s in order],
+            phase,
+            face_of(taken) if taken is not None else FACES,
+            len(state.jokers_to_replay),
+            int(state.laid_this_turn),
+            int(state.opened_this_turn),
+            state.round_no,
+        ]
         np.maximum(v, self.low, out=v)
         np.minimum(v, self.high, out=v)  # np.clip(v, low, high), as pack clips
         if scaled:
             return np.clip(v / self._scale, self.scaled_low, self.scaled_high).astype(np.float32)
         return v.astype(np.int32)
 
-    def _meld_faces(self, m: TableMeld) -> tuple[int, list[int], list[int]]:
-        """A table meld's kind code, its cards' faces and the faces its jokers
-        stand for (as `encode` counts them), worked out once per meld: table
-        melds are immutable and most stay on the table, unchanged, for many
-        turns (keyed by the meld's id, the meld kept so that the id is not reused)."""
-        hit = self._melds.get(id(m))
+    def _meld_cells(self, m: TableMeld, k: int) -> tuple[int, list[int]]:
+        """A table meld's kind code and the cells of the vector it counts in
+        at slot `k` (its cards' faces in `table`, the faces its jokers stand
+        for in `table_jokers_as`, as `encode` counts them), worked out once
+        per meld and slot: table melds are immutable and most stay on the
+        table, unchanged, for many turns (keyed by the meld's id, the meld
+        kept so that the id is not reused)."""
+        hit = self._melds.get((id(m), k))
         if hit is not None and hit[0] is m:
             return hit[1]
         r = m.reading
         kind = 1 if r.kind == RUN else 2 if r.kind == SET else 0
-        faces: list[int] = []
-        stands: list[int] = []
+        table = self._at["table"] + k * FACES
+        jokers_as = self._at["table_jokers_as"] + k * FACES
+        cells: list[int] = []
         for c, (rank, suit) in zip(r.cards, r.stands, strict=False):
-            faces.append(face_index(c))
+            cells.append(table + face_index(c))
             if c.suit == 4:
-                stands.append(JOKER_INDEX if suit == AMBIGUOUS else suit * 13 + rank - 1)
+                cells.append(jokers_as + (JOKER_INDEX if suit == AMBIGUOUS else suit * 13 + rank - 1))
         if len(self._melds) >= 4096:
             self._melds.clear()
-        out = (kind, faces, stands)
-        self._melds[id(m)] = (m, out)
+        out = (kind, cells)
+        self._melds[(id(m), k)] = (m, out)
         return out
 
     def repack(self, vector: np.ndarray, fields: dict[str, np.ndarray], scaled: bool = False) -> np.ndarray:

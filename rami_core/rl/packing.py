@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from operator import attrgetter
 
 from ..melds import RUN, SET, read_meld
 from ..rules import OpeningNeed, Rules
@@ -83,6 +84,9 @@ class Candidate:
     # The group's body as face -> copies: `holds` asks it for every pending group.
     body: dict[int, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     bits: int = field(default=0, compare=False, hash=False, repr=False)  # `need` as_bits
+    # The sort key of candidate lists, most points first: (-points, group)
+    # as plain tuples (Group orders as (low, body)), compared at C speed.
+    order: tuple = field(default=(), compare=False, hash=False, repr=False)
 
     def holds(self, low: int, body: dict[int, int]) -> bool:
         """A pending group (`low` low jokers, `body` face -> copies) can grow into
@@ -141,7 +145,7 @@ def candidates(
                     c = known[g] = _read(g, rules, j)
                 if c is not None:
                     out.append(c)
-    out.sort(key=lambda c: (-c.points, c.group))
+    out.sort(key=_ORDER)
     return out
 
 
@@ -165,8 +169,11 @@ def candidates_after(
         return kept
     have = {c.group for c in kept}
     out = kept + [c for c in candidates(hand, rules, known, touching=more) if c.group not in have]
-    out.sort(key=lambda c: (-c.points, c.group))
+    out.sort(key=_ORDER)
     return out
+
+
+_ORDER = attrgetter("order")
 
 
 def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
@@ -176,7 +183,9 @@ def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
     kinds = (PURE if r.pure else 0) | (ANY_RUN if r.kind == RUN else 0)
     kinds |= ANY_SET if r.kind == SET else 0
     need = tuple(sorted(g.faces().items()))
-    return Candidate(g, need, rules.meld_value(r), kinds, jokers, dict(Counter(g.body)), pairs_bits(need))
+    points = rules.meld_value(r)
+    order = (-points, g.low, g.body)
+    return Candidate(g, need, points, kinds, jokers, dict(Counter(g.body)), pairs_bits(need), order)
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
