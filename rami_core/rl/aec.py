@@ -40,6 +40,17 @@ ACTION_SPACES = ("full", "compact")
 SEED_SPACE = 2**31  # seeds drawn for fresh deals: reset() without a seed
 
 
+class _Discrete(spaces.Discrete):
+    """gymnasium's Discrete, answering `contains` of a Python int without
+    numpy (PettingZoo's bounds wrapper asks it at every step): the same
+    answer, the int within [start, start + n)."""
+
+    def contains(self, x: Any) -> bool:
+        if type(x) is int:
+            return int(self.start) <= x < int(self.start) + int(self.n)
+        return super().contains(x)
+
+
 class RamiEnv(AECEnv):
     """A rami table for learning agents.
 
@@ -131,7 +142,7 @@ class RamiEnv(AECEnv):
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.action_size,), dtype=np.int8),
             }
         )
-        self._act_space = spaces.Discrete(self.action_size)
+        self._act_space = _Discrete(self.action_size)
         obs_box = self.observation_layout.space(scaled)
         # The privileged state: every seat's observation (seat 0 first) and the stock's faces.
         self._state_space = spaces.Box(
