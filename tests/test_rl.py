@@ -538,6 +538,10 @@ def test_multisets_as_integers_compare_face_by_face(a, b):
     )
     with pytest.raises(ValueError, match="copies"):
         packing.as_bits(tuple([packing.MAX_COPIES + 1] + [0] * 52))
+    with pytest.raises(ValueError, match="copies"):
+        packing.as_bits(tuple([0] * 52 + [-1]))
+    # The counts read as bytes are the multiset's integer, face by face.
+    assert packing.as_bits(tuple(a)) == sum(n << (packing.WIDTH * f) for f, n in enumerate(a))
 
 
 def _best_by_counts(bounds, room, jokerless, memo):

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
-from operator import attrgetter
+from itertools import combinations, compress
+from operator import attrgetter, gt
 
 from ..melds import RUN, SET, read_meld
 from ..rules import OpeningNeed, Rules
@@ -49,11 +49,19 @@ MEMO_LIMIT = 200_000
 WIDTH = 8
 GUARD = sum(1 << (WIDTH * f + WIDTH - 1) for f in range(FACES))
 MAX_COPIES = (1 << (WIDTH - 1)) - 1
+assert WIDTH == 8  # as_bits reads the counts as bytes
 
 
 def as_bits(counts: Counts) -> int:
-    """The integer of a multiset given as copies per face (FACES long)."""
-    return pairs_bits(enumerate(counts))
+    """The integer of a multiset given as copies per face (FACES long): with
+    WIDTH 8 its little-endian bytes (pairs_bits refuses a count out of range)."""
+    try:
+        raw = bytes(counts)
+    except (ValueError, TypeError):
+        return pairs_bits(enumerate(counts))
+    if raw and max(raw) > MAX_COPIES:
+        return pairs_bits(enumerate(counts))
+    return int.from_bytes(raw, "little")
 
 
 def pairs_bits(pairs: Iterable[tuple[int, int]]) -> int:
@@ -160,7 +168,7 @@ def candidates_after(
     the groups of `before` that `hand` still holds, and those holding a face
     `hand` has more of (the only new ones). The same list, for a hand that
     changed by a card or two (a seat's hand from one turn to the next)."""
-    more = frozenset(f for f in range(FACES) if hand[f] > before[f])
+    more = frozenset(compress(range(FACES), map(gt, hand, before)))  # faces held more of (at C speed)
     if JOKER_INDEX in more:
         return candidates(hand, rules, known)  # a joker more: most groups are new
     have_bits = as_bits(hand)
