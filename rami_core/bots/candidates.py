@@ -226,12 +226,22 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     for i, tm in enumerate(s.table):
         m = tm.cards
         laid = False
+        # the naturals' suits and ranks: a natural of another suit and another
+        # rank joins no meld (``melds.might_join``), answered here before the
+        # memo of ``joins_meld`` hashes the meld (most of this loop's cost)
+        suits = {c.suit for c in m if not c.is_joker}
+        ranks = {c.rank for c in m if not c.is_joker}
         for c in order:
+            if not c.is_joker and not (suits <= {c.suit} or ranks <= {c.rank}):
+                continue
             if joins_meld(m, c, meld_rules):
                 m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
                 laid = True
+                if not c.is_joker:
+                    suits.add(c.suit)
+                    ranks.add(c.rank)
         if laid:
             order = sorted(left, key=_high_first)
     return [A.LayOff(seat, tuple(items))] if items else []
