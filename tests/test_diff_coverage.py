@@ -75,7 +75,15 @@ def test_every_setting_that_changes_a_ruling_is_shown():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("a, b", [("rami51", "rami51_no_throw_back"), ("voleur", "voleur_002")])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("rami51", "rami51_no_throw_back"),
+        ("voleur", "voleur_002"),
+        # a plugin's edge (a swapped joker laid off): every kind of setup in turn
+        ("rami51_joker_replay_new_meld", "rami51_no_discard_draw_before_opening"),
+    ],
+)
 def test_every_setting_that_changes_a_ruling_is_shown_for_close_files(a, b):
     assert missed(a, b) == {}
 
@@ -102,26 +110,8 @@ def test_every_setting_that_changes_a_ruling_is_shown_for_pairs_far_apart(a, b):
     assert missed(a, b) == {}
 
 
-# Pairs known to miss a setting at the default budget (strict: one that
-# starts passing fails until it is taken off this list).
-KNOWN_MISSES = {
-    ("rami51_joker_replay_new_meld", "rami51_no_discard_draw_before_opening"): (
-        "plugins.joker_replay_new_meld: its own search is aimed at swaps (jokers.*), not at a plugin's "
-        "edge; a search of its own at 300 random states finds a lay off it refuses"
-    ),
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "a, b",
-    [
-        pytest.param(a, b, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[(a, b)]))
-        if (a, b) in KNOWN_MISSES
-        else (a, b)
-        for a, b in PAIRS[::DIFF_EVERY]
-    ],
-)
+@pytest.mark.parametrize("a, b", PAIRS[::DIFF_EVERY])
 def test_every_pair_shows_every_setting_that_changes_a_ruling(a, b):
     assert missed(a, b) == {}
 
