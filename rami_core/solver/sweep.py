@@ -37,6 +37,11 @@ def compiled_sweep() -> Any:
         from . import _sweepc  # type: ignore[attr-defined]
     except ImportError:
         return None
+    if not hasattr(_sweepc.Sweep, "set_prices"):
+        # a build of an older _sweepc.c (a worktree merged without `pip
+        # install -e .` again): it cannot price the sets, so the Python
+        # search runs, slower but with the same answers
+        return None
     return _sweepc
 
 
