@@ -5,6 +5,7 @@ dependency of rami:
 
     python -m venv /tmp/bench && /tmp/bench/bin/pip install -e . rummikub-solver
     /tmp/bench/bin/python benchmarks/bench_solver.py [--positions N] [--seed S] [--no-peer] [--cpu] [--first-solve] [--tail N]
+        [--lp-after N] [--relax-after N]
 
 Random two-deck positions of the kinds voleur players meet: a table that is a
 random valid arrangement of 6-72 cards (runs and sets, aces present, some
@@ -280,6 +281,9 @@ def main(argv=None):
     ap.add_argument(
         "--lp-after", type=int, default=None, help="SolverOptions.lp_after (default: the solver's)"
     )
+    ap.add_argument(
+        "--relax-after", type=int, default=None, help="SolverOptions.relax_after (default: the solver's)"
+    )
     ap.add_argument("--rami-path", default=None, help="time the rami package found in this directory")
     ap.add_argument("--cpu", action="store_true", help="CPU time of this process instead of the wall clock")
     ap.add_argument(
@@ -299,7 +303,10 @@ def main(argv=None):
     if args.child_first is not None:
         first_solve(args.child_first, args.seed, args.positions)
         return 0
-    options = SolverOptions() if args.lp_after is None else SolverOptions(lp_after=args.lp_after)
+    tuned = {
+        k: v for k, v in (("lp_after", args.lp_after), ("relax_after", args.relax_after)) if v is not None
+    }
+    options = SolverOptions(**tuned)
     print("rami from", Path(sys.modules["rami_core"].__file__).parent)
 
     def solve(table, hand, rules, **kw):

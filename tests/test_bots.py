@@ -264,7 +264,9 @@ def test_expert_rebuilds_where_greedy_gives_up():
     table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
     hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")
     rules = Rules.build(load_profile("voleur"), 2)
-    s = SimpleNamespace(table=[SimpleNamespace(cards=parse_cards(m)) for m in table])
+    s = SimpleNamespace(
+        table=[SimpleNamespace(cards=parse_cards(m)) for m in table], round_no=1, turns_played=0, turn=0
+    )
     # greedy finds nothing and knows it has not proven there is nothing
     assert Planner(rules).rearrangement(s, hand) == (None, False)
     play, _ = ExpertPlanner(rules).rearrangement(s, hand)
@@ -276,3 +278,51 @@ def test_expert_rebuilds_where_greedy_gives_up():
     assert not tab - down  # every table card stays down
     laid = down - tab
     assert sum(laid.values()) == 9 and not laid - Counter(hand)
+
+
+def test_greedy_does_not_ask_again_a_rebuild_its_turn_ran_out_of_states_on(monkeypatch):
+    """After a cut rebuild (no lay found within greedy's states), the same
+    turn's smaller problems (a card held back; hand cards laid since as melds
+    or lay offs, the table grown by them) are not solved again; a hand with a
+    card the cut one lacked, or the next turn, is."""
+    from types import SimpleNamespace
+
+    import rami_core.bots.planner as planner_module
+    from rami_core.bots.planner import Planner
+    from rami_core.cards import parse_cards
+    from rami_core.rules import Rules
+
+    table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
+    hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")
+    rules = Rules.build(load_profile("voleur"), 2)
+    asked = []
+    real = planner_module.solve
+
+    def counting(*a, **k):
+        asked.append(a[1])
+        return real(*a, **k)
+
+    monkeypatch.setattr(planner_module, "solve", counting)
+
+    def position(melds, turn=0):
+        return SimpleNamespace(
+            table=[SimpleNamespace(cards=parse_cards(m)) for m in melds],
+            round_no=1,
+            turns_played=turn,
+            turn=0,
+        )
+
+    p = Planner(rules)
+    assert p.rearrangement(position(table), hand) == (None, False)
+    assert len(asked) == 1
+    # a card held back; AC laid off on the aces
+    assert p.rearrangement(position(table), hand[1:]) == (None, False)
+    grown = [table[0], table[1], "AS AD AC JK", table[3]]
+    assert p.rearrangement(position(grown), [c for c in hand if str(c) != "AC"]) == (None, False)
+    assert len(asked) == 1
+    # a card the cut hand did not hold: asked
+    p.rearrangement(position(table), [*hand[1:], *parse_cards("9S")])
+    assert len(asked) == 2
+    # the next turn: asked
+    p.rearrangement(position(table, turn=1), hand)
+    assert len(asked) == 3

@@ -75,7 +75,15 @@ def test_every_setting_that_changes_a_ruling_is_shown():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("a, b", [("rami51", "rami51_no_throw_back"), ("voleur", "voleur_002")])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("rami51", "rami51_no_throw_back"),
+        ("voleur", "voleur_002"),
+        # a plugin's edge (a swapped joker laid off): every kind of setup in turn
+        ("rami51_joker_replay_new_meld", "rami51_no_discard_draw_before_opening"),
+    ],
+)
 def test_every_setting_that_changes_a_ruling_is_shown_for_close_files(a, b):
     assert missed(a, b) == {}
 
@@ -102,26 +110,8 @@ def test_every_setting_that_changes_a_ruling_is_shown_for_pairs_far_apart(a, b):
     assert missed(a, b) == {}
 
 
-# Pairs known to miss a setting at the default budget (strict: one that
-# starts passing fails until it is taken off this list).
-KNOWN_MISSES = {
-    ("rami51_joker_replay_new_meld", "rami51_no_discard_draw_before_opening"): (
-        "plugins.joker_replay_new_meld: its own search is aimed at swaps (jokers.*), not at a plugin's "
-        "edge; a search of its own at 300 random states finds a lay off it refuses"
-    ),
-}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "a, b",
-    [
-        pytest.param(a, b, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[(a, b)]))
-        if (a, b) in KNOWN_MISSES
-        else (a, b)
-        for a, b in PAIRS[::DIFF_EVERY]
-    ],
-)
+@pytest.mark.parametrize("a, b", PAIRS[::DIFF_EVERY])
 def test_every_pair_shows_every_setting_that_changes_a_ruling(a, b):
     assert missed(a, b) == {}
 
@@ -218,6 +208,26 @@ def held_back(preset: str, change: str | tuple[str, ...], tmp_path: Path, budget
 @pytest.mark.parametrize("preset, change", [("rami51", "opening.points=30"), ("kaluki", "jokers.swap=never")])
 def test_a_single_change_gives_scenarios_that_tell_the_files_apart(preset, change, tmp_path):
     assert held_back(preset, change, tmp_path, budget=30) > 0
+
+
+@pytest.mark.parametrize(
+    "preset, change, first",
+    [
+        # the discard top taken, a run going out below the points with that card in it
+        ("rami71", "opening.go_out_run_without_taken_discard=false", {"player": 0, "draw": "discard"}),
+        # a team seat whose partner opened lays a set
+        ("rami71", "teams.partner_opening=free", None),
+    ],
+)
+def test_a_setting_s_own_setups_reach_its_edge(preset, change, first, tmp_path):
+    """Settings whose edge random setups did not reach (issue 30's not_found
+    rows): their own search's setups show them in a few states."""
+    assert held_back(preset, change, tmp_path, budget=40) > 0
+    docs = [d for d in yaml.safe_load_all((tmp_path / "club.yaml").read_text(encoding="utf-8")) if d]
+    if first is not None:
+        assert any(d["steps"][0].get("draw") == first["draw"] for d in docs)
+    else:
+        assert any(len(d["setup"]["hands"]) == 4 for d in docs)
 
 
 SAMPLE = int(os.environ.get("RAMI_DIFF_CHANGES", "40"))

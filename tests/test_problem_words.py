@@ -7,6 +7,7 @@ play` and the lobby of the table server, located by file and line."""
 from __future__ import annotations
 
 import ast
+import functools
 import pickle
 import re
 from pathlib import Path
@@ -70,15 +71,25 @@ def _source_files() -> list[Path]:
     return sorted((ROOT / "rami_core").rglob("*.py"))
 
 
-def _calls(name: str):
+@functools.cache
+def _source_calls() -> tuple[tuple[Path, str | None, ast.Call], ...]:
+    """Every call in rami_core's sources with the name it calls, parsed once
+    for the three checks that read them (the tree is read, never changed)."""
+    calls = []
     for path in _source_files():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 func = node.func
-                called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-                if called == name:
-                    yield path, node
+                calls.append(
+                    (path, func.id if isinstance(func, ast.Name) else getattr(func, "attr", None), node)
+                )
+    return tuple(calls)
+
+
+def _calls(name: str):
+    for path, called, node in _source_calls():
+        if called == name:
+            yield path, node
 
 
 def test_every_said_names_a_code_of_the_catalogue_and_every_code_is_said():

@@ -163,3 +163,64 @@ def test_the_new_melds_of_a_lay_off_plan_follow_cards_rules_and_budget() -> None
     for _ in range(2):
         assert len(best_lay_offs([], three, NO_WRAP).laid) == 3
         assert best_lay_offs([], three, MeldRules(run_min=4)).laid == []
+
+
+def test_a_kept_yaml_reading_is_a_fresh_copy_each_time() -> None:
+    """The YAML reader keeps what it read by the text: a caller that changes
+    the data or the locations it was given changes nothing for the next."""
+    from rami_core.loader import safe_yaml
+
+    text = "name: kept\nopening:\n  points: 51\nmelds: [[a, b], [c]]\n"
+    first = safe_yaml.load_yaml_text(text, "kept.yaml")
+    first.data["opening"]["points"] = 0
+    first.data["melds"][0].append("z")
+    first.locations.clear()
+    again = safe_yaml.load_yaml_text(text, "kept.yaml")
+    assert again.data == {"name": "kept", "opening": {"points": 51}, "melds": [["a", "b"], ["c"]]}
+    assert again.locations[("opening", "points")] == safe_yaml.Loc("kept.yaml", 3, 3)
+    assert safe_yaml.load_yaml_text(text, "other.yaml").locations[()].file == "other.yaml"
+    docs = safe_yaml.load_yaml_documents("a: 1\n---\nb: [2]\n", "two.yaml")
+    docs[1].data["b"].append(3)
+    assert [d.data for d in safe_yaml.load_yaml_documents("a: 1\n---\nb: [2]\n", "two.yaml")] == [
+        {"a": 1},
+        {"b": [2]},
+    ]
+
+
+def test_a_kept_yaml_reading_follows_the_limits_and_refusals_are_found_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An answer holds only under the limits it was read with, and a refused
+    text is refused on every reading, the first as the next."""
+    from rami_core.errors import ProfileError
+    from rami_core.loader import safe_yaml
+
+    deep = "a:\n" + "".join("  " * i + f"  k{i}:\n" for i in range(6)) + "  " * 7 + "x: 1\n"
+    assert safe_yaml.load_yaml_text(deep, "deep.yaml").data["a"]["k0"]["k1"]
+    monkeypatch.setattr(safe_yaml, "MAX_DEPTH", 4)
+    for _ in range(2):
+        with pytest.raises(ProfileError, match=r"deep\.yaml"):
+            safe_yaml.load_yaml_text(deep, "deep.yaml")
+    monkeypatch.undo()
+    assert safe_yaml.load_yaml_text(deep, "deep.yaml").data["a"]["k0"]["k1"]
+    for _ in range(2):
+        with pytest.raises(ProfileError):
+            safe_yaml.load_yaml_text("a: [1\n", "broken.yaml")
+    with pytest.raises(ProfileError):
+        safe_yaml.load_yaml_text("a: 1\n---\nb: 2\n", "two.yaml")  # one document only, kept or not
+    safe_yaml.load_yaml_documents("a: 1\n---\nb: 2\n", "two.yaml")
+    with pytest.raises(ProfileError):
+        safe_yaml.load_yaml_text("a: 1\n---\nb: 2\n", "two.yaml")
+
+
+def test_the_kept_yaml_readings_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rami_core.loader import safe_yaml
+
+    monkeypatch.setattr(safe_yaml, "_KEEP_ENTRIES", 3)
+    for i in range(10):
+        safe_yaml.load_yaml_text(f"n: {i}\n", "bounded.yaml")
+    assert len(safe_yaml._kept_docs) <= 3
+    big = "k: " + "x" * (safe_yaml._KEEP_TEXT_CHARS + 1) + "\n"
+    before = len(safe_yaml._kept_docs)
+    assert safe_yaml.load_yaml_text(big, "big.yaml").data["k"].startswith("x")
+    assert len(safe_yaml._kept_docs) == before

@@ -28,20 +28,24 @@ needs_compiled = pytest.mark.skipif(
 )
 
 
-def _logs(pure: bool, games: int, rounds: int, presets: tuple[str, ...]) -> dict[str, list[str]]:
+def _start(pure: bool, games: int, rounds: int, presets: tuple[str, ...]) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
     if pure:
         env[PURE_ENV] = "1"
-    out = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-m", "tests.support.seeded_games", str(games), str(rounds), *presets],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=900,
-        check=True,
     )
-    return json.loads(out.stdout)
+
+
+def _logs(process: subprocess.Popen[str]) -> dict[str, list[str]]:
+    out, err = process.communicate(timeout=900)
+    assert process.returncode == 0, err[-3000:]
+    return json.loads(out)
 
 
 def test_the_budgets_do_not_depend_on_the_search():
@@ -52,8 +56,18 @@ def test_the_budgets_do_not_depend_on_the_search():
 
 
 def _compare(games: int, rounds: int, presets: tuple[str, ...] = ()) -> None:
-    """The move logs of both searches; every preset unless some are named."""
-    compiled, pure = _logs(False, games, rounds, presets), _logs(True, games, rounds, presets)
+    """The move logs of both searches; every preset unless some are named.
+
+    Both processes run at once (each plays alone, on a core of its own when
+    one is free): the pure search's side is most of the wait."""
+    started = [_start(pure, games, rounds, presets) for pure in (False, True)]
+    try:
+        compiled, pure = (_logs(p) for p in started)
+    finally:
+        for p in started:
+            if p.poll() is None:  # a side that timed out or was not read: never left behind
+                p.kill()
+                p.wait()
     assert compiled.keys() == pure.keys()
     assert any(k.startswith("voleur/") for k in compiled)
     differ = [k for k in compiled if compiled[k] != pure[k]]

@@ -17,6 +17,7 @@ from rami_core.melds import MeldRules, meld_points, read_meld
 from rami_core.profile import Opening
 from rami_core.solver import SolverOptions, best_lay_offs, best_opening, check_solution, solve
 from rami_core.solver import lp as solver_lp
+from rami_core.solver.results import NEG
 from rami_core.solver.sweep import _Model, _Sweep
 
 DEFAULT = MeldRules()
@@ -376,6 +377,79 @@ def test_relaxation_bound_is_admissible(pos, rules):
     plain = _Sweep(_Model(table, hand, rules, weight), None)
     plain.use_h = False
     assert plain.solve() == value
+
+
+@st.composite
+def set_prices(draw, table, hand):
+    """Duals for :meth:`_Sweep.price_sets`: any prices at all (the bound is
+    admissible for every choice, not only the LP's), per face present."""
+    faces = sorted({c[:2] for c in table + hand if c.suit != JOKER_SUIT})
+    return {f: draw(st.sampled_from([-3.0, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 2.0, 7.0])) for f in faces}
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), rules_strategy, st.data())
+def test_the_priced_relaxation_is_admissible_for_any_prices(pos, rules, data):
+    """The relaxation with the sets priced (Lagrange) bounds the optimum from
+    above whatever the prices: at the root, and through the search, which
+    finds with it the optimum the brute force finds."""
+    table, hand = small_case(pos, rules)
+    duals = data.draw(set_prices(table, hand))
+    best = brute_force(table, hand, rules)
+    sweep = _Sweep(_Model(table, hand, rules, lambda c: 1), None)
+    sweep.price_sets(duals)
+    value = sweep.solve()
+    if best < 0:
+        assert value == NEG
+        return
+    assert value == best
+    bound = sweep.relaxed_bound(0, 0, ((),) * 4, sweep.m.J, ((0, 0),) * 4)
+    assert sweep._priced_bound(0, 0, ((),) * 4, sweep.m.J, ((0, 0),) * 4) >= best
+    assert bound >= best
+
+
+def test_the_lp_duals_make_the_priced_relaxation_as_tight_as_the_lp():
+    """On a table where sets couple the suits, the plain relaxation promises
+    more than the LP; priced by the LP's duals it promises no more than the
+    LP's bound (the suits' programs are integral, the LP's columns are not)."""
+    t, h = two("5S 5H 5D 6S 6H 6D 7S 7H 7D", "8S 8H 8D 5C 6C 4S 4H 9C")
+    m = _Model(t, h, DEFAULT, lambda c: 1)
+    lp = solver_lp.lp_solve(m.t, m.a, m.JT, m.J, m.w, m.wj, DEFAULT, integer=False)
+    assert lp is not None and lp.duals is not None
+    sweep = _Sweep(m, None)
+    sweep.solve()
+    root = (((),) * 4, ((0, 0),) * 4)
+    plain = sweep.relaxed_bound(0, 0, root[0], m.J, root[1])
+    sweep.price_sets(lp.duals)
+    priced = sweep._priced_bound(0, 0, root[0], m.J, root[1])
+    assert priced <= lp.bound < plain
+    assert sweep.relaxed_bound(0, 0, root[0], m.J, root[1]) == min(plain, priced)
+    plain_search = _Sweep(_Model(t, h, DEFAULT, lambda c: 1), None)
+    plain_search.use_h = False
+    assert priced >= sweep.value == plain_search.solve()
+
+
+# The LP's relaxation asked at the first search state: its duals price the sets.
+PRICED_AT_ONCE = SolverOptions(relax_after=1, lp_after=10**6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(positions(), rules_strategy, st.sampled_from(["cards", "points"]))
+def test_the_priced_search_equals_brute_force(pos, rules, objective):
+    table, hand = small_case(pos, rules)
+    value = lambda c: 50 if c.suit == JOKER_SUIT else (11 if c.rank == 1 else min(c.rank, 10))  # noqa: E731
+    sol = checked(table, hand, rules, objective=objective, points=value, options=PRICED_AT_ONCE)
+    plain = solve(
+        table,
+        hand,
+        rules,
+        objective=objective,
+        points=value,
+        options=SolverOptions(use_lp=False, priced=False),
+    )
+    assert (sol.max_cards_laid, sol.points_laid) == (plain.max_cards_laid, plain.points_laid)
+    if objective == "cards":
+        assert sol.max_cards_laid == brute_force(table, hand, rules)
 
 
 # --------------------------------------------------------------------------- fast paths

@@ -19,7 +19,7 @@ from rami_core.cards import JOKER_SUIT, Card
 from rami_core.melds import MeldRules, read_meld
 from rami_core.solver import SolverOptions, check_solution, solve
 from rami_core.solver.sweep import PURE_ENV, _Model, _Sweep, compiled_sweep
-from tests.test_solver import positions, rules_strategy
+from tests.test_solver import positions, rules_strategy, set_prices
 
 needs_compiled = pytest.mark.skipif(
     compiled_sweep() is None,
@@ -142,6 +142,42 @@ def test_twins_count_the_same_states_and_bounds(pos, rules, relax_from):
         calls = sweep._c.counts()[0] if compiled else sweep.calls
         values.append((value, bound, calls))
     assert values[0] == values[1]
+
+
+@needs_compiled
+@settings(max_examples=30, deadline=None)
+@given(positions(), rules_strategy, st.data())
+def test_twins_price_the_sets_alike(pos, rules, data):
+    """The relaxation with the sets priced (any prices): the same states,
+    the same bound and the same value in both searches."""
+    table, hand = pos
+    if read_meld(table, rules) is None and table:
+        table = []
+    duals = data.draw(set_prices(table, hand))
+    weight = lambda c: 100 + (25 if c.suit == JOKER_SUIT else min(c.rank, 10))  # noqa: E731
+    values = []
+    for compiled in (True, False):
+        sweep = _Sweep(_Model(table, hand, rules, weight), None, compiled=compiled)
+        sweep.gran = 100
+        sweep.price_sets(duals)
+        value = sweep.solve()
+        bound = sweep.relaxed_bound(0, 0, sweep.root[0], sweep.m.J, sweep.root[3])
+        calls = sweep._c.counts()[0] if compiled else sweep.calls
+        values.append((value, bound, calls))
+    assert values[0] == values[1]
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_twins_agree_where_the_lp_prices_the_sets(seed):
+    """Two-deck positions with the LP's relaxation asked early (its duals
+    price the sets) and a small budget for the priced work: the same answer."""
+    rng = random.Random(500 + seed)
+    table, hand = two_deck_position(rng, jokers=(0, 1, 2, 4)[seed % 4])
+    options = SolverOptions(relax_from=0, relax_after=50, lp_after=10**6, points_states=3_000)
+    for max_states in (400, 20_000):
+        c, p = both(table, hand, MeldRules(), max_states=max_states, options=options)
+        same(c, p)
 
 
 @st.composite

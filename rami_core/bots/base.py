@@ -167,13 +167,15 @@ def _own_hand(view: SeatView) -> tuple[list[Card], list[Card]]:
         owed_faces.remove(taken)
     owed += [Card(f.rank, f.suit, OWED_MARK + i) for i, f in enumerate(owed_faces)]
     special = owed + ([taken_card] if taken_card is not None and taken_card not in owed else [])
+    if not special:
+        return hand, owed  # most turns: no card to tell apart from its twins
     # the other copies of the faces marked
     left = list(hand)
     for c in special:
         left.remove(Card(c.rank, c.suit, 0))  # the view's hand holds every card owed
-    faces = {c.face for c in special}
-    rest = [c for c in left if c.face not in faces]
-    twins = [c for c in left if c.face in faces]
+    faces = {c[:2] for c in special}
+    rest = [c for c in left if c[:2] not in faces]
+    twins = [c for c in left if c[:2] in faces]
     seen: dict[tuple[int, int], int] = {}
     marked = []
     for c in twins:

@@ -226,15 +226,32 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
     for i, tm in enumerate(s.table):
         m = tm.cards
         laid = False
+        # the suit and the rank all the meld's naturals share (_ANY: no
+        # natural, _MIXED: none shared): a natural of another suit and another
+        # rank joins no meld (``melds.might_join``), answered here before the
+        # memo of ``joins_meld`` hashes the meld (most of this loop's cost)
+        suit = rank = _ANY
+        for o in m:
+            if not o.is_joker:
+                suit = o.suit if suit in (_ANY, o.suit) else _MIXED
+                rank = o.rank if rank in (_ANY, o.rank) else _MIXED
         for c in order:
+            if c.suit != JOKER_SUIT and suit != _ANY and suit != c.suit and rank != _ANY and rank != c.rank:
+                continue
             if joins_meld(m, c, meld_rules):
                 m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
                 left = without(left, [c])
                 laid = True
+                if c.suit != JOKER_SUIT:
+                    suit = c.suit if suit in (_ANY, c.suit) else _MIXED
+                    rank = c.rank if rank in (_ANY, c.rank) else _MIXED
         if laid:
             order = sorted(left, key=_high_first)
     return [A.LayOff(seat, tuple(items))] if items else []
+
+
+_ANY, _MIXED = -1, -2  # simple_layoffs: no natural in the meld; naturals of several suits (ranks)
 
 
 def _high_first(c: Card) -> tuple[bool, int]:

@@ -34,6 +34,7 @@ from .candidates import (
     swap_candidates,
 )
 from .hand import (
+    CutRebuilds,
     NoLayFacts,
     fits_table,
     meldable,
@@ -52,6 +53,7 @@ class Planner:
     _refused: bool = False
     _no_lay: NoLayFacts = field(default_factory=lambda: NoLayFacts())
     _order: tuple[tuple, list[Card]] | None = None  # the last discard order and what it was for
+    _cut: CutRebuilds = field(default_factory=lambda: CutRebuilds())
     rearrange_states: ClassVar[int | None] = REARRANGE_STATES
 
     # ---- what to lay from a state, one step
@@ -120,6 +122,8 @@ class Planner:
         table = [c for m in s.table for c in m.cards]
         if self._no_lay.nothing(table, hand, self.rules.melds):
             return None, True
+        if self._cut.covers(s, table, hand):
+            return None, False
         sol = solve(
             [list(m.cards) for m in s.table],
             list(hand),
@@ -131,6 +135,8 @@ class Planner:
         if not sol.feasible or not sol.laid:
             if proven:
                 self._no_lay.add(table, hand)
+            elif sol.feasible:
+                self._cut.add(s, table, hand)
             return None, proven
         if proven:  # once the optimum is laid, nothing more can be
             self._no_lay.add(table + sol.laid, without(hand, sol.laid))

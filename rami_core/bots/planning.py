@@ -15,6 +15,7 @@ from ..melds import joins_meld
 from ..rules import Rules
 from ..state import DRAW, GameState
 from ..views import SeatView
+from ..views import view as seat_view
 from .base import may, state_from_view, try_action
 from .hand import (
     meldable,
@@ -136,7 +137,14 @@ class PlanningBot:
 
     def discard_draw_ok(self, rules: Rules, s2: GameState, seat: int) -> bool:
         """After taking the discard: the turn can still end, as the engine judges
-        it (the taken card laid where it must be, a discard a house rule allows)."""
+        it (the taken card laid where it must be, a discard a house rule allows).
+        The plan is made on the state the lay phase will rebuild from its view
+        (`state_from_view` of the view after the draw: the taken card and its
+        twins marked as there), so that it is the plan the lay phase would
+        make, and is played instead of planned again (the plan keys differed
+        in the taken card's deck mark: every Rami 51 turn that took the
+        discard planned twice)."""
+        s2 = state_from_view(seat_view(s2, seat, teams=rules.teams))
         plan = self.planner(rules).plan(s2, seat)
         self._drawn_plan = (self.plan_key(s2, seat), list(plan))
         return bool(plan)  # a plan is played out on the state it is made from, action by action

@@ -58,6 +58,8 @@ def candidates(
                 grown = [list(m) for m in table]
                 grown[i].append(f)
                 out.append({"player": seat, "rearrange": grown})
+            out += [{"player": seat, "rearrange": t} for t in split_tables(table, i, hand)]
+            out += [{"player": seat, "rearrange": t} for t in freed_tables(state, i, faces)]
         out += [{"player": seat, "discard": f} for f in faces]
         out.append({"player": seat, "end_turn": True})
     seen: set[str] = set()
@@ -137,3 +139,60 @@ def meld_combos(melds: list[list[str]], counts: Counter[str]) -> list[list[list[
         if len(chosen) > 1:
             out.append(chosen)
     return out
+
+
+def split_tables(table: list[list[str]], i: int, hand: list[Card]) -> list[list[list[str]]]:
+    """Table `i`'s end card taken off its meld into a new meld with hand
+    cards (a set or a run the hand makes with it): a rearrangement that
+    splits a meld, what a house rule on a joker's meld may refuse."""
+    meld = table[i]
+    if len(meld) < 2:
+        return []
+    out = []
+    for end in {0, len(meld) - 1}:
+        card = meld[end]
+        if card == "JK":
+            continue
+        rest = meld[:end] + meld[end + 1 :]
+        made = [m for m in hand_melds([*hand, _card_of(card)]) if card in m]
+        for m in made[:MAX_REBUILT]:
+            new = [list(x) for x in table]
+            new[i] = rest
+            out.append([*new, m])
+    return out
+
+
+def freed_tables(state: GameState, i: int, faces: list[str]) -> list[list[list[str]]]:
+    """Table `i`'s joker replaced by the natural card it stands for taken from
+    another table meld (the joker put there in its place), and one hand card
+    added to either meld: a joker freed with a table card rather than a hand
+    card, a joker moved between melds."""
+    stands = [
+        s for c, s in zip(state.table[i].cards, state.table[i].reading.stands, strict=True) if c.is_joker
+    ]
+    table = [[face(c) for c in m.cards] for m in state.table]
+    out = []
+    for rank, suit in stands:
+        if not 0 <= suit < 4:
+            continue
+        want = format_card(Card(rank, suit))
+        for j, other in enumerate(table):
+            if j == i or want not in other:
+                continue
+            new = [list(m) for m in table]
+            new[i][new[i].index("JK")] = want
+            new[j][new[j].index(want)] = "JK"
+            for f in faces:
+                if f == "JK":
+                    continue
+                for k in (i, j):
+                    grown = [list(m) for m in new]
+                    grown[k].append(f)
+                    out.append(grown)
+    return out
+
+
+def _card_of(text: str) -> Card:
+    from rami_core.cards import parse_card
+
+    return parse_card(text)

@@ -11,14 +11,15 @@ keeps what they disagree on.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rami_core.cards import Card, format_card
 from rami_core.profile import Profile
-from rami_core.rules import Rules
+from rami_core.rules import OpeningNeed, Rules
 
 SUITS = 4
 
@@ -34,6 +35,9 @@ class Focus:
     jokers: int  # jokers both decks hold
     short_stock: bool  # an empty-stock rule differs
     scores: bool  # a scoring or game-end rule differs
+    rearrange: bool = False  # either profile rebuilds the table
+    shapes: Shapes = field(default_factory=lambda: Shapes(), compare=False)  # an opening's melds, in turn
+    all_at_once: bool = False  # either profile lays every meld at once, going out
     # The scores a setup gives at each seat count: one per side where both
     # profiles count the same sides there (two teams at four), else None:
     # no table of scores is one of both (a team game against one of seats).
@@ -62,6 +66,9 @@ def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
         jokers=min(a.deck.jokers, b.deck.jokers),
         short_stock=bool(groups & {"draw", "game"}),
         scores=bool(groups & {"scoring", "game", "jokers", "teams"}),
+        rearrange=any(r.may_rearrange for r in rules),
+        all_at_once=any(r.lays_all_at_once for r in rules),
+        shapes=Shapes(tuple(r.opening for r in rules)),
         sides=tuple((n, _same_sides(Rules.build(a, n).sides, Rules.build(b, n).sides)) for n in counts),
     )
 
@@ -252,23 +259,17 @@ def end_setup(rng: random.Random, focus: Focus) -> dict[str, Any]:
 
 
 def going_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
-    """A hand not yet opened that may go out at once: a run with no joker
-    (and sometimes a set or a run with one) worth less than a threshold,
-    and one card to discard. Where an opening below the points by going out
-    is allowed under one profile and not the other, this is its edge."""
+    """A hand not yet opened that may go out at once: melds (a run with no
+    joker first, mostly) worth less than a threshold, and one card to
+    discard. Where an opening below the points by going out is allowed under
+    one profile and not the other, this is its edge."""
     pool = Pool(focus, rng)
     players = rng.choice(focus.players)
-    hand: list[str] = []
-    suit = rng.randrange(SUITS)
-    start = rng.randint(1, 9)
-    run = pool.take_all([_card(start + i, suit) for i in range(rng.choice([3, 3, 4]))])
-    if run is None or table_reader(run) is None:
+    want = aimed_points(rng, focus)
+    melds = opening_melds(rng, pool, focus, table_reader, want)
+    if not melds:
         return None
-    hand += run
-    if rng.random() < 0.5:
-        more = random_meld(rng, pool, high=False)
-        if more and table_reader(more) is not None:
-            hand += more
+    hand = [c for m in melds for c in m]
     card = pool.random_card()
     if card is None:
         return None
@@ -285,6 +286,16 @@ def going_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict
         "opened": [False] + [rng.random() < 0.5 for _ in range(players - 1)],
         "phase": "lay",
     }
+
+
+def aimed_points(rng: random.Random, focus: Focus) -> int:
+    """An opening's rough worth in one of the bands the thresholds cut
+    (below the lowest, between two, just above the highest), each band as
+    likely: where two files' thresholds differ, the hand between them."""
+    cuts = [5, *focus.thresholds] if focus.thresholds else [5, 40]
+    bands = [(lo, hi - 1) for lo, hi in itertools.pairwise(cuts)] + [(cuts[-1], cuts[-1] + 10)]
+    lo, hi = rng.choice(bands)
+    return rng.randint(lo, max(lo, hi))
 
 
 def _points(card: str) -> int:
@@ -305,15 +316,10 @@ def opening_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[s
     pool = Pool(focus, rng)
     players = rng.choice(focus.players)
     want = rng.choice(focus.thresholds) + rng.randint(-5, 12)
-    hand: list[str] = []
-    for _ in range(5):
-        if sum(_points(c) for c in hand) >= want:
-            break
-        meld = random_meld(rng, pool, high=True)
-        if meld and table_reader(meld) is not None:
-            hand += meld
-    if not hand:
+    melds = opening_melds(rng, pool, focus, table_reader, want)
+    if not melds:
         return None
+    hand = [c for m in melds for c in m]
     hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
     rng.shuffle(hand)
     others = [
@@ -373,18 +379,303 @@ def swap_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str,
 
 def aimed_setup(path: str, rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
     """A setup at the edge of setting `path` (None: none aimed at it, or none
-    could be made this time): its own search tries these first."""
+    could be made this time): its own search tries these first. A plugin's
+    edge is its own: every kind of setup is tried in turn."""
     group = path.split(".")[0]
+    roll = rng.random()
+    if group == "plugins":
+        makers = PLUGIN_SETUPS
+        return makers[rng.randrange(len(makers))](rng, focus, table_reader)
+    if group == "melds" or path in MELD_SHAPE:
+        # What a meld may be: table melds with cards (jokers too) that extend them, or openings.
+        if roll < 0.5:
+            return table_setup(rng, focus, table_reader)
+        return opening_setup(rng, focus, table_reader) if roll < 0.75 else None
     if group == "jokers" and path != "jokers.penalty":
+        if roll < 0.2 and focus.rearrange:
+            return table_setup(rng, focus, table_reader)
         return swap_setup(rng, focus, table_reader)
     if group == "opening":
-        make = going_out_setup if rng.random() < 0.5 else opening_setup
-        return make(rng, focus, table_reader)
+        # Each opening setting's own edge mostly, the others' now and then.
+        # Where a file lays all at once, an opening is going out.
+        first = OPENING_EDGE.get(path, going_out_setup if focus.all_at_once else opening_setup)
+        if roll < (0.8 if path in OPENING_EDGE else 0.5):
+            return first(rng, focus, table_reader)
+        others = (opening_setup, going_out_setup, taken_discard_setup, partner_setup)
+        return others[rng.randrange(len(others))](rng, focus, table_reader)
+    if group in ("draw", "discard"):
+        return taken_discard_setup(rng, focus, table_reader) if roll < 0.6 else None
+    if group == "table":
+        return table_setup(rng, focus, table_reader) if roll < 0.5 else None
     if group == "scoring":
-        roll = rng.random()
         if roll < 0.4:
             return end_setup(rng, focus)
         return (going_out_setup if roll < 0.7 else opening_setup)(rng, focus, table_reader)
+    if group == "teams" and roll < 0.5:
+        return partner_setup(rng, focus, table_reader)
     if group in ("game", "teams") or path == "jokers.penalty":
         return end_setup(rng, focus)
     return None
+
+
+class Shapes:
+    """The shapes an opening's melds take, in turn: with or without a run
+    that has no joker, a set, a joker (eight). An opening rule is judged on
+    just these (and the points): taken in turn, every combination comes
+    within a few setups, where drawn at random the one that parts two files
+    (going out with a set and a joker's run, no pure run) may not come in a
+    setting's few states. Fixed order, so a seed gives one report."""
+
+    ALL: tuple[tuple[bool, bool, bool], ...] = tuple(
+        (p, q, j) for p, q, j in itertools.product((True, False), repeat=3)
+    )
+
+    def __init__(self, needs: tuple[OpeningNeed, ...] = ()) -> None:
+        # Only the shapes some profile's opening accepts (its points aside):
+        # where both refuse a shape alike, its setups show nothing.
+        self.order = [s for s in self.ALL if not needs or any(_accepts(n, *s) for n in needs)] or list(
+            self.ALL
+        )
+        self.next = 0
+
+    def take(self) -> tuple[bool, bool, bool]:
+        shape = self.order[self.next % len(self.order)]
+        self.next += 1
+        return shape
+
+
+def _accepts(need: OpeningNeed, pure: bool, with_set: bool, joker: bool) -> bool:
+    """Whether an opening of this shape meets `need`'s conditions but its points
+    (a run and a set: the set beside a pure run or a joker's run)."""
+    return (
+        (pure or not need.pure_run)
+        and (joker is False or need.jokers)
+        and (not need.run_and_set or (with_set and (pure or joker)))
+    )
+
+
+def opening_melds(
+    rng: random.Random, pool: Pool, focus: Focus, table_reader: Any, want: int
+) -> list[list[str]]:
+    """Melds of the deck (each read as one by A's meld rules), high ones
+    while far below, until their rough worth reaches `want`: the hand an opening near a
+    threshold is made of, in the next shape of :class:`Shapes` (with or
+    without a pure run, a set, a joker: a meld that breaks the shape is put
+    back)."""
+    pure, with_set, joker = focus.shapes.take()
+    melds: list[list[str]] = []
+
+    def add(meld: list[str] | None) -> None:
+        if meld is None:
+            return
+        is_run = table_reader(meld)
+        if (
+            is_run is None
+            or (not joker and "JK" in meld)
+            or (not pure and is_run[0] == "run" and "JK" not in meld)
+            or (not with_set and is_run[0] == "set")
+        ):
+            pool.left.update(meld)
+            return
+        melds.append(meld)
+
+    if pure:
+        suit, start = rng.randrange(SUITS), rng.randint(1, 11)
+        add(pool.take_all([_card(start + i, suit) for i in range(rng.choice([3, 3, 4]))]))
+    if with_set:
+        rank = rng.randint(1, 13)
+        add(pool.take_all([_card(rank, x) for x in rng.sample(range(SUITS), 3)]))
+    for _ in range(8):
+        worth = sum(_points(c) for m in melds for c in m)
+        if melds and worth >= want:
+            break
+        add(random_meld(rng, pool, high=want - worth > 25))  # courts and aces only where far below
+    if melds and joker and not any("JK" in m for m in melds) and pool.take("JK"):
+        # a joker beside a meld's cards (a set's fourth, a run's end), or in a run's place
+        for m in reversed(melds):
+            if table_reader([*m, "JK"]) is not None:
+                m.append("JK")
+                break
+        else:
+            pool.left["JK"] += 1
+    return melds
+
+
+def taken_discard_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A seat in its draw whose melds lack one card, the discard pile's top:
+    taken, it completes a run (mostly) or a set, and the hand may open with
+    it, or go out with all but one card, near a threshold. Where what may be
+    done with the card taken is judged: drawing it before opening, laying it
+    this turn, throwing it back, going out below the points with a run built
+    without it."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    want = aimed_points(rng, focus)
+    melds = opening_melds(rng, pool, focus, table_reader, want)
+    if not melds:
+        return None
+    gap = next((m for m in melds if (table_reader(m) or ("",))[0] == "run"), melds[0])  # a run's card, mostly
+    naturals = [j for j, c in enumerate(gap) if c != "JK"]
+    if not naturals:
+        return None
+    # A run gives up an end card or an inner one; a set any of its cards.
+    taken = gap.pop(rng.choice(naturals))
+    hand = [c for m in melds for c in m]
+    # One card beside (taken, the hand goes out with a discard), or two.
+    extra = 1 if rng.random() < 0.7 else 2
+    hand += [c for c in (pool.random_card() for _ in range(extra)) if c]
+    rng.shuffle(hand)
+    under = [c for c in (pool.random_card() for _ in range(rng.choice([0, 1, 2]))) if c]
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [*under, taken],
+        "table": [],
+        "opened": [rng.random() < 0.15] + [rng.random() < 0.5 for _ in range(players - 1)],
+    }
+
+
+def partner_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A team game's seat not yet opened whose partner (two seats on) has,
+    a meld of the partner's on the table with cards in hand that extend it,
+    and melds in hand of every shape (a set, a run with a joker, a pure run),
+    low or near a threshold: where what a partner's opening frees is judged.
+    None where no seat count both play seats partners (four)."""
+    team_counts = [n for n in focus.players if n >= 4 and n % 2 == 0]
+    if not team_counts:
+        return None
+    pool = Pool(focus, rng)
+    players = rng.choice(team_counts)
+    partner = 2
+    table: list[dict[str, Any]] = []
+    hand: list[str] = []
+    for _ in range(6):
+        meld = random_meld(rng, pool, high=False)
+        if meld is None:
+            continue
+        read = table_reader(meld)
+        if read is None:
+            pool.left.update(meld)
+            continue
+        table.append({"cards": meld, "owner": partner})
+        kind, stands = read
+        hand += [f for f in fits(meld, stands, kind) if rng.random() < 0.5 and pool.take(f)]
+        break
+    want = (
+        rng.choice(focus.thresholds) + rng.randint(-15, 5) if focus.thresholds and rng.random() < 0.4 else 0
+    )
+    for meld in opening_melds(rng, pool, focus, table_reader, want):
+        hand += meld
+    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    rng.shuffle(hand)
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    opened = [False] + [rng.random() < 0.5 for _ in range(players - 1)]
+    opened[partner] = True
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": table,
+        "opened": opened,
+        "phase": "lay",
+    }
+
+
+def table_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A table to rebuild: two or three melds, one holding a joker where the
+    decks have any, the card that joker stands for sometimes in another meld
+    on the table (a set of its rank), cards in hand that extend a meld or
+    make a new one with a table meld's end card, a joker or two sometimes, the
+    seat opened. Where a rearrangement that splits a meld, moves a joker, or
+    frees it with a table card rather than a hand card is judged, and what a
+    meld may hold (a corner turned, jokers) on a lay off."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    table: list[dict[str, Any]] = []
+    hand: list[str] = []
+    for k in range(8):
+        if len(table) >= rng.choice([2, 2, 3]):
+            break
+        cards = random_meld(rng, pool, high=False)
+        if cards is None:
+            continue
+        if k == 0 and focus.jokers and "JK" not in cards and len(cards) >= 3 and pool.take("JK"):
+            pool.left[cards[1]] += 1
+            cards[1] = "JK"
+        read = table_reader(cards)
+        if read is None:
+            pool.left.update(cards)
+            continue
+        kind, stands = read
+        table.append({"cards": cards})
+        for c, (r, su) in zip(cards, stands, strict=True):
+            if c == "JK" and 0 <= su < SUITS and rng.random() < 0.6:
+                # the joker's card in a set of its rank on the table: a table card could free it
+                rest = [_card(r, x) for x in range(SUITS) if x != su]
+                rng.shuffle(rest)
+                mate = pool.take_all([_card(r, su), *rest[:2]])
+                if mate and table_reader(mate) is not None:
+                    table.append({"cards": mate})
+                elif mate:
+                    pool.left.update(mate)
+        hand += [f for f in fits(cards, stands, kind) if rng.random() < 0.4 and pool.take(f)]
+        end = cards[-1] if cards[-1] != "JK" else cards[0]
+        if end != "JK" and rng.random() < 0.6:
+            # two of the end card's rank: a new set with the end card taken off its meld
+            rank = stands[cards.index(end)][0]
+            pair = [_card(rank, x) for x in range(SUITS) if _card(rank, x) != end][:2]
+            hand += [c for c in pair if pool.take(c)]
+    if not table:
+        return None
+    for m in table:
+        if rng.random() < 0.5:
+            m["owner"] = rng.randrange(players)
+    for _ in range(rng.choice([0, 0, 1, 2])):  # jokers to lay off (a meld's most jokers, fewest naturals)
+        if pool.take("JK"):
+            hand.append("JK")
+    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    rng.shuffle(hand)
+    others = [
+        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
+    ]
+    return {
+        "hands": [hand, *others],
+        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "discard": [],
+        "table": table,
+        "opened": [rng.random() < 0.9] + [rng.random() < 0.6 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+
+
+def _end(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    return end_setup(rng, focus)
+
+
+# A plugin's edge is unknown to the search: each of these in turn.
+PLUGIN_SETUPS = (
+    random_setup,
+    swap_setup,
+    table_setup,
+    taken_discard_setup,
+    opening_setup,
+    going_out_setup,
+    partner_setup,
+    _end,
+)
+
+
+# Settings of what a meld may hold, judged on melds laid and laid off to.
+MELD_SHAPE = ("jokers.max_per_meld", "jokers.min_naturals")
+
+# Where an opening setting's edge is: going out below the points at once, and
+# with the discard pile's top taken first.
+OPENING_EDGE = {
+    "opening.go_out_below_points": going_out_setup,
+    "opening.go_out_run_without_taken_discard": taken_discard_setup,
+}

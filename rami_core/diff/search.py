@@ -48,7 +48,7 @@ AIMED_SHARE = (
     0.85  # setups at the edge of its setting, in a setting's own search (a random one may take 20 states)
 )
 AIM_LEAST = 8  # states each aimed search tries at least
-AIM_OWN = 8  # a setting's own search: budget // AIM_OWN states a side, past the budget if need be
+AIM_OWN = 4  # a setting's own search: budget // AIM_OWN states a side, past the budget if need be
 MAX_IDLE = 200  # setups in a row that start under neither side before a search gives up
 MASKED_KEPT = 3  # situations kept where a setting alone parts the referees but A and B do not
 # Settings the referee never reads on a move from a set-up state: the seat
@@ -261,10 +261,21 @@ class Search:
         rules = self.a.rules(focus.players[0])
 
         def read(cards: list[str]):
+            """(kind, stands) with the face each card stands for in `cards`' own order."""
             if rules is None:
                 return None
-            r = read_meld([parse_card(c) for c in cards], rules.melds)
-            return None if r is None else (r.kind, list(r.stands))
+            parsed = [parse_card(c) for c in cards]
+            r = read_meld(parsed, rules.melds)
+            if r is None:
+                return None
+            # The reading's order is its own (a run's places, a set's suits):
+            # each card's face taken back in the order given, jokers last.
+            left = list(zip(r.cards, r.stands, strict=True))
+            stands = []
+            for c in parsed:
+                k = next(k for k, (d, _) in enumerate(left) if d.face == c.face)
+                stands.append(left.pop(k)[1])
+            return (r.kind, stands)
 
         return read
 
@@ -333,7 +344,10 @@ class Search:
                     self._keep(longer)
                 elif "draw" in move or "swap" in move or ("meld" in move and len(na.hands[sa.turn]) <= 1):
                     follow.append((longer, na, nb))
-                elif self.rng.random() < 0.2:
+                elif self.rng.random() < 0.2 and not (self.aim_path or "").startswith("opening."):
+                    # An opening setting's own search follows only what its setups aim
+                    # at (an opening is judged in the setup's turn): its few states go
+                    # to more setups, not to the turns after a discard.
                     others.append((longer, na, nb))
         for nxt, na, nb in (follow + others)[:WIDTH]:
             self._explore(nxt, na, nb, depth - 1)

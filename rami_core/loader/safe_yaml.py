@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -297,6 +299,10 @@ def load_yaml_text(text: str, label: str = "<string>", *, max_values: int | None
     document past the limits (nesting, aliases, expanded size, and
     `max_values` values in all where given: a profile's cap).
     """
+    key = ("one", text, label, max_values, _limits())
+    kept = _kept(key)
+    if kept is not None:
+        return kept[0]
     nodes = _compose_all(text, label, max_values)
     if len(nodes) > 1:
         raise _refused(
@@ -305,12 +311,72 @@ def load_yaml_text(text: str, label: str = "<string>", *, max_values: int | None
             nodes[1].start_mark if nodes[1] else None,
         )
     docs = _build_all(nodes, label, max_values)
-    return docs[0] if docs else YamlDoc(label, None, {(): Loc(label, 1, 1)})
+    doc = docs[0] if docs else YamlDoc(label, None, {(): Loc(label, 1, 1)})
+    _keep(key, [doc])
+    return doc
 
 
 def load_yaml_documents(text: str, label: str = "<string>") -> list[YamlDoc]:
     """Every document of a YAML stream (``---`` separated), each read like :func:`load_yaml_text`."""
-    return _build_all(_compose_all(text, label), label)
+    key = ("all", text, label, None, _limits())
+    kept = _kept(key)
+    if kept is not None:
+        return kept
+    docs = _build_all(_compose_all(text, label), label)
+    _keep(key, docs)
+    return docs
+
+
+# Documents already read, by their text. Every load_profile reads its preset
+# again (each scenario, table, bot game and `--set`), and PyYAML's pure-Python
+# composer is most of what a profile costs to load. Reading is a function of
+# the text, the label and the limits alone, so what it gave is kept under all
+# of them, and handed out as a fresh copy each time: a caller may change it.
+# A refusal is not kept (it is found again by reading again), nor a text
+# larger than any bundled file, so what is kept stays small.
+_KEEP_TEXT_CHARS = 64 * 1024
+_KEEP_ENTRIES = 512
+_kept_docs: OrderedDict[tuple[Any, ...], list[YamlDoc]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _limits() -> tuple[int, ...]:
+    """The limits as they are now (tests lower some): an answer holds only under the same."""
+    return (MAX_FILE_BYTES, MAX_DEPTH, MAX_ALIASES, MAX_VALUES, MAX_INT_DIGITS)
+
+
+def _kept(key: tuple[Any, ...]) -> list[YamlDoc] | None:
+    if len(key[1]) > _KEEP_TEXT_CHARS:
+        return None
+    with _kept_lock:
+        docs = _kept_docs.get(key)
+        if docs is None:
+            return None
+        _kept_docs.move_to_end(key)
+    return [_copy_doc(d) for d in docs]
+
+
+def _keep(key: tuple[Any, ...], docs: list[YamlDoc]) -> None:
+    if len(key[1]) > _KEEP_TEXT_CHARS:
+        return
+    copies = [_copy_doc(d) for d in docs]  # the caller gets `docs` (or its copy), never these
+    with _kept_lock:
+        _kept_docs[key] = copies
+        while len(_kept_docs) > _KEEP_ENTRIES:
+            _kept_docs.popitem(last=False)
+
+
+def _copy_doc(doc: YamlDoc) -> YamlDoc:
+    return YamlDoc(doc.file, _copy_data(doc.data), dict(doc.locations))
+
+
+def _copy_data(data: Any) -> Any:
+    """A deep copy of plain data: the builder makes only dicts, lists and immutable scalars."""
+    if isinstance(data, dict):
+        return {k: _copy_data(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_copy_data(v) for v in data]
+    return data
 
 
 def read_yaml_text(path: str | os.PathLike[str], label: str) -> str:

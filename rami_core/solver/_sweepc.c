@@ -24,6 +24,7 @@
 #define ST_TIMEOUT 2
 #define ST_ERROR 3
 #define ST_BOUND_SPENT 4 /* the relaxation's work reached the limit: the search goes on without it */
+#define ST_PRICES_SPENT 5 /* the priced relaxation's did: the plain one goes on alone */
 
 typedef struct {
     uint8_t pi, si, jl;
@@ -172,8 +173,14 @@ typedef struct {
     uint64_t *setfeas; /* per sorted count vector (base B, 4 digits): bit j = closes with j jokers */
     int use_h;
     int bound_on; /* the relaxation in use (it is switched off when its work reaches the limit) */
+    /* the relaxation with the sets priced (sweep._Sweep.price_sets): prices and
+     * the best priced sets from each place on, per joker count, in 1/pscale */
+    int priced;
+    int64_t pscale;
+    int64_t price[MAXP][4];
+    int64_t setsuf[MAXP + 1][64];
     /* limits of the current call */
-    int64_t calls, hcalls, budget, max_states;
+    int64_t calls, hcalls, pcalls, budget, max_states;
     double deadline; /* <0: none */
     int status;
     Map memo, hmemo, ocache;
@@ -469,9 +476,10 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
 /* ------------------------------------------------------------------ the relaxation */
 
 /* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
-static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14) {
-    uint8_t key[8 + 2 * MAXR];
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
+    uint8_t key[9 + 2 * MAXR];
     int kn = 0;
+    key[kn++] = (uint8_t)pr;
     key[kn++] = (uint8_t)s;
     key[kn++] = (uint8_t)pi;
     key[kn++] = (uint8_t)j;
@@ -510,10 +518,19 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
     int cnt;
     long off = suit_options(S, R, nr, tmin, a, j, S->hi - p + 1, &cnt);
     if (off < 0) return 0;
-    S->hcalls += 1 + cnt;
-    if (S->hcalls >= S->max_states) {
-        S->status = ST_BOUND_SPENT;
-        return 0;
+    if (pr) {
+        /* the priced relaxation's work has a count and a limit of its own */
+        S->pcalls += 1 + cnt;
+        if (S->pcalls >= S->max_states) {
+            S->status = ST_PRICES_SPENT;
+            return 0;
+        }
+    } else {
+        S->hcalls += 1 + cnt;
+        if (S->hcalls >= S->max_states) {
+            S->status = ST_BOUND_SPENT;
+            return 0;
+        }
     }
     for (int i = 0; i < cnt; i++) {
         const int32_t *o = S->oa + off;
@@ -528,10 +545,11 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
             na14 = a - u;
         } else if (at14)
             nt14 = na14 = 0;
-        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14);
+        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14, pr);
         if (S->status) return 0;
         if (sub == NEG) continue;
         int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
+        if (pr) wt = wt * S->pscale - S->price[pi][s] * mm;
         if (sub + wt > best) best = sub + wt;
     }
     if (!map_put(&S->hmemo, key, kn, h, best, 1)) {
@@ -541,13 +559,80 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
     return best;
 }
 
+static inline int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1) / d); }
+
+/* The port of sweep._Sweep._priced_bound. */
+static int64_t priced_bound(Sweep *S, int pi, int si, const State *st, int jl) {
+    int n = S->n;
+    int64_t v = (int64_t)S->JH * S->wj * S->pscale;
+    if (pi < n && si > 0 && si < 4) {
+        int at14 = S->both && S->places[pi] == 14;
+        for (int s = si; s < 4; s++)
+            if (S->price[pi][s] > 0) {
+                int a = at14 ? st->res[2 * s + 1] : S->fa[pi][s];
+                v += S->price[pi][s] * (a < S->caps[pi][s] ? a : S->caps[pi][s]);
+            }
+    }
+    const int64_t *sets = S->setsuf[(pi < n && si > 0) ? pi + 1 : pi];
+    if (jl == 0 || S->J == 0) {
+        v += sets[0];
+        for (int s = 0; s < 4; s++) {
+            int q = (pi < n && s < si) ? pi + 1 : pi;
+            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1], 1);
+            if (S->status) return 0;
+            if (x == NEG) return NEG;
+            v += x;
+        }
+        return floor_div(v, S->pscale);
+    }
+    int64_t acc[64], nw[64], vals[64];
+    if (jl > 63) jl = 63;
+    for (int j = 0; j <= jl; j++) acc[j] = sets[j];
+    for (int s = 0; s < 4; s++) {
+        int q = (s < si && pi < n) ? pi + 1 : pi;
+        for (int j = 0; j <= jl; j++) {
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], 1);
+            if (S->status) return 0;
+        }
+        if (vals[jl] == NEG) return NEG;
+        for (int j = 0; j <= jl; j++) nw[j] = NEG;
+        for (int j1 = 0; j1 <= jl; j1++) {
+            if (acc[j1] == NEG) continue;
+            for (int j2 = 0; j2 <= jl - j1; j2++)
+                if (vals[j2] != NEG && acc[j1] + vals[j2] > nw[j1 + j2]) nw[j1 + j2] = acc[j1] + vals[j2];
+        }
+        memcpy(acc, nw, (jl + 1) * sizeof(int64_t));
+    }
+    int64_t m = NEG;
+    for (int j = 0; j <= jl; j++)
+        if (acc[j] > m) m = acc[j];
+    return floor_div(m + v, S->pscale);
+}
+
+static int64_t plain_bound(Sweep *S, int pi, int si, const State *st, int jl);
+
+/* The port of sweep._Sweep._relaxed_bound: the plain relaxation, and where
+ * the sets are priced, the smaller of it and the priced one. */
 static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) {
+    int64_t plain = plain_bound(S, pi, si, st, jl);
+    if (S->status || !S->priced || plain == NEG) return plain;
+    int64_t priced = priced_bound(S, pi, si, st, jl);
+    if (S->status == ST_PRICES_SPENT) {
+        S->status = ST_OK;
+        S->priced = 0; /* from here on the plain relaxation alone */
+        return plain;
+    }
+    if (S->status) return 0;
+    return priced < plain ? priced : plain;
+}
+
+static int64_t plain_bound(Sweep *S, int pi, int si, const State *st, int jl) {
     int64_t tail = (int64_t)S->JH * S->wj;
     if (jl == 0 || S->J == 0) {
         int64_t v = tail;
         for (int s = 0; s < 4; s++) {
             int q = (pi < S->n && s < si) ? pi + 1 : pi;
-            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1]);
+            int64_t x = hval(S, s, q, st->codes[s], st->nr[s], 0, st->res[2 * s], st->res[2 * s + 1], 0);
             if (S->status) return 0;
             if (x == NEG) return NEG;
             v += x;
@@ -560,7 +645,7 @@ static int64_t relaxed_bound(Sweep *S, int pi, int si, const State *st, int jl) 
     for (int s = 0; s < 4; s++) {
         int q = (s < si && pi < S->n) ? pi + 1 : pi;
         for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1]);
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], 0);
             if (S->status) return 0;
         }
         if (vals[jl] == NEG) return NEG;
@@ -1225,6 +1310,55 @@ static PyObject *Sweep_set_bound(Sweep *S, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* set_prices(prices (n*4), set suffix ((n+1)*(J+1)), scale): the relaxation
+ * with the sets priced from here on, beside the plain one (its memo entries
+ * keyed apart); called once per sweep (sweep._Sweep.price_sets). */
+static PyObject *Sweep_set_prices(Sweep *S, PyObject *args) {
+    PyObject *prices, *suffix;
+    long long scale;
+    if (!PyArg_ParseTuple(args, "OOL", &prices, &suffix, &scale)) return NULL;
+    if (scale <= 0) {
+        PyErr_SetString(PyExc_ValueError, "scale must be positive");
+        return NULL;
+    }
+    PyObject *f = PySequence_Fast(prices, "prices");
+    if (!f) return NULL;
+    if (PySequence_Fast_GET_SIZE(f) != S->n * 4) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "prices: n*4 values expected");
+        return NULL;
+    }
+    for (int i = 0; i < S->n * 4; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return NULL;
+        }
+        S->price[i / 4][i % 4] = v;
+    }
+    Py_DECREF(f);
+    f = PySequence_Fast(suffix, "suffix");
+    if (!f) return NULL;
+    int w = S->J + 1;
+    if (PySequence_Fast_GET_SIZE(f) != (S->n + 1) * w) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "suffix: (n+1)*(J+1) values expected");
+        return NULL;
+    }
+    for (int i = 0; i < (S->n + 1) * w; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return NULL;
+        }
+        S->setsuf[i / w][i % w] = v;
+    }
+    Py_DECREF(f);
+    S->pscale = scale;
+    S->priced = 1;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Sweep_counts(Sweep *S, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("LL", (long long)S->calls, (long long)S->hcalls);
 }
@@ -1339,9 +1473,11 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
         PyErr_NoMemory();
         return -1;
     }
-    S->calls = S->hcalls = 0;
+    S->calls = S->hcalls = S->pcalls = 0;
     S->status = ST_OK;
     S->bound_on = S->use_h;
+    S->priced = 0;
+    S->pscale = 1;
     return 0;
 }
 
@@ -1361,6 +1497,8 @@ static PyMethodDef Sweep_methods[] = {
      "relaxed_bound(pi, si, runs, jl, res, (budget, max_states, deadline)) -> (status, value)"},
     {"counts", (PyCFunction)Sweep_counts, METH_NOARGS, "(states, bound transitions) counted so far"},
     {"set_bound", (PyCFunction)Sweep_set_bound, METH_O, "set_bound(on): the relaxation in use or not"},
+    {"set_prices", (PyCFunction)Sweep_set_prices, METH_VARARGS,
+     "set_prices(prices, set suffix, scale): the relaxation with the sets priced"},
     {"rebuild", (PyCFunction)Sweep_rebuild, METH_VARARGS,
      "rebuild((pi, si, runs, msum, jl, res, value), limits) -> (runs, places) along an optimal path, or None"},
     {"walk", (PyCFunction)Sweep_walk, METH_VARARGS,

@@ -50,6 +50,11 @@ from scipy.sparse import csc_matrix, vstack
 
 from ..melds import MeldRules
 
+try:  # scipy's binding of HiGHS itself (scipy 1.15 and later): see _relaxation
+    from scipy.optimize._highspy import _core as _highs_core
+except ImportError:  # pragma: no cover - an older scipy: linprog
+    _highs_core = None
+
 SCALE = 1 << 24  # dyadic rounding of the duals
 MILP_NODES = 200  # branch-and-bound nodes for HiGHS's integer search when the relaxation is
 # fractional: a count, not seconds, so that the arrangement proposed (and so the
@@ -161,11 +166,14 @@ def _window_runs(window: int, n: int, jm: int, L: int, N: int) -> tuple:
 
 
 class LPResult:
-    def __init__(self, layouts, value, proven, bound):
+    def __init__(self, layouts, value, proven, bound, duals=None):
         self.layouts = layouts  # list of layouts (with repeats)
         self.value = value  # integer weight of the arrangement (offset included)
         self.proven = proven  # the certificate closed
         self.bound = bound  # exact integer upper bound from the certificate
+        # the relaxation's dual per face row (face -> float): the prices of
+        # the search's coupled relaxation (sweep._Sweep.price_sets)
+        self.duals = duals
 
 
 class _Program:
@@ -250,8 +258,12 @@ _Z_MAX = 1 << 36
 _C_MAX = 1 << 16
 
 
-# [(program and inputs, linprog's result)] of the last relaxation without a time limit
-_last_relaxation: list = [(None, None)]
+# The last few relaxations without a time limit, (program and inputs,
+# linprog's result), newest last: a solve asks the same relaxation up to three
+# times (its arrangement or bound, its duals for the points search, then with
+# HiGHS's integer search), with the card-count row's program in between.
+_RELAXATIONS_KEPT = 4
+_last_relaxation: list = []
 
 
 def lp_solve(
@@ -280,7 +292,7 @@ def lp_solve(
         return None
     if not cols:
         return None
-    nrow, A, Af, A_ub = prog.matrices(total is not None)
+    _nrow, A, Af, A_ub = prog.matrices(total is not None)
     ncol = prog.ncol
     wf = np.array([w.get(f, 0) for f in faces], dtype=np.int64)
     c = np.zeros(ncol, dtype=np.int64)
@@ -297,29 +309,25 @@ def lp_solve(
     # the same program with HiGHS's integer search: the relaxation, the same
     # program with the same inputs, is not solved twice
     key = (prog, c.tobytes(), lo_a.tobytes(), hi_a.tobytes()) if time_limit is None else None
-    last_key, last_res = _last_relaxation[0]  # one read: the server's bot threads share it
-    res = last_res if key is not None and last_key == key else None
+    res = None
+    if key is not None:
+        for k, r in list(_last_relaxation):  # a copy: the server's bot threads share the list
+            if k == key:
+                res = r
     if res is None:
-        res = linprog(
-            -cf,
-            A_ub=A_ub,
-            b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
-            bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
-            method="highs",
-            options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
-        )
-        _last_relaxation[0] = (key, res)
-    if res.status != 0:
+        res = _relaxation(cf, Af, A_ub, lo_a, hi_a, ub, time_limit)
+        if key is not None:
+            _last_relaxation.append((key, res))
+            del _last_relaxation[:-_RELAXATIONS_KEPT]
+    if res is None:
         return None
-    # certificate from the duals: z = -(marginals of the upper block) + (marginals of the lower block)
-    marg = res.ineqlin.marginals
-    zf = -marg[:nrow] + marg[nrow:]
+    x, zf = res
     bound = _bound(zf, c, A, ub, lo, hi) - offset  # floor of an exact upper bound on the hand weight
-    x = res.x
+    duals = dict(zip(faces, zf[: len(faces)].tolist(), strict=True))
     xi = np.round(x).astype(np.int64)
     if float(np.max(np.abs(x - xi))) > 1e-6 or not _feasible(xi, A, lo_a, hi_a):
         if not integer:
-            return LPResult(None, None, False, bound)
+            return LPResult(None, None, False, bound, duals)
         # fractional: HiGHS's integer search, briefly, for an arrangement
         r2 = milp(
             -cf,
@@ -337,15 +345,78 @@ def lp_solve(
             },
         )
         if r2.x is None:
-            return LPResult(None, None, False, bound)
+            return LPResult(None, None, False, bound, duals)
         xi = np.round(r2.x).astype(np.int64)
         if not _feasible(xi, A, lo_a, hi_a):
-            return LPResult(None, None, False, bound)
+            return LPResult(None, None, False, bound, duals)
     value = int(c @ xi) - offset
     layouts = []
     for m in np.flatnonzero(xi):
         layouts += [cols[m][2]] * int(xi[m])
-    return LPResult(layouts, value, value >= bound, bound)
+    return LPResult(layouts, value, value >= bound, bound, duals)
+
+
+def _relaxation(cf, Af, A_ub, lo_a, hi_a, ub, time_limit: float | None):
+    """The relaxation's optimum and its duals, (x, z) with z the price of
+    each row for the maximisation, or None where HiGHS finds no optimum.
+
+    HiGHS is called through scipy's own binding of it where that is there
+    (``scipy.optimize._highspy._core``, scipy 1.15 and later), with the rows
+    two-sided: linprog takes one-sided rows only (the program twice, A and
+    -A) and reads the columns' statuses back one Python call each, which cost
+    as much as HiGHS's own simplex on these programs (3-5 ms of 7-10). Where
+    the binding is not there, linprog. Either way the duals only propose:
+    the bound is summed exactly from them (:func:`_bound`)."""
+    ncol = Af.shape[1]
+    if _highs_core is not None:
+        try:
+            return _relaxation_direct(cf, Af, lo_a, hi_a, ub, time_limit)
+        except (AttributeError, TypeError):  # pragma: no cover - another scipy's binding
+            pass
+    res = linprog(
+        -cf,
+        A_ub=A_ub,
+        b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
+        bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
+        method="highs",
+        options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
+    )
+    if res.status != 0:
+        return None
+    # z = -(marginals of the upper block) + (marginals of the lower block)
+    nrow = Af.shape[0]
+    marg = res.ineqlin.marginals
+    return res.x, -marg[:nrow] + marg[nrow:]
+
+
+def _relaxation_direct(cf, Af, lo_a, hi_a, ub, time_limit: float | None):
+    h = _highs_core
+    nrow, ncol = Af.shape
+    lp = h.HighsLp()
+    lp.num_col_ = ncol
+    lp.num_row_ = nrow
+    lp.a_matrix_.num_col_ = ncol
+    lp.a_matrix_.num_row_ = nrow
+    lp.a_matrix_.format_ = h.MatrixFormat.kColwise
+    lp.col_cost_ = -cf
+    lp.col_lower_ = np.zeros(ncol)
+    lp.col_upper_ = ub.astype(float)
+    lp.row_lower_ = lo_a.astype(float)
+    lp.row_upper_ = hi_a.astype(float)
+    lp.a_matrix_.start_ = Af.indptr
+    lp.a_matrix_.index_ = Af.indices
+    lp.a_matrix_.value_ = Af.data
+    highs = h._Highs()
+    highs.setOptionValue("output_flag", False)
+    if time_limit is not None:
+        highs.setOptionValue("time_limit", max(0.01, time_limit))
+    highs.passModel(lp)
+    highs.run()
+    if highs.getModelStatus() != h.HighsModelStatus.kOptimal:
+        return None
+    sol = highs.getSolution()
+    # HiGHS minimises -c: its row duals are the maximisation's prices negated
+    return np.array(sol.col_value), -np.array(sol.row_dual)
 
 
 def _bound(zf, c, A, ub, lo: list[int], hi: list[int]) -> int:

@@ -50,7 +50,11 @@ class SolverOptions:
     of the combined weight); ``points_states``: the state budget of that
     second search (the card count is proven by then; only the tie-break among
     equal counts is at stake); ``compiled``: run the search in its C twin
-    where it was built (False: the Python search).
+    where it was built (False: the Python search); ``priced``: once the LP's
+    relaxation is asked, its duals price the cards the relaxation sends to
+    sets, which couples the suits (``_Sweep.price_sets``), and a two-phase
+    solve asks the program of the combined weight, whose duals then price
+    both searches (False: the relaxation as it was, the LP's bound only a cap).
 
     ``relax_from``, ``relax_after``, ``lp_after`` and ``points_states`` left at None take
     :data:`SEARCH_DEFAULTS`, the same counts of states for the compiled and the
@@ -67,6 +71,7 @@ class SolverOptions:
     two_phase: bool = True
     points_states: int | None = None
     compiled: bool = True
+    priced: bool = True
 
     def settled(self, compiled: bool) -> SolverOptions:
         """These options with every default filled in for the search that runs

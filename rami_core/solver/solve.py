@@ -268,7 +268,7 @@ def _lp_path(
     )
 
 
-def _relaxation_first(sweep: _Sweep, model: _Model, deadline, options: SolverOptions, total=None):
+def _relaxation_first(sweep: _Sweep, model: _Model, deadline, options: SolverOptions, total=None, joint=None):
     """Search up to ``options.relax_after`` states; past them, ask the LP's
     relaxation alone (no integer search, a few milliseconds): its bound
     becomes the search's cap, which spares the search its rounds of proving
@@ -288,12 +288,47 @@ def _relaxation_first(sweep: _Sweep, model: _Model, deadline, options: SolverOpt
     sweep.budget = lp_after
     if value is not None:
         return value, None
+    if joint is not None and options.priced:
+        # the card search of a two-phase solve asks the program of the
+        # combined weight (cards first, then points): its bound caps the card
+        # count, its duals price both searches' sets, and an integral optimum
+        # of it answers both phases at once (sweep.joint_lp keeps it)
+        jmodel, gran, low = joint
+        lp = _lp_path(jmodel, deadline, options, integer=False)
+        if lp is None:
+            return None, None
+        sweep.joint_lp = lp
+        if lp.proven:
+            return None, lp
+        cards = (lp.bound - low) // gran
+        sweep.cap = cards if sweep.cap is None else min(sweep.cap, cards)
+        # the card count's own program (the same columns: built once) prices
+        # the card search better than the combined one's duals scaled down
+        own = _lp_path(model, deadline, options, integer=False)
+        if own is not None and own.proven:
+            return None, own
+        if own is not None:
+            sweep.cap = min(sweep.cap, own.bound)
+        duals = own.duals if own is not None else None
+        if duals is None and lp.duals is not None:
+            duals = {f: z / gran for f, z in lp.duals.items()}
+        if duals is not None:
+            sweep.price_sets(duals)
+        return None, None
     lp = _lp_path(model, deadline, options, total=total, integer=False)
     if lp is None:
         return None, None
     if lp.proven:
         return None, lp
     sweep.cap = lp.bound if sweep.cap is None else min(sweep.cap, lp.bound)
+    if options.priced:
+        if total is not None:
+            # the card-count row's dual prices every card down, which the
+            # search's states cannot (they do not know how many are down):
+            # the prices come from the same program without that row
+            lp = _lp_path(model, deadline, options, integer=False)
+        if lp is not None and lp.duals is not None:
+            sweep.price_sets(lp.duals)
     return None, None
 
 
@@ -307,7 +342,7 @@ def _layouts_to_faces(layouts):
     return runs, sets
 
 
-def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOptions):
+def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOptions, joint=None):
     """Solve one sweep; past ``options.lp_after`` states, ask the certified LP.
 
     Returns ((faces runs, sets) or None if no arrangement exists, proven). When
@@ -320,7 +355,7 @@ def _run(sweep: _Sweep, model: _Model, deadline: float | None, options: SolverOp
         try:
             v = None
             if model.t:
-                v, lp = _relaxation_first(sweep, model, deadline, options)
+                v, lp = _relaxation_first(sweep, model, deadline, options, joint=joint)
                 if lp is not None:
                     return _layouts_to_faces(lp.layouts), True
             if v is None:
@@ -392,21 +427,26 @@ def _two_phase(
     Between the two, the LP with the card count fixed (one more row) often
     certifies the points at once."""
     ones = _Model(table, hand, rules, lambda c: 1)
+    model = _Model(table, hand, rules, weight)
     first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
     first.relax_from = cast(int, options.relax_from)
-    found, proven = _run(first, ones, deadline, options)
+    # a lay of k cards weighs at least k * gran plus the negative card values
+    low = sum(min(0, weight(c) - gran) for c in hand)
+    found, proven = _run(first, ones, deadline, options, joint=(model, gran, low))
     if found is None:
         return None, proven
     runs, sets = found
     melds = _materialise(runs, sets, table, hand, ones)
     if not proven:  # cut after the LP was asked: its lay is the best found
         return melds, False
+    joint = first.joint_lp
+    if joint is not None and joint.proven:
+        return melds, True  # the combined program's integral optimum: most cards, then most points
     laid = _laid_cards(melds, table)
     reached = sum(weight(c) for c in laid)
     if len(laid) == len(hand):
         return melds, True  # the whole (live) hand is down: no lay has more points
-    model = _Model(table, hand, rules, weight)
     own = cast(int, options.points_states)  # settled by solve()
     points_states = own if max_states is None else min(max_states, own)
     sweep = _Sweep(model, deadline, points_states, options.compiled)
@@ -417,6 +457,11 @@ def _two_phase(
     sweep.relax_from = cast(int, options.relax_from) // POINTS_RELAX_SHARE
     sweep.incumbent = reached
     sweep.cap = (len(laid) + 1) * gran - 1  # a lay of len(laid) cards weighs less than this
+    if joint is not None and joint.duals is not None and options.priced:
+        # the card search asked the combined program: its duals price this
+        # search's sets from the start, its bound caps it
+        sweep.price_sets(joint.duals)
+        sweep.cap = min(sweep.cap, joint.bound)
     total = len(table) + len(laid)
     try:
         try:

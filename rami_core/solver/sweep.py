@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import Any, cast
 
 from ..cards import JOKER_SUIT, Card
 from ..errors import InternalError
@@ -20,6 +20,9 @@ from .results import NEG, SolverTimeout
 from .sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
 
 PURE_ENV = "RAMI_SOLVER_PURE"
+# The priced relaxation's unit: prices (hand weights minus the LP's duals)
+# are integers in 1/PRICE_SCALE of a weight.
+PRICE_SCALE = 1 << 12
 
 
 @cache
@@ -33,6 +36,11 @@ def compiled_sweep() -> Any:
     try:
         from . import _sweepc  # type: ignore[attr-defined]
     except ImportError:
+        return None
+    if not hasattr(_sweepc.Sweep, "set_prices"):
+        # a build of an older _sweepc.c (a worktree merged without `pip
+        # install -e .` again): it cannot price the sets, so the Python
+        # search runs, slower but with the same answers
         return None
     return _sweepc
 
@@ -207,6 +215,11 @@ class _BoundSpent(Exception):
     the hand's potential as its bound (weaker, still admissible)."""
 
 
+class _PricesSpent(Exception):
+    """The priced relaxation's work reached the state limit: the plain
+    relaxation goes on alone."""
+
+
 class _Sweep:
     def __init__(
         self, m: _Model, deadline: float | None, max_states: int | None = None, compiled: bool = True
@@ -223,6 +236,7 @@ class _Sweep:
         self.max_states = max_states if max_states is not None else 1 << 62
         self.calls = 0
         self.hcalls = 0
+        self.pcalls = 0
         self.suit_cache: dict = {}
         self.gran = 1
         self.use_h = True  # the per-suit relaxation bound; False: the plain hand potential
@@ -234,6 +248,12 @@ class _Sweep:
         self.relax_pending = False
         self.incumbent: int | None = None  # a weight known to be reachable: only better is searched
         self.cap: int | None = None  # an upper bound known from outside
+        # the LP's prices of the cards sent to sets (see price_sets), scaled
+        # by PRICE_SCALE; None: the relaxation as built (sets unpriced)
+        self.prices: list[list[int]] | None = None
+        self.priced_once = False
+        self.joint_lp: Any = None  # the combined program's relaxation, where a card search asked it
+        self.set_suffix: list[list[int]] = []
         self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
         # filled from the faces present (most places and suits hold none)
@@ -284,12 +304,12 @@ class _Sweep:
 
     # ---- the per-suit relaxation: an admissible, state-dependent bound
 
-    def hval(self, s: int, pi: int, R: tuple, j: int, r: tuple[int, int]) -> int:
+    def hval(self, s: int, pi: int, R: tuple, j: int, r: tuple[int, int], priced: bool = False) -> int:
         """Best hand weight of suit s from place pi on, its runs in progress R, with
         at most j jokers in its runs, sets unconstrained but by set_cap; ``r``
         is the suit's aces kept for place 14 (table, all) where the ace is at
         both ends, so that an ace is counted once, as in the search."""
-        key = (s, pi, R, j, r)
+        key = (s, pi, R, j, r, priced)
         hit = self.hmemo.get(key)
         if hit is not None:
             return hit
@@ -309,24 +329,33 @@ class _Sweep:
             t, a = r
             tmin = t
         cap = self.caps[pi][s]
+        price = cast(list, self.prices)[pi][s] if priced else None
         best_ = NEG
         options = self.suit_options(R, t, tmin, a, w, j, m.hi - p + 1)
         # the bound's work (its transitions, which grow with copies and jokers)
         # is held to the same limit as the search's states, counted apart;
         # past it the search goes on with the hand's potential alone
-        self.hcalls += 1 + len(options)
-        if self.hcalls >= self.max_states:
-            raise _BoundSpent
+        if priced:
+            # the priced relaxation's work has a count and a limit of its own:
+            # past it the plain relaxation goes on alone
+            self.pcalls += 1 + len(options)
+            if self.pcalls >= self.max_states:
+                raise _PricesSpent
+        else:
+            self.hcalls += 1 + len(options)
+            if self.hcalls >= self.max_states:
+                raise _BoundSpent
         for opt in options:
             if opt[1] > cap:
                 continue
             u = opt[2]
             r2 = (max(0, t - u), a - u) if at1 else ((0, 0) if at14 else r)
-            sub = self.hval(s, pi + 1, opt[0], j - opt[3], r2)
+            sub = self.hval(s, pi + 1, opt[0], j - opt[3], r2, priced)
             if sub == NEG:
                 continue
-            if sub + opt[4] > best_:
-                best_ = sub + opt[4]
+            wt = opt[4] if price is None else opt[4] * PRICE_SCALE - price * opt[1]
+            if sub + wt > best_:
+                best_ = sub + wt
         self.hmemo[key] = best_
         return best_
 
@@ -339,6 +368,19 @@ class _Sweep:
         return self._relaxed_bound(pi, si, runs, jl, res)
 
     def _relaxed_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
+        plain = self._plain_bound(pi, si, runs, jl, res)
+        if self.prices is None or plain == NEG:
+            return plain
+        # the two bounds, the smaller kept: neither is tighter everywhere
+        # (the LP's duals price the sets for the root, not for every state)
+        try:
+            priced = self._priced_bound(pi, si, runs, jl, res)
+        except _PricesSpent:
+            self.prices = None
+            return plain
+        return priced if priced < plain else plain
+
+    def _plain_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
         hv = self.hval
         tail = self.m.JH * self.m.wj
         if jl == 0 or self.m.J == 0:
@@ -369,6 +411,113 @@ class _Sweep:
                         new[j1 + j2] = acc[j1] + vals[j2]
             acc = new
         return max(acc) + tail
+
+    def _priced_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
+        """The relaxation with the sets priced (:meth:`price_sets`): every
+        suit's program pays each card it sends to a set at this place its
+        price, and the sets of each place earn the prices of the cards they
+        take; the jokers are shared among the four suits and the sets by
+        the same knapsack. Exact in integers (scaled by PRICE_SCALE), the
+        floor of the scaled sum is the bound."""
+
+        def hv(s: int, q: int, R: tuple, j: int, r: tuple[int, int]) -> int:
+            return self.hval(s, q, R, j, r, True)
+
+        n = self.n
+        prices = cast(list, self.prices)
+        v = self.m.JH * self.m.wj * PRICE_SCALE
+        if pi < n and 0 < si < 4:
+            # this place's sets as far as the suits still to decide go: each
+            # of their cards at its price (where positive), no joker taken
+            row, caps = self.face[pi], self.caps[pi]
+            at14 = self.m.both and self.m.places[pi] == 14
+            for s in range(si, 4):
+                if prices[pi][s] > 0:
+                    a = res[s][1] if at14 else row[s][1]
+                    v += prices[pi][s] * min(a, caps[s])
+        sets = self.set_suffix[pi + 1 if (pi < n and si > 0) else pi]
+        if jl == 0 or self.m.J == 0:
+            v += sets[0]
+            for s in range(4):
+                q = pi + 1 if (s < si and pi < n) else pi
+                x = hv(s, q, runs[s], 0, res[s])
+                if x == NEG:
+                    return NEG
+                v += x
+            return v // PRICE_SCALE
+        acc = list(sets[: jl + 1])
+        for s in range(4):
+            q = pi + 1 if (s < si and pi < n) else pi
+            vals = [hv(s, q, runs[s], j, res[s]) for j in range(jl + 1)]
+            if vals[-1] == NEG:
+                return NEG
+            new = [NEG] * (jl + 1)
+            for j1 in range(jl + 1):
+                if acc[j1] == NEG:
+                    continue
+                for j2 in range(jl + 1 - j1):
+                    if vals[j2] != NEG and acc[j1] + vals[j2] > new[j1 + j2]:
+                        new[j1 + j2] = acc[j1] + vals[j2]
+            acc = new
+        return (max(acc) + v) // PRICE_SCALE
+
+    def price_sets(self, duals: dict) -> None:
+        """Couple the suits through the sets, with the LP's duals as prices.
+
+        The relaxation lets each suit send cards to sets as if partners were
+        always there; the sets are what couples the suits. Relaxing "the
+        cards a suit sends to the sets of a place are the cards those sets
+        take" with a price per face (Lagrange) gives, for ANY prices, an
+        admissible bound: each suit's program pays the price of every card it
+        sends, and the sets of each place, chosen alone among the valid ones,
+        earn the prices of the cards they take. With the LP's duals ``z``
+        (face -> float) the price of a face is its hand weight minus z_f, and
+        the bound at the root is at most the LP's own (the suits' programs
+        are integral where the LP's columns are not): the search sees what
+        the LP sees, and keeps seeing it state by state. The prices are
+        rounded to integers (in 1/PRICE_SCALE), which is again a choice of
+        prices, so the bound stays exact. Both searches, compiled and Python,
+        then use it; the memo stays valid (its values are exact or upper
+        bounds)."""
+        m = self.m
+        if not self.prepared:
+            self._prepare()
+        if self.priced_once:
+            return  # once per sweep: the priced memo holds the first prices' values
+        self.priced_once = True
+        n = self.n
+        prices = [[0] * 4 for _ in range(n)]
+        for pi, p in enumerate(m.places):
+            r = m.rank(p)
+            for s in range(4):
+                if self.face[pi][s][1]:
+                    prices[pi][s] = round((m.w.get((r, s), 0) - duals.get((r, s), 0.0)) * PRICE_SCALE)
+        B = max([1, *m.a.values()]) + 1
+        masks = _set_masks(B, m.J, m.rules)
+        J = m.J
+        suffix = [[0] * (J + 1) for _ in range(n + 1)]
+        for pi in range(n - 1, -1, -1):
+            # the best sets of this place alone, with at most j jokers
+            here = [0] * (J + 1)
+            lims = [min(self.face[pi][s][1], self.caps[pi][s]) for s in range(4)]
+            for y in product(*[range(lim + 1) for lim in lims]):
+                mask = masks[((y[0] * B + y[1]) * B + y[2]) * B + y[3]]
+                if not mask or not any(y):
+                    continue
+                v = sum(prices[pi][s] * y[s] for s in range(4))
+                for j in range((mask & -mask).bit_length() - 1, J + 1):
+                    if v > here[j]:
+                        here[j] = v
+            nxt = suffix[pi + 1]
+            row = suffix[pi]
+            for j in range(J + 1):
+                row[j] = max(here[j1] + nxt[j - j1] for j1 in range(j + 1))
+        self.prices = prices
+        self.set_suffix = suffix
+        if self._c is not None:
+            self._c.set_prices(
+                [x for row in prices for x in row], [x for row in suffix for x in row], PRICE_SCALE
+            )
 
     def _limits(self) -> tuple[int, int, float]:
         budget = -1 if self.budget is None else self.budget
