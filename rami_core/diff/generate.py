@@ -386,6 +386,11 @@ def aimed_setup(path: str, rng: random.Random, focus: Focus, table_reader: Any) 
     if group == "plugins":
         makers = PLUGIN_SETUPS
         return makers[rng.randrange(len(makers))](rng, focus, table_reader)
+    if group == "melds" or path in MELD_SHAPE:
+        # What a meld may be: table melds with cards (jokers too) that extend them, or openings.
+        if roll < 0.5:
+            return table_setup(rng, focus, table_reader)
+        return opening_setup(rng, focus, table_reader) if roll < 0.75 else None
     if group == "jokers" and path != "jokers.penalty":
         if roll < 0.2 and focus.rearrange:
             return table_setup(rng, focus, table_reader)
@@ -585,9 +590,10 @@ def table_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str
     """A table to rebuild: two or three melds, one holding a joker where the
     decks have any, the card that joker stands for sometimes in another meld
     on the table (a set of its rank), cards in hand that extend a meld or
-    make a new one with a table meld's end card, the seat opened. Where a
-    rearrangement that splits a meld, moves a joker, or frees it with a table
-    card rather than a hand card is judged."""
+    make a new one with a table meld's end card, a joker or two sometimes, the
+    seat opened. Where a rearrangement that splits a meld, moves a joker, or
+    frees it with a table card rather than a hand card is judged, and what a
+    meld may hold (a corner turned, jokers) on a lay off."""
     pool = Pool(focus, rng)
     players = rng.choice(focus.players)
     table: list[dict[str, Any]] = []
@@ -629,6 +635,9 @@ def table_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str
     for m in table:
         if rng.random() < 0.5:
             m["owner"] = rng.randrange(players)
+    for _ in range(rng.choice([0, 0, 1, 2])):  # jokers to lay off (a meld's most jokers, fewest naturals)
+        if pool.take("JK"):
+            hand.append("JK")
     hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
     rng.shuffle(hand)
     others = [
@@ -660,6 +669,9 @@ PLUGIN_SETUPS = (
     _end,
 )
 
+
+# Settings of what a meld may hold, judged on melds laid and laid off to.
+MELD_SHAPE = ("jokers.max_per_meld", "jokers.min_naturals")
 
 # Where an opening setting's edge is: going out below the points at once, and
 # with the discard pile's top taken first.
