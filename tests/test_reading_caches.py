@@ -214,12 +214,21 @@ def test_a_kept_yaml_reading_follows_the_limits_and_refusals_are_found_again(
 
 
 def test_the_kept_yaml_readings_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounded in entries and in the characters of their texts, the oldest let
+    go first; a text over the size a file may have to be kept is not kept."""
     from rami_core.loader import safe_yaml
 
     monkeypatch.setattr(safe_yaml, "_KEEP_ENTRIES", 3)
     for i in range(10):
         safe_yaml.load_yaml_text(f"n: {i}\n", "bounded.yaml")
     assert len(safe_yaml._kept_docs) <= 3
+    assert ("one", "n: 9\n", "bounded.yaml", None, safe_yaml._limits()) in safe_yaml._kept_docs
+    monkeypatch.setattr(safe_yaml, "_KEEP_ENTRIES", 100)
+    monkeypatch.setattr(safe_yaml, "_KEEP_CHARS", 100)
+    for i in range(10):
+        safe_yaml.load_yaml_text(f"k: {'x' * 30}{i}\n", "chars.yaml")
+    assert sum(len(key[1]) for key in safe_yaml._kept_docs) <= 100
+    assert safe_yaml._kept_chars == sum(len(key[1]) for key in safe_yaml._kept_docs)
     big = "k: " + "x" * (safe_yaml._KEEP_TEXT_CHARS + 1) + "\n"
     before = len(safe_yaml._kept_docs)
     assert safe_yaml.load_yaml_text(big, "big.yaml").data["k"].startswith("x")

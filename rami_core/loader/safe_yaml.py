@@ -332,11 +332,15 @@ def load_yaml_documents(text: str, label: str = "<string>") -> list[YamlDoc]:
 # composer is most of what a profile costs to load. Reading is a function of
 # the text, the label and the limits alone, so what it gave is kept under all
 # of them, and handed out as a fresh copy each time: a caller may change it.
-# A refusal is not kept (it is found again by reading again), nor a text
-# larger than any bundled file, so what is kept stays small.
-_KEEP_TEXT_CHARS = 64 * 1024
+# A refusal is not kept (it is found again by reading again). What is kept is
+# bounded by its text (32 KiB a file, ten times the largest preset; 512 KiB in
+# all, the oldest let go first), so that a server read many pasted house files
+# holds a few megabytes of them at most.
+_KEEP_TEXT_CHARS = 32 * 1024
+_KEEP_CHARS = 512 * 1024
 _KEEP_ENTRIES = 512
 _kept_docs: OrderedDict[tuple[Any, ...], list[YamlDoc]] = OrderedDict()
+_kept_chars = 0
 _kept_lock = threading.Lock()
 
 
@@ -357,13 +361,18 @@ def _kept(key: tuple[Any, ...]) -> list[YamlDoc] | None:
 
 
 def _keep(key: tuple[Any, ...], docs: list[YamlDoc]) -> None:
+    global _kept_chars
     if len(key[1]) > _KEEP_TEXT_CHARS:
         return
-    copies = [_copy_doc(d) for d in docs]  # the caller gets `docs` (or its copy), never these
+    copies = [_copy_doc(d) for d in docs]  # the caller gets `docs`, never these
     with _kept_lock:
+        if key in _kept_docs:
+            return
         _kept_docs[key] = copies
-        while len(_kept_docs) > _KEEP_ENTRIES:
-            _kept_docs.popitem(last=False)
+        _kept_chars += len(key[1])
+        while len(_kept_docs) > _KEEP_ENTRIES or _kept_chars > _KEEP_CHARS:
+            old, _ = _kept_docs.popitem(last=False)
+            _kept_chars -= len(old[1])
 
 
 def _copy_doc(doc: YamlDoc) -> YamlDoc:
