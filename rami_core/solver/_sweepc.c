@@ -562,6 +562,37 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
 static inline int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1) / d); }
 
 /* The port of sweep._Sweep._priced_bound. */
+/* The port of sweep._Sweep._share_jokers: the jokers left (at most jl, <= 63)
+ * shared among the four suits by a small knapsack, on top of acc[0..jl] (what
+ * the rest earns with each number of jokers: nothing, or the priced sets;
+ * overwritten). One knapsack for the plain (pr 0) and the priced (pr 1)
+ * relaxations. SHARE_OK with *best the total; SHARE_NO_LAY where a suit cannot
+ * be laid even with every joker; SHARE_ERROR with S->status set. */
+enum { SHARE_OK, SHARE_NO_LAY, SHARE_ERROR };
+static int share_jokers(Sweep *S, int pi, int si, const State *st, int jl, int64_t *acc, int pr, int64_t *best) {
+    int64_t nw[64], vals[64];
+    for (int s = 0; s < 4; s++) {
+        int q = (s < si && pi < S->n) ? pi + 1 : pi;
+        for (int j = 0; j <= jl; j++) {
+            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], pr);
+            if (S->status) return SHARE_ERROR;
+        }
+        if (vals[jl] == NEG) return SHARE_NO_LAY;
+        for (int j = 0; j <= jl; j++) nw[j] = NEG;
+        for (int j1 = 0; j1 <= jl; j1++) {
+            if (acc[j1] == NEG) continue;
+            for (int j2 = 0; j2 <= jl - j1; j2++)
+                if (vals[j2] != NEG && acc[j1] + vals[j2] > nw[j1 + j2]) nw[j1 + j2] = acc[j1] + vals[j2];
+        }
+        memcpy(acc, nw, (jl + 1) * sizeof(int64_t));
+    }
+    int64_t m = NEG;
+    for (int j = 0; j <= jl; j++)
+        if (acc[j] > m) m = acc[j];
+    *best = m;
+    return SHARE_OK;
+}
+
 static int64_t priced_bound(Sweep *S, int pi, int si, const State *st, int jl) {
     int n = S->n;
     int64_t v = (int64_t)S->JH * S->wj * S->pscale;
@@ -585,27 +616,12 @@ static int64_t priced_bound(Sweep *S, int pi, int si, const State *st, int jl) {
         }
         return floor_div(v, S->pscale);
     }
-    int64_t acc[64], nw[64], vals[64];
+    int64_t acc[64], m;
     if (jl > 63) jl = 63;
     for (int j = 0; j <= jl; j++) acc[j] = sets[j];
-    for (int s = 0; s < 4; s++) {
-        int q = (s < si && pi < n) ? pi + 1 : pi;
-        for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], 1);
-            if (S->status) return 0;
-        }
-        if (vals[jl] == NEG) return NEG;
-        for (int j = 0; j <= jl; j++) nw[j] = NEG;
-        for (int j1 = 0; j1 <= jl; j1++) {
-            if (acc[j1] == NEG) continue;
-            for (int j2 = 0; j2 <= jl - j1; j2++)
-                if (vals[j2] != NEG && acc[j1] + vals[j2] > nw[j1 + j2]) nw[j1 + j2] = acc[j1] + vals[j2];
-        }
-        memcpy(acc, nw, (jl + 1) * sizeof(int64_t));
-    }
-    int64_t m = NEG;
-    for (int j = 0; j <= jl; j++)
-        if (acc[j] > m) m = acc[j];
+    int r = share_jokers(S, pi, si, st, jl, acc, 1, &m);
+    if (r == SHARE_ERROR) return 0;
+    if (r == SHARE_NO_LAY) return NEG;
     return floor_div(m + v, S->pscale);
 }
 
@@ -639,27 +655,12 @@ static int64_t plain_bound(Sweep *S, int pi, int si, const State *st, int jl) {
         }
         return v;
     }
-    int64_t acc[64], nw[64], vals[64];
+    int64_t acc[64], m;
     if (jl > 63) jl = 63;
     for (int j = 0; j <= jl; j++) acc[j] = 0;
-    for (int s = 0; s < 4; s++) {
-        int q = (s < si && pi < S->n) ? pi + 1 : pi;
-        for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], 0);
-            if (S->status) return 0;
-        }
-        if (vals[jl] == NEG) return NEG;
-        for (int j = 0; j <= jl; j++) nw[j] = NEG;
-        for (int j1 = 0; j1 <= jl; j1++) {
-            if (acc[j1] == NEG) continue;
-            for (int j2 = 0; j2 <= jl - j1; j2++)
-                if (vals[j2] != NEG && acc[j1] + vals[j2] > nw[j1 + j2]) nw[j1 + j2] = acc[j1] + vals[j2];
-        }
-        memcpy(acc, nw, (jl + 1) * sizeof(int64_t));
-    }
-    int64_t m = NEG;
-    for (int j = 0; j <= jl; j++)
-        if (acc[j] > m) m = acc[j];
+    int r = share_jokers(S, pi, si, st, jl, acc, 0, &m);
+    if (r == SHARE_ERROR) return 0;
+    if (r == SHARE_NO_LAY) return NEG;
     return m + tail;
 }
 

@@ -395,13 +395,23 @@ class _Sweep:
                     return NEG
                 v += x
             return v
-        # share the jokers left among the suits (small knapsack)
-        acc = [0] * (jl + 1)
+        best = self._share_jokers(pi, si, runs, jl, res, [0] * (jl + 1), False)
+        return NEG if best is None else best + tail
+
+    def _share_jokers(
+        self, pi: int, si: int, runs: tuple, jl: int, res: tuple, acc: list, priced: bool
+    ) -> int | None:
+        """The jokers left shared among the four suits (a small knapsack),
+        on top of ``acc`` (what the rest earns with each number of jokers:
+        nothing, or the priced sets): the best total, None where a suit
+        cannot be laid even with every joker. One knapsack for the plain and
+        the priced relaxations, as ``share_jokers`` in _sweepc.c."""
+        hv = self.hval
         for s in range(4):
             q = pi + 1 if (s < si and pi < self.n) else pi
-            vals = [hv(s, q, runs[s], j, res[s]) for j in range(jl + 1)]
+            vals = [hv(s, q, runs[s], j, res[s], priced) for j in range(jl + 1)]
             if vals[-1] == NEG:
-                return NEG
+                return None
             new = [NEG] * (jl + 1)
             for j1 in range(jl + 1):
                 if acc[j1] == NEG:
@@ -410,7 +420,7 @@ class _Sweep:
                     if vals[j2] != NEG and acc[j1] + vals[j2] > new[j1 + j2]:
                         new[j1 + j2] = acc[j1] + vals[j2]
             acc = new
-        return max(acc) + tail
+        return max(acc)
 
     def _priced_bound(self, pi: int, si: int, runs: tuple, jl: int, res: tuple) -> int:
         """The relaxation with the sets priced (:meth:`price_sets`): every
@@ -445,21 +455,8 @@ class _Sweep:
                     return NEG
                 v += x
             return v // PRICE_SCALE
-        acc = list(sets[: jl + 1])
-        for s in range(4):
-            q = pi + 1 if (s < si and pi < n) else pi
-            vals = [hv(s, q, runs[s], j, res[s]) for j in range(jl + 1)]
-            if vals[-1] == NEG:
-                return NEG
-            new = [NEG] * (jl + 1)
-            for j1 in range(jl + 1):
-                if acc[j1] == NEG:
-                    continue
-                for j2 in range(jl + 1 - j1):
-                    if vals[j2] != NEG and acc[j1] + vals[j2] > new[j1 + j2]:
-                        new[j1 + j2] = acc[j1] + vals[j2]
-            acc = new
-        return (max(acc) + v) // PRICE_SCALE
+        best = self._share_jokers(pi, si, runs, jl, res, list(sets[: jl + 1]), True)
+        return NEG if best is None else (best + v) // PRICE_SCALE
 
     def price_sets(self, duals: dict) -> None:
         """Couple the suits through the sets, with the LP's duals as prices.
