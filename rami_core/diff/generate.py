@@ -122,6 +122,16 @@ class Pool:
         self.left[card] -= 1
         return card
 
+    def random_cards(self, n: int) -> list[str]:
+        """Up to ``n`` free cards drawn as :meth:`random_card` draws them, fewer
+        where the pool runs out."""
+        return [c for c in (self.random_card() for _ in range(n)) if c]
+
+
+def other_hands(rng: random.Random, pool: Pool, players: int) -> list[list[str]]:
+    """The hands of the seats a setup does not aim at: one to three free cards each."""
+    return [pool.random_cards(rng.randint(1, 3)) for _ in range(players - 1)]
+
 
 def _card(rank: int, suit: int) -> str:
     return format_card(Card((rank - 1) % 13 + 1, suit))
@@ -213,8 +223,8 @@ def random_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[st
         for _ in range(players - 1)
     ]
     stock_size = rng.choice([0, 1, 1, 2]) if focus.short_stock else rng.choice([1, 2, 3])
-    stock = [c for c in (pool.random_card() for _ in range(stock_size)) if c]
-    discard = [c for c in (pool.random_card() for _ in range(rng.choice([0, 1, 2, 3]))) if c]
+    stock = pool.random_cards(stock_size)
+    discard = pool.random_cards(rng.choice([0, 1, 2, 3]))
     if hand and rng.random() < 0.3:
         # the discard top a hand card's twin: a draw that completes something, a throw back
         twin = rng.choice(hand)
@@ -246,7 +256,7 @@ def end_setup(rng: random.Random, focus: Focus) -> dict[str, Any]:
         hands.append([c for c in (pool.random_card("costly") for _ in range(rng.randint(1, 4))) if c])
     setup: dict[str, Any] = {
         "hands": hands,
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": [],
         "opened": [True] + [rng.random() < 0.7 for _ in range(players - 1)],
@@ -275,12 +285,10 @@ def going_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict
         return None
     hand.append(card)
     rng.shuffle(hand)
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    others = other_hands(rng, pool, players)
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": [],
         "opened": [False] + [rng.random() < 0.5 for _ in range(players - 1)],
@@ -320,14 +328,12 @@ def opening_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[s
     if not melds:
         return None
     hand = [c for m in melds for c in m]
-    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    hand += pool.random_cards(rng.choice([1, 1, 2]))
     rng.shuffle(hand)
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    others = other_hands(rng, pool, players)
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": [],
         "opened": [False] + [rng.random() < 0.5 for _ in range(players - 1)],
@@ -361,15 +367,13 @@ def swap_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str,
         return None
     cards, (kind, stands) = meld
     hand = [f for f in fits(cards, stands, kind) if rng.random() < 0.8 and pool.take(f)]
-    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    hand += pool.random_cards(rng.choice([1, 1, 2]))
     rng.shuffle(hand)
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    others = other_hands(rng, pool, players)
     owner = rng.choice([None, *range(players)])
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": [{"cards": cards, "owner": owner} if owner is not None else {"cards": cards}],
         "opened": [rng.random() < 0.85] + [rng.random() < 0.6 for _ in range(players - 1)],
@@ -523,15 +527,13 @@ def taken_discard_setup(rng: random.Random, focus: Focus, table_reader: Any) -> 
     hand = [c for m in melds for c in m]
     # One card beside (taken, the hand goes out with a discard), or two.
     extra = 1 if rng.random() < 0.7 else 2
-    hand += [c for c in (pool.random_card() for _ in range(extra)) if c]
+    hand += pool.random_cards(extra)
     rng.shuffle(hand)
-    under = [c for c in (pool.random_card() for _ in range(rng.choice([0, 1, 2]))) if c]
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    under = pool.random_cards(rng.choice([0, 1, 2]))
+    others = other_hands(rng, pool, players)
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [*under, taken],
         "table": [],
         "opened": [rng.random() < 0.15] + [rng.random() < 0.5 for _ in range(players - 1)],
@@ -569,16 +571,14 @@ def partner_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[s
     )
     for meld in opening_melds(rng, pool, focus, table_reader, want):
         hand += meld
-    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    hand += pool.random_cards(rng.choice([1, 1, 2]))
     rng.shuffle(hand)
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    others = other_hands(rng, pool, players)
     opened = [False] + [rng.random() < 0.5 for _ in range(players - 1)]
     opened[partner] = True
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": table,
         "opened": opened,
@@ -638,14 +638,12 @@ def table_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str
     for _ in range(rng.choice([0, 0, 1, 2])):  # jokers to lay off (a meld's most jokers, fewest naturals)
         if pool.take("JK"):
             hand.append("JK")
-    hand += [c for c in (pool.random_card() for _ in range(rng.choice([1, 1, 2]))) if c]
+    hand += pool.random_cards(rng.choice([1, 1, 2]))
     rng.shuffle(hand)
-    others = [
-        [c for c in (pool.random_card() for _ in range(rng.randint(1, 3))) if c] for _ in range(players - 1)
-    ]
+    others = other_hands(rng, pool, players)
     return {
         "hands": [hand, *others],
-        "stock": [c for c in (pool.random_card() for _ in range(rng.choice([1, 2]))) if c],
+        "stock": pool.random_cards(rng.choice([1, 2])),
         "discard": [],
         "table": table,
         "opened": [rng.random() < 0.9] + [rng.random() < 0.6 for _ in range(players - 1)],
