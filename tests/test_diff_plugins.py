@@ -1,4 +1,5 @@
-"""`rami diff` on the bundled joker plugins: a situation where one can
+"""`rami diff` on the bundled joker plugins (and the settings whose edge
+needed setups of their own: the ace's corners, a round ended by a lay): a situation where one can
 exist (its own setups find it, and the scenario written passes under B and
 fails under A), a reason proven from the profiles where none can.
 
@@ -145,6 +146,11 @@ def test_a_joker_freed_with_a_table_card_is_shown_against_a_file_that_never_rebu
         ("voleur_002", "voleur_002_strict", "plugins.no_joker_split"),
         ("rami71", "classic_wrap_bonus", "melds.wrap"),
         ("simple", "classic_wrap_bonus", "melds.wrap"),
+        ("kaluki_40", "classic_wrap_bonus", "melds.ace"),
+        # a round ended by a lay, where a file has no discard: its penalty and its target
+        ("voleur_002", "classic", "game.target"),
+        ("voleur_simple_game", "voleur_002", "jokers.penalty"),
+        ("voleur_simple_game", "voleur_002", "game.target"),
     ],
 )
 @pytest.mark.slow

@@ -268,6 +268,56 @@ def end_setup(rng: random.Random, focus: Focus) -> dict[str, Any]:
     return setup
 
 
+def laid_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A round one lay from its end: the seat to play opened, its hand one
+    meld or a card or two that lay off to a table meld, the others holding
+    costly cards (jokers among them), scores a round from a target. Where a
+    file ends its turns without a discard (voleur), a round ends only so:
+    what a penalty or a target decides shows on that lay."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    table: list[dict[str, Any]] = []
+    hand: list[str] = []
+    if rng.random() < 0.5:
+        for _ in range(4):
+            meld = random_meld(rng, pool, high=False)
+            read = table_reader(meld) if meld else None
+            if meld is None or read is None:
+                if meld:
+                    pool.left.update(meld)
+                continue
+            table.append({"cards": meld})
+            hand = [f for f in fits(meld, read[1], read[0]) if pool.take(f)][: rng.choice([1, 1, 2])]
+            break
+    if not hand:
+        for _ in range(4):
+            meld = random_meld(rng, pool, high=False)
+            if meld is not None and table_reader(meld) is not None and len(meld) >= 3:
+                hand = meld
+                break
+            if meld:
+                pool.left.update(meld)
+    if not hand:
+        return None
+    hands = [hand]
+    for _ in range(players - 1):
+        hands.append([c for c in (pool.random_card("costly") for _ in range(rng.randint(1, 4))) if c])
+    setup: dict[str, Any] = {
+        "hands": hands,
+        "stock": pool.random_cards(rng.choice([1, 2])),
+        "discard": [],
+        "table": table,
+        # where a file lays all at once, a seat goes out before it has opened
+        "opened": [not (focus.all_at_once and rng.random() < 0.5)]
+        + [rng.random() < 0.7 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+    scores = scores_near(rng, focus, players, 40)
+    if scores is not None:
+        setup["scores"] = scores
+    return setup
+
+
 def going_out_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
     """A hand not yet opened that may go out at once: melds (a run with no
     joker first, mostly) worth less than a threshold, and one card to
@@ -423,6 +473,8 @@ def aimed_setup(path: str, rng: random.Random, focus: Focus, table_reader: Any) 
     if group == "teams" and roll < 0.5:
         return partner_setup(rng, focus, table_reader)
     if group in ("game", "teams") or path == "jokers.penalty":
+        if roll < 0.5:
+            return laid_out_setup(rng, focus, table_reader)
         return end_setup(rng, focus)
     return None
 
