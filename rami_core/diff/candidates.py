@@ -111,8 +111,25 @@ def hand_melds(hand: list[Card]) -> list[list[str]]:
                     found.append([_run_card(p, suit) for p in run])
             if jokers and len(run) >= 2 and not gap_used:
                 found.append([_run_card(p, suit) for p in run] + ["JK"])
+    for suit, ranks in sorted(by_suit.items()):
+        found += _wrapped(suit, ranks)
     found.sort(key=lambda m: (-len(m), m))
     return found[:MAX_MELDS]
+
+
+def _wrapped(suit: int, ranks: set[int]) -> list[list[str]]:
+    """Runs that turn the corner (K-A-2, and the longest run through it the
+    suit's cards make): what melds.wrap allows and every other file refuses."""
+    if not {13, 1, 2} <= ranks:
+        return []
+    lo, hi = 13, 2
+    while lo - 1 in ranks and lo - 1 > hi + 1:
+        lo -= 1
+    while hi + 1 in ranks and hi + 1 < lo - 1:
+        hi += 1
+    corner = [format_card(Card(r, suit)) for r in (13, 1, 2)]
+    longest = [format_card(Card(r, suit)) for r in [*range(lo, 14), *range(1, hi + 1)]]
+    return [corner] if longest == corner else [longest, corner]
 
 
 def _run_card(place: int, suit: int) -> str:

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rami_core.cards import Card, format_card
+from rami_core.cards import Card, format_card, parse_card
 from rami_core.profile import Profile
 from rami_core.rules import OpeningNeed, Rules
 
@@ -388,8 +388,13 @@ def aimed_setup(path: str, rng: random.Random, focus: Focus, table_reader: Any) 
     group = path.split(".")[0]
     roll = rng.random()
     if group == "plugins":
+        edge = PLUGIN_EDGE.get(path.split(".")[1]) if "." in path else None
+        if edge is not None and roll < 0.8:
+            return edge(rng, focus, table_reader)
         makers = PLUGIN_SETUPS
         return makers[rng.randrange(len(makers))](rng, focus, table_reader)
+    if path in CORNER and roll < 0.6:
+        return corner_setup(rng, focus, table_reader)
     if group == "melds" or path in MELD_SHAPE:
         # What a meld may be: table melds with cards (jokers too) that extend them, or openings.
         if roll < 0.5:
@@ -651,6 +656,184 @@ def table_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str
     }
 
 
+def _joker_run(
+    rng: random.Random, pool: Pool, table_reader: Any, length: int, inner: bool
+) -> tuple[list[str], str] | None:
+    """A run of `length` with one joker (at an inner place where `inner`),
+    read as a meld, and the card that joker stands for: None where the pool
+    or the meld rules do not allow one this time."""
+    suit, start = rng.randrange(SUITS), rng.randint(1, 14 - length)
+    cards = [_card(start + i, suit) for i in range(length)]
+    place = rng.randrange(1, length - 1) if inner else rng.randrange(length)
+    natural = cards[place]
+    cards[place] = "JK"
+    if pool.take_all(cards) is None:
+        return None
+    read = table_reader(cards)
+    if read is None or read[0] != "run":
+        pool.left.update(cards)
+        return None
+    return cards, natural
+
+
+def _opened_setup(
+    rng: random.Random, pool: Pool, focus: Focus, players: int, hand: list[str], table: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Seat 0 opened and in its lay, with `hand` (a random card beside) and
+    `table`: what a move on the table is judged from."""
+    hand = hand + pool.random_cards(rng.choice([0, 1, 1, 2]))
+    rng.shuffle(hand)
+    for m in table:
+        if rng.random() < 0.4:
+            m["owner"] = rng.randrange(players)
+    return {
+        "hands": [hand, *other_hands(rng, pool, players)],
+        "stock": pool.random_cards(rng.choice([1, 2])),
+        "discard": [],
+        "table": table,
+        "opened": [True] + [rng.random() < 0.6 for _ in range(players - 1)],
+        "phase": "lay",
+    }
+
+
+def freed_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A joker freed with a table card (joker_freed_from_hand's edge): a run
+    holding a joker, the card it stands for in a set of its rank on the
+    table (three or four naturals: the joker takes its place there), and a
+    hand card that extends either meld. The rearrangement that trades the
+    two (:func:`.candidates.freed_tables`) is judged from here."""
+    if focus.jokers == 0:
+        return None
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    run = _joker_run(rng, pool, table_reader, rng.choice([3, 3, 4]), inner=rng.random() < 0.7)
+    if run is None:
+        return None
+    cards, natural = run
+    others = [_card(_rank_of(natural), x) for x in range(SUITS) if _card(_rank_of(natural), x) != natural]
+    rng.shuffle(others)
+    mate = pool.take_all([natural, *others[: rng.choice([2, 2, 3])]])
+    if mate is None or table_reader(mate) is None:
+        return None
+    table = [{"cards": cards}, {"cards": mate}]
+    read = table_reader(cards)
+    hand = [f for f in fits(cards, read[1], read[0]) if f != natural and rng.random() < 0.7 and pool.take(f)]
+    hand += [f for f in others[len(mate) - 1 :] if pool.take(f)]  # the set's missing suit
+    return _opened_setup(rng, pool, focus, players, hand, table)
+
+
+def split_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A meld holding a joker that a rearrangement may split (no_joker_split's
+    edge): a run of four or five with an inner joker, or a set of four with
+    one, and in hand what makes a new meld with its end card (two of that
+    rank, or the two cards after it in its suit). The split
+    (:func:`.candidates.split_tables`) is judged from here."""
+    if focus.jokers == 0:
+        return None
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    if rng.random() < 0.6:
+        run = _joker_run(rng, pool, table_reader, rng.choice([4, 5]), inner=True)
+        if run is None:
+            return None
+        cards = run[0]
+    else:
+        rank = rng.randint(1, 13)
+        cards = [_card(rank, x) for x in rng.sample(range(SUITS), 3)] + ["JK"]
+        if pool.take_all(cards) is None:
+            return None
+        if table_reader(cards) is None:
+            return None
+    end = cards[rng.choice([0, -1])]
+    if end == "JK":
+        end = cards[0]
+    rank, suit = _rank_of(end), _suit_of(end)
+    if rng.random() < 0.5:
+        want = [_card(rank, x) for x in range(SUITS) if x != suit][:2]
+    else:
+        want = [_card(rank + 1, (suit + 1) % SUITS), _card(rank + 2, (suit + 1) % SUITS)]
+        want = [_card(rank, (suit + 1) % SUITS)] + want[:1] if rng.random() < 0.3 else want
+    hand = [c for c in want if pool.take(c)]
+    table = [{"cards": cards}]
+    if rng.random() < 0.4:
+        extra = random_meld(rng, pool, high=False)
+        if extra is not None and table_reader(extra) is not None:
+            table.append({"cards": extra})
+    return _opened_setup(rng, pool, focus, players, hand, table)
+
+
+def replay_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """A joker to swap and then lay off (joker_replay_new_meld's edge): a
+    swap setup whose seat has opened, and beside the joker's meld a meld of
+    naturals the freed joker may be laid off to, or cards that make a new
+    meld with it."""
+    setup = swap_setup(rng, focus, table_reader)
+    if setup is None:
+        return None
+    used = Counter(c for h in setup["hands"] for c in h)
+    used.update(c for m in setup["table"] for c in m["cards"])
+    used.update(setup["stock"])
+    pool = Pool(focus, rng)
+    pool.left.subtract(used)
+    for _ in range(4):
+        meld = random_meld(rng, pool, high=False)
+        if meld is None:
+            continue
+        if "JK" in meld or table_reader(meld) is None or table_reader([*meld, "JK"]) is None:
+            pool.left.update(meld)
+            continue
+        setup["table"].append({"cards": meld})
+        break
+    if rng.random() < 0.5:
+        # two of a rank: a new set with the freed joker (what the plugin lets through)
+        rank = rng.randint(1, 13)
+        setup["hands"][0] += [
+            c for c in (_card(rank, x) for x in rng.sample(range(SUITS), 2)) if pool.take(c)
+        ]
+    setup["opened"][0] = True
+    return setup
+
+
+def corner_setup(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
+    """Runs at the ace's corners (melds.ace, melds.wrap): in hand a run
+    through Q-K-A, K-A-2, A-2-3 or Q-K-A-2 of one suit, and on the table a
+    run ending at the king or starting at the two or the ace, with the hand
+    card that turns its corner; the seat opened mostly. What a file's ace
+    and corner allow is judged on the meld and the lay off from here."""
+    pool = Pool(focus, rng)
+    players = rng.choice(focus.players)
+    suit = rng.randrange(SUITS)
+    start = rng.choice([12, 13, 1, 12, 13])  # Q, K or A first
+    length = rng.choice([3, 3, 4])
+    hand = [c for c in (_card(start + i, suit) for i in range(length)) if pool.take(c)]
+    table: list[dict[str, Any]] = []
+    if rng.random() < 0.7:
+        other = (suit + 1 + rng.randrange(SUITS - 1)) % SUITS
+        low = rng.random() < 0.5
+        cards = [_card(r, other) for r in ((2, 3, 4) if low else (11, 12, 13))]
+        if rng.random() < 0.4:
+            cards = [_card(r, other) for r in ((1, 2, 3) if low else (11, 12, 13, 1))]
+        taken = pool.take_all(cards)
+        if taken is not None and table_reader(taken) is not None:
+            table.append({"cards": taken})
+            turn = [_card(13, other), _card(1, other)] if low else [_card(1, other), _card(2, other)]
+            hand += [c for c in turn if c not in taken and rng.random() < 0.7 and pool.take(c)]
+        elif taken is not None:
+            pool.left.update(taken)
+    setup = _opened_setup(rng, pool, focus, players, hand, table)
+    if rng.random() < 0.2:
+        setup["opened"][0] = False
+    return setup
+
+
+def _rank_of(card: str) -> int:
+    return parse_card(card).rank
+
+
+def _suit_of(card: str) -> int:
+    return parse_card(card).suit
+
+
 def _end(rng: random.Random, focus: Focus, table_reader: Any) -> dict[str, Any] | None:
     return end_setup(rng, focus)
 
@@ -670,6 +853,17 @@ PLUGIN_SETUPS = (
 
 # Settings of what a meld may hold, judged on melds laid and laid off to.
 MELD_SHAPE = ("jokers.max_per_meld", "jokers.min_naturals")
+
+# Where the ace may stand and whether a run turns the corner: runs at the corners.
+CORNER = ("melds.ace", "melds.wrap")
+
+# A bundled plugin's own edge (rami_core/diff/reasons.py's PLUGIN_NEEDS says
+# what each judges); its search tries that setup mostly, every kind now and then.
+PLUGIN_EDGE = {
+    "joker_freed_from_hand": freed_setup,
+    "no_joker_split": split_setup,
+    "joker_replay_new_meld": replay_setup,
+}
 
 # Where an opening setting's edge is: going out below the points at once, and
 # with the discard pile's top taken first.

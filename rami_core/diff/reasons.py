@@ -7,7 +7,12 @@ shows gets the reason the search has evidence for, most certain first:
 - the turn clock: the table keeps it, the engine judges no move by it;
 - the game's winner and loser under ``game.target_outcome``: the same either
   way, whatever the scores (tests/test_diff_reasons.py checks it on random scores);
-- no joker in one deck: a joker setting means nothing to a table of both;
+- no joker in one deck: a joker setting, or a bundled plugin that judges
+  only a table meld holding a joker, means nothing to a table of both;
+- a bundled plugin's needs unmet where it is on: it judges only
+  rearrangements, and that file forbids them (the engine refuses one before
+  asking any house rule); or only a joker freed by a swap and owed back that
+  turn, and that file owes none (:data:`PLUGIN_NEEDS`);
 - read after a swap only: the set's joker, a joker kept, who may swap mean
   nothing where neither file takes a joker back into the hand;
 - inert: changed alone in A, or put back alone in B, it leaves every rule
@@ -40,13 +45,32 @@ NOT_FACTS = ("profile", "hooks")  # a Rules field that is the source, not a fact
 # refuses every swap first where Rules.swaps_to_hand is false): the settings
 # behind them change nothing where neither file swaps a joker to the hand.
 AFTER_SWAP = ("jokers.set_swap", "jokers.replay", "jokers.who")
+# What a bundled plugin needs before its rami_table_acceptable can refuse
+# anything, read from its code (tests/test_diff_reasons.py checks each claim:
+# the profile with and without the plugin rule alike where the need is
+# unmet, and apart where it is met):
+# - "jokers": a table meld that held a joker before the lay (or a joker owed,
+#   which only a table joker gives);
+# - "rearrange": a Rearrange action (no_joker_split lets every other lay
+#   through), which engine.gate_rearrange refuses before any house rule where
+#   Rules.may_rearrange is false;
+# - "owed": a joker in state.jokers_to_replay, filled only by a swap into the
+#   hand where Rules.freed_joker_same_turn (jokers.replay: same_turn).
+# A plugin not named here (a club's own) gets no such reason: its needs are its own.
+PLUGIN_NEEDS: dict[str, tuple[str, ...]] = {
+    "joker_freed_from_hand": ("jokers",),
+    "joker_replay_new_meld": ("jokers", "owed"),
+    "no_joker_split": ("jokers", "rearrange"),
+}
 
 
 @dataclass(frozen=True)
 class Reason:
     """Why `path` shows in no situation: a words key of :mod:`.words` (``why_<code>``) and its parameters."""
 
-    code: str  # clock | same_outcome | no_jokers | after_swap | inert | masked | unshared | not_found
+    # clock | same_outcome | no_jokers | plugin_no_jokers | plugin_no_rearrange | plugin_no_owed | plugin_no_swap
+    # | after_swap | inert | masked | unshared | not_found
+    code: str
     params: dict[str, Any]
 
 
@@ -116,6 +140,44 @@ def maskers(
     return out
 
 
+def _has(rules: Rules | None, need: str) -> bool:
+    """Whether rules (None: not played at that count) may meet a plugin's need."""
+    if rules is None:
+        return False
+    if need == "rearrange":
+        return rules.may_rearrange
+    if need == "owed":
+        return rules.swaps_to_hand and rules.freed_joker_same_turn
+    return True
+
+
+def _unmet_need(
+    change: SettingChange, needs: tuple[str, ...], a: Referee, b: Referee, counts: list[int]
+) -> Reason | None:
+    """A plugin's need (other than jokers) that no file having the plugin
+    meets at any seat count both play: with it on or off, that file rules
+    alike on every move, so no situation can show it."""
+    if not counts:
+        return None
+    sides = [(side, ref) for side, ref in (("A", a), ("B", b)) if change.plugin in ref.profile.active_plugins]
+    for need in needs:
+        if need == "jokers":
+            continue
+        if sides and not any(_has(ref.rules(n), need) for _, ref in sides for n in counts):
+            return Reason(f"plugin_no_{need}", {"side": " & ".join(side for side, _ in sides)})
+        if need == "owed":
+            # A setup owes no joker (no setup key says one): the swap that owes it is a
+            # move of the situation, and both files must accept it before the plugin judges.
+            refusing = [
+                side
+                for side, ref in (("A", a), ("B", b))
+                if not any((r := ref.rules(n)) is not None and r.swaps_to_hand for n in counts)
+            ]
+            if refusing:
+                return Reason("plugin_no_swap", {"side": refusing[0]})
+    return None
+
+
 def reason_for(
     change: SettingChange, changes: list[SettingChange], a: Referee, b: Referee, result: SearchResult
 ) -> Reason:
@@ -132,6 +194,12 @@ def reason_for(
     ]
     if (change.path.startswith("jokers.") or change.path == "opening.jokers") and jokerless:
         return Reason("no_jokers", {"side": jokerless[0]})
+    needs = PLUGIN_NEEDS.get(change.plugin or "", ())
+    if "jokers" in needs and jokerless:
+        return Reason("plugin_no_jokers", {"side": jokerless[0]})
+    unmet = _unmet_need(change, needs, a, b, counts)
+    if unmet is not None:
+        return unmet
     if change.path in AFTER_SWAP and not any(
         ref.rules(n) is not None and ref.rules(n).swaps_to_hand  # type: ignore[union-attr]
         for ref in (a, b)
