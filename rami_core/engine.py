@@ -801,6 +801,19 @@ def discard_card_refusal(rules: Rules, s: GameState, a: A.Discard) -> RuleError 
     return None
 
 
+def discards_unchecked(rules: Rules, s: GameState) -> bool:
+    """Every card the seat to play holds passes `discard_card_refusal` in
+    `s` (once the kind's gate has let it through), because each check on a
+    card is vacuous: no joker freed this turn is owed to the table, the card
+    taken from the discard pile (if any) may be thrown back and need not be
+    laid, and no plugin judges discards. The legal moves then list every
+    face held without asking the checks card by card (a random policy's
+    every lay step asks them of the whole hand)."""
+    if s.jokers_to_replay or rules.hooks.has("rami_discard_allowed"):
+        return False
+    return s.taken_discard is None or (rules.throw_back and not rules.taken_discard_must_be_laid)
+
+
 def _discard_checks(rules: Rules, s: GameState, a: A.Discard, house_rules: bool) -> Card:
     """Every rule a discard must pass, in the order of the error codes; the
     card is taken out of the hand first (the last checks and the plugins see
@@ -939,6 +952,17 @@ KIND_GATES: dict[str, tuple[Gate, ...]] = {
     "next_round": (gate_next_round,),
 }
 
+# The profile's switch of each kind that has one: a check of the rules
+# alone, called by that kind's gate (above), so a kind switched off is
+# refused in every state and a client need not ask for it state by state.
+KIND_SWITCHES: dict[str, Callable[[Rules], None]] = {
+    "layoff": check_lay_off_allowed,
+    "swap": check_swap_allowed,
+    "rearrange": check_rearrange_allowed,
+    "discard": check_discard_allowed,
+    "end_turn": check_end_turn_allowed,
+}
+
 
 def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
     """The state after a player's action, on a copy: `state` is never changed.
@@ -968,6 +992,7 @@ __all__ = [
     "deal",
     "discard_card_refusal",
     "discard_refusal",
+    "discards_unchecked",
     "may_lay_freely",
     "play_on",
     "rng_for",

@@ -38,9 +38,11 @@ from .cards import Card
 from .engine import (
     DISCARD,
     KIND_GATES,
+    KIND_SWITCHES,
     STOCK,
     discard_card_refusal,
     discard_refusal,
+    discards_unchecked,
     play_on,
 )
 from .errors import RuleError
@@ -209,6 +211,22 @@ def kind_refusal(rules: Rules, s: GameState, seat: int, kind: str) -> RuleError 
     return None
 
 
+def switched_on(rules: Rules, kinds: Iterable[str]) -> tuple[str, ...]:
+    """Those of `kinds` the profile's switches let through (``engine.KIND_SWITCHES``):
+    a kind switched off is refused in every state, so a client that asks the
+    legal moves state after state (the learning environments) asks only the others."""
+    out = []
+    for kind in kinds:
+        switch = KIND_SWITCHES.get(kind)
+        try:
+            if switch is not None:
+                switch(rules)
+        except RuleError:
+            continue
+        out.append(kind)
+    return tuple(out)
+
+
 def lay_bounds(rules: Rules, s: GameState, seat: int) -> Bounds:
     """What bounds the seat's lays now (see :class:`Bounds`)."""
     return _bounds(rules, s, seat)
@@ -222,14 +240,14 @@ def _judge(
     candidates: Iterable[A.Action],
     *,
     complete: bool,
-    none_left: RuleError,
+    none_left: Callable[[], RuleError],
     bounds: Bounds | None = None,
     judge: Callable[[Rules, GameState, Any], RuleError | None] | None = None,
 ) -> Offer:
     """The offer of a kind: withheld by a whole-kind rule, else the
     candidates the engine accepts (all of them, or the first when not
     `complete`); withheld with the first candidate's refusal (or
-    `none_left` when there is no candidate) when none is accepted.
+    `none_left()` when there is no candidate) when none is accepted.
     `judge`: the verdict on one candidate once the kind's gates have let it
     through (default :func:`verdict`, which judges the whole move)."""
     if refused is not None:
@@ -251,7 +269,7 @@ def _judge(
             break
     if accepted:
         return Offer(kind, True, tuple(accepted), complete, bounds=bounds)
-    return Offer(kind, False, complete=complete, refusal=first or none_left, bounds=bounds)
+    return Offer(kind, False, complete=complete, refusal=first or none_left(), bounds=bounds)
 
 
 def verdict(rules: Rules, s: GameState, a: A.Action) -> RuleError | None:
@@ -292,7 +310,7 @@ def _draw_stock(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [A.Draw(seat, STOCK)],
         complete=True,
-        none_left=RuleError("draw_forbidden", Reason("stock_empty")),
+        none_left=lambda: RuleError("draw_forbidden", Reason("stock_empty")),
     )
 
 
@@ -305,13 +323,15 @@ def _draw_discard(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [A.Draw(seat, DISCARD)],
         complete=True,
-        none_left=RuleError("draw_forbidden", Reason("discard_empty")),
+        none_left=lambda: RuleError("draw_forbidden", Reason("discard_empty")),
     )
 
 
 def _discard(rules: Rules, s: GameState, seat: int) -> Offer:
     refused = kind_refusal(rules, s, seat, "discard")
     cands = [] if refused else [A.Discard(seat, c) for c in _faces(s.hands[seat])]
+    if cands and discards_unchecked(rules, s):
+        return Offer("discard", True, tuple(cands), True)  # every check on a card is vacuous
     return _judge(
         "discard",
         rules,
@@ -319,7 +339,7 @@ def _discard(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         cands,
         complete=True,
-        none_left=RuleError("discard_forbidden", Reason("nothing_to_discard")),
+        none_left=lambda: RuleError("discard_forbidden", Reason("nothing_to_discard")),
         judge=discard_card_refusal,  # the kind's gate passed above: the checks on each card
     )
 
@@ -333,7 +353,7 @@ def _end_turn(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [A.EndTurn(seat)],
         complete=True,
-        none_left=RuleError("wrong_phase", Reason("ends_with_discard")),
+        none_left=lambda: RuleError("wrong_phase", Reason("ends_with_discard")),
     )
 
 
@@ -352,7 +372,7 @@ def _layoff(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [] if refused else list(lay_off_candidates(rules, s, seat)),
         complete=True,
-        none_left=RuleError("invalid_meld", Reason("nothing_to_lay_off")),
+        none_left=lambda: RuleError("invalid_meld", Reason("nothing_to_lay_off")),
         bounds=bounds,
     )
 
@@ -380,7 +400,7 @@ def _swap(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [] if refused else list(swap_candidates(s, seat)),
         complete=True,
-        none_left=RuleError("joker_swap_forbidden", Reason("no_joker_to_swap")),
+        none_left=lambda: RuleError("joker_swap_forbidden", Reason("no_joker_to_swap")),
         bounds=None if refused else _bounds(rules, s, seat),
     )
 
@@ -412,7 +432,7 @@ def _meld(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [] if refused else meld_candidates(rules, s, seat),
         complete=False,
-        none_left=RuleError("invalid_meld", Reason("nothing_to_lay")),
+        none_left=lambda: RuleError("invalid_meld", Reason("nothing_to_lay")),
         bounds=bounds,
     )
 
@@ -466,7 +486,7 @@ def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
         refused,
         [] if refused else rearrange_candidates(rules, s, seat),
         complete=False,
-        none_left=RuleError("no_card_from_hand", Reason("nothing_to_rearrange")),
+        none_left=lambda: RuleError("no_card_from_hand", Reason("nothing_to_rearrange")),
         bounds=None if refused else _bounds(rules, s, seat),
     )
 
@@ -534,5 +554,6 @@ __all__ = [
     "meld_candidates",
     "rearrange_candidates",
     "swap_candidates",
+    "switched_on",
     "verdict",
 ]

@@ -34,10 +34,10 @@ from hypothesis import strategies as st
 
 from rami_core import actions as A
 from rami_core.bots.candidates import opening_actions
-from rami_core.engine import Game, discard_refusal, play_on
+from rami_core.engine import Game, discard_refusal, discards_unchecked, gate_discard, play_on
 from rami_core.errors import RuleError
 from rami_core.i18n import Messages
-from rami_core.legal import KINDS, LegalMoves, legal_moves
+from rami_core.legal import KINDS, LegalMoves, legal_moves, switched_on
 from rami_core.loader import load_profile
 from rami_core.profile import Profile
 from rami_core.solver import best_opening
@@ -89,7 +89,10 @@ def check_against_apply(game: Game, legal: LegalMoves) -> None:
     seat = legal.seat
     assert seat is not None
     tried = probes(game, s, seat)
+    on = switched_on(game.rules, KINDS)
     for kind in KINDS:
+        if kind not in on:
+            assert not legal.may(kind), f"{kind} is switched off by the profile, yet offered"
         offer = legal[kind]
         if offer.allowed:
             if kind == "next_round":
@@ -109,8 +112,15 @@ def check_against_apply(game: Game, legal: LegalMoves) -> None:
 
 def check_discards_in_place(game: Game, s: GameState, discards: list[A.Action]) -> None:
     """The in-place verdict on a discard (what the legal moves ask) is the
-    handler's on a copy, refusal for refusal, and leaves the state as it was."""
+    handler's on a copy, refusal for refusal, and leaves the state as it was;
+    where `discards_unchecked` says every card held passes the checks on a
+    card, every card the kind's gate lets through is accepted."""
     before = s.to_json()
+    try:
+        gate_discard(game.rules, s, s.turn)
+        unchecked = discards_unchecked(game.rules, s)
+    except RuleError:
+        unchecked = False
     for move in discards:
         assert isinstance(move, A.Discard)
         try:
@@ -120,6 +130,8 @@ def check_discards_in_place(game: Game, s: GameState, discards: list[A.Action]) 
             on_copy = (e.code, e.reason, e.params)
         got = discard_refusal(game.rules, s, move)
         assert (None if got is None else (got.code, got.reason, got.params)) == on_copy, move
+        if unchecked and move.seat == s.turn:
+            assert on_copy is None, f"discards_unchecked, yet {move} is refused: {on_copy}"
         assert s.to_json() == before, f"judging {move} changed the state"
 
 

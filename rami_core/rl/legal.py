@@ -39,7 +39,7 @@ from .. import actions as A
 from ..cards import Card
 from ..engine import DISCARD, STOCK, Game
 from ..errors import RuleError
-from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves, verdict
+from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves, switched_on, verdict
 from ..legal import Bounds as LayBounds
 from ..melds import RUN, rank_at
 from ..solver import solve
@@ -76,6 +76,10 @@ class TurnOracle:
         # card values: shared by every game of the process under the same
         # ones (pure functions of them: a new episode starts with them known).
         self._read, self._memo = _shared_memos(game.rules)
+        # The kinds the profile's switches let through: the others are
+        # refused in every state, so they are never asked.
+        self._lay_kinds = switched_on(game.rules, ("layoff", "swap", "discard", "end_turn"))
+        self._switched_on = frozenset(switched_on(game.rules, ("swap", "rearrange")))
         self._last_cands: dict[
             int, tuple[tuple[int, ...], list[Candidate]]
         ] = {}  # per seat, its latest hand's  # packing bounds of multisets of cards, under this game's rules
@@ -288,7 +292,7 @@ class TurnOracle:
             m[DRAW_STOCK] = legal.may("draw_stock")
             m[DRAW_DISCARD] = legal.may("draw_discard")
             return m
-        legal = legal_moves(self.game, seat, ("layoff", "swap", "discard", "end_turn"))
+        legal = legal_moves(self.game, seat, self._lay_kinds)
         m[END_TURN] = legal.may("end_turn")
         for a in legal.moves("discard"):
             assert isinstance(a, A.Discard)
@@ -312,10 +316,11 @@ class TurnOracle:
         pending = draft.faces()
         avail = self._hand - pending if pending else self._hand  # read only below
         grown = self._meld_growths(draft.closed, draft.current, avail)
+        beyond = self._swaps_open() or self._rearrange_possible()
         for f in avail:
             # A face no lay can grow by is still reachable by a swap or a rebuild.
-            m[L.add_index(f)] = f in grown or self._reachable_beyond_melds(
-                Draft(draft.closed, draft.current.add(f))
+            m[L.add_index(f)] = f in grown or (
+                beyond and self._reachable_beyond_melds(Draft(draft.closed, draft.current.add(f)))
             )
         if avail[JOKER_INDEX]:
             m[ADD_JOKER_LOW] = self.reachable(Draft(draft.closed, draft.current.add(JOKER_INDEX, low=True)))
@@ -565,7 +570,9 @@ class TurnOracle:
         """The engine would look at a joker swap now (the rules of the whole kind; cached per state)."""
         if self._swaps_allowed is None:
             s = self.game.state
-            self._swaps_allowed = kind_refusal(self.game.rules, s, s.turn, "swap") is None
+            self._swaps_allowed = (
+                "swap" in self._switched_on and kind_refusal(self.game.rules, s, s.turn, "swap") is None
+            )
         return self._swaps_allowed
 
     def _rearrange_possible(self) -> bool:
@@ -573,7 +580,9 @@ class TurnOracle:
         if self._rearrange_open is None:
             s = self.game.state
             self._rearrange_open = (
-                bool(s.table) and kind_refusal(self.game.rules, s, s.turn, "rearrange") is None
+                bool(s.table)
+                and "rearrange" in self._switched_on
+                and kind_refusal(self.game.rules, s, s.turn, "rearrange") is None
             )
         return self._rearrange_open
 
