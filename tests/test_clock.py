@@ -69,8 +69,16 @@ def test_no_clock_unless_asked_and_quit_offers_to_save(tmp_path):
     child.expect(r"> ")
     assert "clock" not in ANSI.sub("", child.before)
     child.sendline("q")
-    child.expect("Save the game before leaving")
-    child.sendline(str(tmp_path / "kept.json"))
+    child.expect(r"Save the game before leaving\? \[y/N\]")
+    # A pasted command is not an answer to a yes/no question: asked again, nothing created.
+    child.sendline("clear; time pytest -q 2>&1 | tail -15")
+    child.expect("Answer y")
+    child.sendline("y")
+    child.expect(r"File name \[")
+    child.sendline("rm -rf *; echo")  # not a file name either: asked again
+    child.expect("That is not a file name")
+    child.sendline(str(tmp_path / "kept"))
     child.expect("Game saved to")
     child.expect(pexpect.EOF)
     assert (tmp_path / "kept.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]

@@ -120,7 +120,7 @@ def test_every_pair_shows_every_setting_that_changes_a_ruling(a, b):
 
 
 @pytest.mark.parametrize("name", NAMES + ["rami51_no_joker_discard"])
-def test_a_profile_against_itself_reports_no_difference(name, tmp_path):
+def test_a_profile_against_itself_reports_no_difference(name, tmp_path, example_package):
     out = tmp_path / "club.yaml"
     result = run("diff", name, name, "--scenarios", str(out))
     assert result.exit_code == 0, result.output

@@ -84,7 +84,7 @@ def _console_blocks(page: str) -> list[list[tuple[str, list[str]]]]:
 
 
 @pytest.mark.parametrize("block", range(5))
-def test_the_diff_page_shows_what_rami_diff_prints(block, tmp_path, monkeypatch):
+def test_the_diff_page_shows_what_rami_diff_prints(block, tmp_path, monkeypatch, example_package):
     """docs/diff.md's examples, run: each prints exactly what the page shows."""
     import shlex
 

@@ -42,7 +42,9 @@ def _resolve(path: str):
             obj = importlib.import_module(".".join(parts[:cut]))
         except ModuleNotFoundError as e:
             if e.name and not e.name.startswith("rami_core"):
-                pytest.skip(f"{path} needs an optional dependency that is not installed: {e.name}")
+                pytest.skip(
+                    f"{path} needs {e.name}: its extra is not installed (pip install -e '.[rl]' or '.[ray]')"
+                )
             continue
         for name in parts[cut:]:
             obj = getattr(obj, name)

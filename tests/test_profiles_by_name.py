@@ -51,18 +51,9 @@ def test_show_and_play_take_a_house_file_by_name():
     assert "rami51_atlas - round 1" in p.stdout
 
 
-def test_an_installed_package_ships_a_profile(tmp_path, monkeypatch):
+def test_an_installed_package_ships_a_profile(example_package):
     """The example package, made importable with its entry points as pip would
     install them (a dist-info folder on sys.path)."""
-    dist = tmp_path / "rami_plugin_example-0.1.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: rami-plugin-example\nVersion: 0.1.0\n")
-    (dist / "entry_points.txt").write_text(
-        "[rami]\nno_joker_discard = rami_plugin_example:Plugin\n\n"
-        "[rami.profiles]\nrami51_no_joker_discard = rami_plugin_example\n"
-    )
-    monkeypatch.syspath_prepend(str(EXAMPLE / "src"))
-    monkeypatch.syspath_prepend(str(tmp_path))
     found = installed_profiles()
     assert found["rami51_no_joker_discard"].name == "rami51_no_joker_discard.yaml"
     assert "rami51_no_joker_discard" in profile_names()

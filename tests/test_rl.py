@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
-pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from pettingzoo.test import api_test  # noqa: E402
 

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
-pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from rami_core import rl  # noqa: E402
 from rami_core.rl.layout import TIMEOUT  # noqa: E402

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
-pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rl" / "train_rami51.py"
 

@@ -121,7 +121,7 @@ def test_compare_two_profiles(tmp_path):
 def test_ray_backend_gives_the_same_results():
     pytest.importorskip(
         "ray",
-        reason="Ray is an optional extra (pip install 'rami[ray]'); the Ray backend is tested only where it is installed",
+        reason="the [ray] extra is not installed (pip install -e '.[ray]'): the Ray backend is tested where it is",
     )
     cfg = SimConfig(load_profile("classic"), 2, ("greedy", "random"), 4, seed=3)
     local = simulate(cfg, workers=1)

@@ -246,17 +246,21 @@ def play(
             seats[-1].name = given[i]
         elif isinstance(saved_name, str) and saved_name and not given:
             seats[-1].name = saved_name
-    if interactive and humans > 1 and not given and not resume_path:
-        for seat in seats:
-            if seat.human:
-                typed = console.input(msg("name_prompt", n=seats.index(seat) + 1, default=seat.name)).strip()
-                seat.name = typed or seat.name
     clock_seconds = None
     if clock is not None:
         clock_seconds = clock or game.rules.turn_time_limit or 60
     if delay is None:
         delay = 0.6 if out_tty else 0.0
     term = Terminal(console, interactive=interactive, delay=delay if out_tty else 0.0)
+    if interactive and humans > 1 and not given and not resume_path:
+        from rami_core.terminal.prompts import NAME_LIMIT, Questions
+
+        ask = Questions(
+            term, msg, lambda key, style="", **kw: console.print(msg(key, **kw), style=style, markup=False)
+        )
+        for i, seat in enumerate(seats):
+            if seat.human:
+                seat.name = ask.name(seat.name, NAME_LIMIT, n=i + 1)
     session = Session(
         game,
         seats,

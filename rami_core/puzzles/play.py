@@ -19,7 +19,8 @@ from rich.text import Text
 
 from ..cards import Card
 from ..terminal import Seat, Session
-from ..terminal.session import ABANDON, QUIT_WORDS
+from ..terminal.prompts import QUIT_WORDS
+from ..terminal.session import ABANDON
 from .format import Puzzle
 from .prove import Position, game_of
 

@@ -11,6 +11,7 @@ the engine plays the timeout at once.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -35,12 +36,12 @@ from .card_text import CardStyle
 from .commands import CommandError, Parser
 from .console import TIMEOUT, Terminal
 from .dispatch import to_action
+from .prompts import Questions, default_save_path
 from .saves import write_save
 from .screen import Screen
 from .undo import Entry, UndoStack
 
 ABANDON = "abandon"
-QUIT_WORDS = ("q", "quit", "exit", "quitter")
 RECENT_LINES = 14
 
 
@@ -89,6 +90,7 @@ class Session:
         self.last_human: int | None = None
         self.deadline: float | None = None
         self.turn_recent: list[Text] = []
+        self.ask = Questions(term, msg, self.say)
 
     # ------------------------------------------------------------------ text
 
@@ -159,10 +161,12 @@ class Session:
 
     def abandon(self) -> int:
         self.autosave()
-        if self.offer_save and not self.save_path:
-            line = self.term.read(self.msg("save_offer"))
-            if line and line.strip() and line != TIMEOUT:
-                self.save(line.strip())
+        if self.offer_save and not self.save_path and self.ask.yes_no("save_offer"):
+            path = self.ask.save_path(default_save_path(self.game.profile.name))
+            if path is not None:
+                with contextlib.suppress(OSError):  # a folder that cannot be made: save() says why it fails
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                self.save(str(path))
         self.say("abandoned", "bold")
         self.term.show(self.screen.score_sheet(self.game))
         return 0
@@ -207,8 +211,7 @@ class Session:
                 self.screen.rule(self.msg("title", variant=g.profile.name, round=g.state.round_no))
             )
             self.say("pass_to", "bold", name=self.seats[seat].name)
-            line = self.term.read(self.msg("ready_prompt"))
-            if line is None or line.strip().lower() in QUIT_WORDS:
+            if not self.ask.enter_or_quit("ready_prompt"):
                 return ABANDON
         self.last_human = seat
         self.deadline = time.monotonic() + self.clock if self.clock else None
@@ -379,8 +382,7 @@ class Session:
             return True
         if self.humans:
             self.say("continue", "dim")
-            line = self.term.read(self.msg("continue_prompt"))
-            if line is None or line.strip().lower() in QUIT_WORDS:
+            if not self.ask.enter_or_quit("continue_prompt"):
                 return False
         g.next_round()
         self.last_human = None if self.shared_screen else self.last_human

@@ -26,11 +26,13 @@ ARGS = [
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
-        pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)")
     sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
+        "playwright.sync_api", reason="the [browser] extra is not installed (pip install -e '.[browser]')"
     )
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.skip(
+            f"no chromium at {CHROMIUM}: the [browser] extra is not installed whole (apt-get install chromium)"
+        )
     with sync_api.sync_playwright() as p:
         # launch() gives every run a fresh temporary profile (user data dir).
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)

@@ -270,7 +270,9 @@ def test_replay_shows_an_escaped_profile_name_escaped(tmp_path):
 
 
 def test_rl_env_rules_refuses_a_path_clearly(tmp_path):
-    rl = pytest.importorskip("rami_core.rl")
+    pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+    import rami_core.rl as rl
+
     for bad in ("house.yaml", tmp_path / "house.yaml"):
         with pytest.raises(TypeError, match=r"rules= takes settings .* first argument"):
             rl.env("rami51", rules=bad)
@@ -279,7 +281,7 @@ def test_rl_env_rules_refuses_a_path_clearly(tmp_path):
 def test_a_local_ray_gets_no_more_cpus_than_the_machine(monkeypatch):
     """`--workers 100000 --backend ray` started a local Ray of 100,000 CPUs
     (a worker process each, on demand): it is capped by the cores."""
-    ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    ray = pytest.importorskip("ray", reason="the [ray] extra is not installed (pip install -e '.[ray]')")
 
     from rami_core.bot_games import SimConfig, run_games
     from rami_core.loader import load_profile
