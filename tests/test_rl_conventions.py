@@ -50,6 +50,27 @@ def test_reset_without_a_seed_deals_anew_and_a_seed_replays():
     assert _hands(env2) == first
 
 
+def test_unseeded_environments_deal_differently_and_seeded_ones_alike():
+    """Gymnasium's convention: no seed, fresh randomness from the OS; a seed, the same deals."""
+    import gymnasium as gym
+
+    unseeded = [rl.env("rami51"), rl.env("rami51")]
+    for e in unseeded:
+        e.reset()
+    assert _hands(unseeded[0]) != _hands(unseeded[1])
+    seeded = [rl.env("rami51", seed=9), rl.env("rami51", seed=9)]
+    for e in seeded:
+        e.reset()
+    assert _hands(seeded[0]) == _hands(seeded[1])
+    # a vector of unseeded environments: each its own deal
+    vec = gym.vector.SyncVectorEnv([lambda: rl.single_agent_env("classic")] * 2)
+    obs, _ = vec.reset()
+    assert not np.array_equal(obs["observation"][0], obs["observation"][1])
+    obs, _ = vec.reset(seed=4)  # seeds 4 and 5: reproducible
+    again = gym.vector.SyncVectorEnv([lambda: rl.single_agent_env("classic")] * 2)
+    np.testing.assert_array_equal(again.reset(seed=4)[0]["observation"], obs["observation"])
+
+
 def test_gymnasium_reset_without_a_seed_deals_anew():
     env = rl.single_agent_env("classic", seed=2)
     env.reset(seed=2)

@@ -68,9 +68,11 @@ class RamiEnv(AECEnv):
     instead of int32 counts. `turn_substeps`: a turn still going after this
     many sub-steps is ended by the clock (the engine's timeout), as is a turn
     where the seat has no sub-step left; the timeout is never the agent's
-    choice. `seed`: the start of the environment's stream of deals: `reset()`
-    without a seed deals the next game of the stream, `reset(seed=s)` starts
-    the stream again from s (its first game is seed s)."""
+    choice. `seed`: the start of the environment's stream of deals (None, the
+    default: drawn from the OS, a different stream for every environment, as
+    Gymnasium does); `reset()` without a seed deals the next game of the
+    stream, `reset(seed=s)` starts the stream again from s (its first game is
+    seed s)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "rami_v0",
@@ -83,7 +85,7 @@ class RamiEnv(AECEnv):
         profile: Profile,
         players: int,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         plugins: Sequence[object] = (),
         episode: str = "round",
         reward: str = "round",
@@ -113,8 +115,10 @@ class RamiEnv(AECEnv):
         self.profile = profile
         self.players = players
         self.plugins = tuple(plugins)
-        self.seed = seed
-        self._stream = random.Random(seed)
+        # No seed: the stream is seeded from the OS (as Gymnasium's np_random is), so two
+        # unseeded environments deal differently; a seed makes the stream reproducible.
+        self.seed: int | None = seed
+        self._stream = random.Random(seed)  # random.Random(None) draws from os.urandom
         self._first_seed: int | None = seed  # the first reset() without a seed deals this one
         self.actions = actions
         self.scaled = scaled
