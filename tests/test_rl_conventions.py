@@ -15,6 +15,7 @@ np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip ins
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
 
 from rami_core import rl  # noqa: E402
+from rami_core.resources import preset_names  # noqa: E402
 from rami_core.rl.layout import TIMEOUT  # noqa: E402
 from rami_core.state import OVER  # noqa: E402
 
@@ -242,8 +243,9 @@ def test_compact_groups_make_an_opening():
     pytest.fail("no opening laid in 3000 compact sub-steps")
 
 
-def test_terminate_illegal_option():
-    env = rl.env("classic", seed=1, terminate_illegal=True)
+def test_an_unmasked_action_ends_the_episode_by_default_or_raises_if_asked():
+    """PettingZoo's classic `env()`: TerminateIllegalWrapper by default."""
+    env = rl.env("classic", seed=1)
     env.reset()
     obs, *_ = env.last()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -251,15 +253,36 @@ def test_terminate_illegal_option():
     env.step(illegal)  # PettingZoo logs "Illegal move made"
     assert all(env.terminations.values())
     assert env._cumulative_rewards[mover] == -1
-    plain = rl.env("classic", seed=1)
-    plain.reset()
-    with pytest.raises(ValueError, match="not legal"):
-        plain.step(illegal)
-    gym_env = rl.single_agent_env("classic", seed=1, illegal="terminate")
+    assert all(env._cumulative_rewards[a] == 0 for a in env.possible_agents if a != mover)
+    older = rl.env("classic", seed=1, terminate_illegal=True, illegal_reward=-5)
+    older.reset()
+    older.step(illegal)
+    assert older._cumulative_rewards[mover] == -5
+    for plain in (
+        rl.env("classic", seed=1, illegal="raise"),
+        rl.env("classic", seed=1, terminate_illegal=False),
+    ):
+        plain.reset()
+        with pytest.raises(ValueError, match="not legal"):
+            plain.step(illegal)
+    with pytest.raises(ValueError, match="illegal must be"):
+        rl.env("classic", illegal="ignore")
+    gym_env = rl.single_agent_env("classic", seed=1)
     gym_env.reset(seed=1)
     bad = int(np.flatnonzero(~gym_env.action_masks())[0])
-    _, reward, term, _, _ = gym_env.step(bad)
-    assert term and reward == -1.0
+    _, reward, term, _, info = gym_env.step(bad)
+    assert term and reward == -1.0 and info["illegal_action"] == bad
+    raising = rl.single_agent_env("classic", seed=1, illegal="raise")
+    raising.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        raising.step(bad)
+
+
+@pytest.mark.parametrize("variant", preset_names())
+def test_gymnasium_check_env_passes_on_the_default_single_agent_env(variant):
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(rl.single_agent_env(variant), skip_render_check=True)
 
 
 def test_checkers_pass_on_classic():

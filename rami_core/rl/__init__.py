@@ -23,6 +23,7 @@ from .aec import RamiEnv
 from .compact import CompactLayout
 from .layout import ActionLayout, SubStep
 from .observe import ObservationLayout
+from .single import ILLEGAL
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -59,24 +60,30 @@ def env(
     players: int = 2,
     seed: int | None = None,
     plugins: Sequence[object] = (),
-    terminate_illegal: bool = False,
+    illegal: str = "terminate",
     illegal_reward: float = -1.0,
+    terminate_illegal: bool | None = None,
     **options: Any,
 ) -> AECEnv:
     """A PettingZoo AEC environment for `variant` (preset name or house file)
-    at `players` seats, wrapped as PettingZoo's classic games are: actions
+    at `players` seats, wrapped as PettingZoo's classic games' `env()` are:
+    an unmasked action ends the episode for every seat, the mover paid
+    `illegal_reward` (-1) and the others 0 (TerminateIllegalWrapper; with
+    `illegal="raise"`, a ValueError instead, nothing changed); actions
     checked against the space (AssertOutOfBoundsWrapper) and the API's order
-    enforced (OrderEnforcingWrapper: no step before reset). With
-    `terminate_illegal=True`, an unmasked action ends the episode for every
-    seat, the mover paid `illegal_reward` (TerminateIllegalWrapper), instead
-    of a ValueError. `options`: episode, reward, normalize, max_turns,
-    render_mode, actions, groups, scaled, turn_substeps (see RamiEnv). The
-    wrapper passes attributes through: `env.layout`, `env.game`,
-    `env.unwrapped`."""
+    enforced (OrderEnforcingWrapper: no step before reset).
+    `terminate_illegal` is the older spelling (True: "terminate", False:
+    "raise"). `options`: episode, reward, normalize, max_turns, render_mode,
+    actions, groups, scaled, turn_substeps (see RamiEnv). The wrapper passes
+    attributes through: `env.layout`, `env.game`, `env.unwrapped`."""
     from pettingzoo.utils import wrappers
 
+    if terminate_illegal is not None:
+        illegal = "terminate" if terminate_illegal else "raise"
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
     out: AECEnv = raw_env(variant, rules, players, seed, plugins, **options)
-    if terminate_illegal:
+    if illegal == "terminate":
         out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
@@ -98,16 +105,18 @@ def single_agent_env(
     opponents: str | Sequence[str] = "random",
     seat: int = 0,
     plugins: Sequence[object] = (),
-    illegal: str = "raise",
+    illegal: str = "terminate",
+    illegal_reward: float = -1.0,
     mask_in_observation: bool = True,
     **options: Any,
 ):
     """A Gymnasium environment: the agent at `seat`, rami bots at the others.
-    `illegal`: "raise" (ValueError on an unmasked action) or "terminate"
-    (the episode ends, reward -1: what Gymnasium's and SB3's checkers need,
-    as they step unmasked samples). `mask_in_observation=False`: the
-    observation is the vector alone (a Box, what SB3's MlpPolicy takes), the
-    mask read through `action_masks()` as sb3-contrib's MaskablePPO does."""
+    `illegal`: "terminate" (the default: an unmasked action ends the episode,
+    reward `illegal_reward`, -1, the game left as it was; what Gymnasium's and
+    SB3's checkers need, as they step unmasked samples) or "raise"
+    (ValueError). `mask_in_observation=False`: the observation is the vector
+    alone (a Box, what SB3's MlpPolicy takes), the mask read through
+    `action_masks()` as sb3-contrib's MaskablePPO does."""
     from .single import RamiSingleAgentEnv
 
     return RamiSingleAgentEnv(
@@ -115,6 +124,7 @@ def single_agent_env(
         opponents=opponents,
         seat=seat,
         illegal=illegal,
+        illegal_reward=illegal_reward,
         mask_in_observation=mask_in_observation,
     )
 

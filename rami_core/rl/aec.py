@@ -5,9 +5,10 @@ seat whose turn it is. An action is one sub-step of a turn (see
 rami_core.rl.layout, rami_core.rl.compact and docs/rl.md); the
 observation is PettingZoo's classic pair `{"observation", "action_mask"}`,
 the mask saying which sub-steps the engine accepts now, so a masked policy
-never plays an illegal move. An unmasked action is refused with ValueError
-and the game is left as it was, unless `rl.env(..., terminate_illegal=True)`
-wraps the environment in PettingZoo's TerminateIllegalWrapper.
+never plays an illegal move. Here an unmasked action is refused with
+ValueError and the game is left as it was; `rl.env()` wraps the environment
+in PettingZoo's TerminateIllegalWrapper (the episode ends, -1 to the mover)
+unless asked `illegal="raise"`.
 """
 
 from __future__ import annotations

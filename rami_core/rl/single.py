@@ -35,7 +35,8 @@ class RamiSingleAgentEnv(gym.Env):
         aec: RamiEnv,
         opponents: str | Sequence[str] = "random",
         seat: int = 0,
-        illegal: str = "raise",
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
         mask_in_observation: bool = True,
     ):
         n = aec.players
@@ -51,6 +52,7 @@ class RamiSingleAgentEnv(gym.Env):
         self.agent = aec.possible_agents[seat]
         self.opponent_names = names
         self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
         self.mask_in_observation = mask_in_observation
         self.render_mode = aec.render_mode
         space = aec.observation_space(self.agent)
@@ -126,12 +128,13 @@ class RamiSingleAgentEnv(gym.Env):
         env = self.aec
         if self._over:
             raise RuntimeError("the episode is over (or never began): call reset()")
-        if self.illegal == "terminate" and not self.action_masks()[int(action)]:
+        index = int(action)
+        if self.illegal == "terminate" and not (0 <= index < env.action_size and self.action_masks()[index]):
             # Gymnasium's and SB3's checkers step unmasked samples: the episode ends, as
             # PettingZoo's TerminateIllegalWrapper ends it, and the game is left as it was.
             self._over = True
-            return self._obs(), -1.0, True, False, {**self._info(), "illegal_action": int(action)}
-        env.step(int(action))
+            return self._obs(), self.illegal_reward, True, False, {**self._info(), "illegal_action": index}
+        env.step(index)
         reward = env.rewards.get(self.agent, 0.0)
         self._pending_reward = 0.0
         if not self._done():
