@@ -119,7 +119,7 @@ def single_agent_env(
     `action_masks()` as sb3-contrib's MaskablePPO does."""
     from .single import RamiSingleAgentEnv
 
-    return RamiSingleAgentEnv(
+    out = RamiSingleAgentEnv(
         raw_env(variant, rules, players, seed, plugins, **options),
         opponents=opponents,
         seat=seat,
@@ -127,6 +127,77 @@ def single_agent_env(
         illegal_reward=illegal_reward,
         mask_in_observation=mask_in_observation,
     )
+    if isinstance(variant, str) and not plugins:
+        # A spec as gym.make gives one (gym.make sets its own over it): check_env's
+        # render test and `env.spec.make(render_mode=...)` build the same environment again.
+        kwargs = {
+            "variant": variant,
+            "rules": rules,
+            "players": players,
+            "seed": seed,
+            "opponents": opponents,
+            "seat": seat,
+            "illegal": illegal,
+            "illegal_reward": illegal_reward,
+            "mask_in_observation": mask_in_observation,
+            **options,
+        }
+        out.spec = gym_spec(variant, kwargs)
+    return out
+
+
+single_agent_env.metadata = {"render_modes": ["ansi", "human"]}  # type: ignore[attr-defined]  # read by gym.make
+
+
+# --------------------------------------------------------------------------- Gymnasium's registry
+
+NAMESPACE = "rami"
+HOUSE_ID = f"{NAMESPACE}/house-v0"
+
+
+def gym_id(variant: str) -> str:
+    """The Gymnasium id of a preset (`rami/rami51-v0`); any other profile is `rami/house-v0`."""
+    from ..resources import preset_names
+
+    return f"{NAMESPACE}/{variant}-v0" if variant in preset_names() else HOUSE_ID
+
+
+def gym_spec(variant: str, kwargs: dict[str, Any]) -> Any:
+    from gymnasium.envs.registration import EnvSpec
+
+    entry = "rami_core.rl:single_agent_env"
+    return EnvSpec(id=gym_id(variant), entry_point=entry, kwargs=kwargs, disable_env_checker=True)
+
+
+def _house_env(variant: str | Profile | None = None, **kwargs: Any):
+    """`rami/house-v0`: a house-rule file (or a Profile) as `variant=`."""
+    if variant is None:
+        raise TypeError(f'{HOUSE_ID} needs variant= (a house-rule file: variant="variants/house/...yaml")')
+    return single_agent_env(variant, **kwargs)
+
+
+_house_env.metadata = single_agent_env.metadata  # type: ignore[attr-defined]
+
+
+def register_gym_envs() -> list[str]:
+    """Register every preset as `rami/<preset>-v0` and `rami/house-v0` in
+    Gymnasium's registry (done when rami_core.rl is imported; again, nothing
+    changes). Returns the ids."""
+    import gymnasium
+
+    from ..resources import preset_names
+
+    ids = []
+    for name in [*preset_names(), None]:
+        env_id = HOUSE_ID if name is None else gym_id(name)
+        ids.append(env_id)
+        if env_id in gymnasium.registry:
+            continue
+        if name is None:
+            gymnasium.register(env_id, entry_point="rami_core.rl:_house_env")
+        else:
+            gymnasium.register(env_id, entry_point="rami_core.rl:single_agent_env", kwargs={"variant": name})
+    return ids
 
 
 __all__ = [
@@ -136,8 +207,12 @@ __all__ = [
     "RamiEnv",
     "SubStep",
     "env",
+    "gym_id",
     "load",
     "observation_layout",
     "raw_env",
+    "register_gym_envs",
     "single_agent_env",
 ]
+
+register_gym_envs()
