@@ -294,3 +294,58 @@ def test_checkers_pass_on_classic():
     out = io.StringIO()
     assert checks.run(["classic"], names, out=out) == 0, out.getvalue()
     assert "ok   classic render_test" in out.getvalue()
+
+
+def _first_legal(observation, mask) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _last_legal(observation, mask) -> int:
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_opponents_may_be_policies_playing_sub_steps():
+    """A policy `(observation, mask) -> action` at a seat plays as an agent of the
+    AEC environment would: the same game as both seats stepped by hand."""
+    env = rl.single_agent_env("classic", seed=3, opponents=_last_legal, max_turns=60)
+    obs, _ = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, _, term, trunc, _ = env.step(_first_legal(obs["observation"], obs["action_mask"]))
+        done = term or trunc
+    aec = rl.raw_env("classic", max_turns=60)
+    aec.reset(seed=3)
+    policies = {"seat_0": _first_legal, "seat_1": _last_legal}
+    for agent in aec.agent_iter():
+        o, _, t, u, _ = aec.last()
+        aec.step(None if t or u else policies[agent](o["observation"], o["action_mask"]))
+    assert env.aec.game.log == aec.game.log
+
+
+def test_opponents_mix_bots_and_policies_and_a_bad_policy_is_named():
+    seen = []
+
+    def policy(observation, mask):
+        seen.append((observation.shape, mask.shape))
+        return _first_legal(observation, mask)
+
+    env = rl.single_agent_env("rami51", players=3, seed=1, opponents=["greedy", policy], max_turns=30)
+    obs, _ = env.reset()
+    for _ in range(200):
+        obs, _, term, trunc, _ = env.step(_first_legal(None, obs["action_mask"]))
+        if term or trunc:
+            break
+    assert seen and seen[0] == (
+        env.observation_space["observation"].shape,
+        env.action_space.shape or (env.action_space.n,),
+    )
+    assert env.aec.external_seats == frozenset({1})
+    bad = rl.single_agent_env(
+        "classic", seed=1, seat=1, opponents=lambda o, m: int(np.flatnonzero(m == 0)[0])
+    )
+    with pytest.raises(ValueError, match="policy of seat 0"):
+        obs, _ = bad.reset()
+        for _ in range(50):  # until seat 0 plays
+            obs, *_ = bad.step(_first_legal(None, obs["action_mask"]))
+    with pytest.raises(TypeError, match="a bot's name or a policy"):
+        rl.single_agent_env("classic", opponents=[3])

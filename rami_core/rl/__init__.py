@@ -23,7 +23,7 @@ from .aec import RamiEnv
 from .compact import CompactLayout
 from .layout import ActionLayout, SubStep
 from .observe import ObservationLayout
-from .single import ILLEGAL
+from .single import ILLEGAL, Opponent
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -102,7 +102,7 @@ def single_agent_env(
     rules: Mapping[str, Any] | None = None,
     players: int = 2,
     seed: int | None = None,
-    opponents: str | Sequence[str] = "random",
+    opponents: Opponent | Sequence[Opponent] = "random",
     seat: int = 0,
     plugins: Sequence[object] = (),
     illegal: str = "terminate",
@@ -110,7 +110,11 @@ def single_agent_env(
     mask_in_observation: bool = True,
     **options: Any,
 ):
-    """A Gymnasium environment: the agent at `seat`, rami bots at the others.
+    """A Gymnasium environment: the agent at `seat`, opponents at the others:
+    `opponents` a rami bot's name ("random", "greedy", "expert"...) or a policy,
+    a callable `(observation, mask) -> action` that plays the seat by
+    sub-steps as the agent does (its observation vector and mask), one for
+    every other seat or a list of them, seat order.
     `illegal`: "terminate" (the default: an unmasked action ends the episode,
     reward `illegal_reward`, -1, the game left as it was; what Gymnasium's and
     SB3's checkers need, as they step unmasked samples) or "raise"
