@@ -73,7 +73,7 @@ def whole_games(n: int, seed: int) -> list[tuple[float, int, int]]:
 
     out = []
     for i in range(n):
-        env = rl.env("voleur", players=2, seed=seed + i, episode="game", max_turns=None)
+        env = rl.env("voleur", players=2, seed=seed + i, episode="game", max_turns=None, illegal="raise")
         rng = random.Random(seed + i)
         env.reset()
         start = time.perf_counter()
@@ -100,7 +100,7 @@ def rami_rows(
             forget = getattr(rl.legal, "forget_shared_memos", None)
             if forget is not None:
                 forget()  # each row starts cold: the compact row plays the full row's deals again
-            env = rl.env(name, players=2, seed=seed, actions=actions)
+            env = rl.env(name, players=2, seed=seed, actions=actions, illegal="raise")
             n = (per or {}).get(name, steps)
             rows.append((f"rami {name} ({actions})", *run(env, n, seed, time_limit)))
     return rows
@@ -115,7 +115,7 @@ def digest(name: str, actions: str, scaled: bool, steps: int, seed: int) -> str:
     from rami_core import rl
 
     h = hashlib.sha256()
-    env = rl.env(name, players=2, seed=seed, actions=actions, scaled=scaled)
+    env = rl.env(name, players=2, seed=seed, actions=actions, scaled=scaled, illegal="raise")
     rng = random.Random(seed)
     env.reset(seed=seed)
     done = 0
@@ -234,7 +234,7 @@ def main() -> None:
 
         from rami_core import rl
 
-        env = rl.env(args.profile, players=2, seed=args.seed)
+        env = rl.env(args.profile, players=2, seed=args.seed, illegal="raise")
         cProfile.runctx(
             "run(env, args.steps, args.seed, args.time_limit)", globals(), locals(), "/tmp/bench_rl.prof"
         )

@@ -35,6 +35,7 @@ import os
 import pickle
 import pkgutil
 import sys
+import types
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -329,6 +330,13 @@ def _bundled_class_set(classes: tuple[type, ...]) -> frozenset[type]:
 
 
 @dataclass(frozen=True)
+class _ModuleRef:
+    """A plugin module in a pickled host: imported again by its name."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Decision:
     plugin: str
     value: Any
@@ -338,6 +346,9 @@ class PluginHost:
     """The plugin manager of one game."""
 
     def __init__(self, plugins: dict[str, dict[str, Any]] | None = None, extra: Iterable[Any] = ()):
+        extra = tuple(extra)
+        self._named = dict(plugins or {})
+        self._extra = extra
         self.pm = _Manager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
         for name, settings in (plugins or {}).items():
@@ -351,6 +362,18 @@ class PluginHost:
         self._firstresult = {
             name: bool(getattr(self.pm.hook, name).spec.opts.get("firstresult")) for name in hookspecs_names()
         }
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy or a pickle carries: the plugins' names and settings and
+        the objects passed in, not the manager (pluggy's, which holds the hook
+        specs' module): `__setstate__` builds the host again from them. A
+        plugin passed in as a module is carried by its name and imported again."""
+        extra = [_ModuleRef(o.__name__) if isinstance(o, types.ModuleType) else o for o in self._extra]
+        return {"plugins": self._named, "extra": extra}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        extra = [importlib.import_module(o.name) if isinstance(o, _ModuleRef) else o for o in state["extra"]]
+        self.__init__(state["plugins"], extra)  # type: ignore[misc]
 
     def names(self) -> list[str]:
         return [self.pm.get_name(p) or "?" for p in self.pm.get_plugins()]

@@ -237,3 +237,36 @@ def _spec_types() -> dict[str, object]:
         "GameState": GameState,
         "TableMeld": TableMeld,
     }
+
+
+def test_a_host_copies_and_pickles_built_again_from_its_plugins(tmp_path, monkeypatch):
+    """pluggy's manager holds a module and does not pickle: a host is carried
+    as its plugins' names and settings and the objects passed in (a module by
+    its name), and built again, in the same order."""
+    import copy
+    import pickle
+    import sys
+
+    (tmp_path / "rami_test_cost_plugin.py").write_text(
+        "from rami_core.hookspecs import hookimpl\n\n"
+        "@hookimpl\n"
+        "def rami_hand_cost(rules, cards):\n"
+        "    return 7 * len(cards)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import rami_test_cost_plugin
+
+    try:
+        profile = load_profile("variants/house/voleur_002_strict.yaml")
+        game = Game.new(profile, 2, seed=1, plugins=[rami_test_cost_plugin])
+        for other in (copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+            host = other.rules.hooks
+            assert host is not game.rules.hooks
+            assert sorted(host.names()) == sorted(game.rules.hooks.names())
+            assert [i.plugin_name for i in host._impls("rami_table_acceptable")] == [
+                i.plugin_name for i in game.rules.hooks._impls("rami_table_acceptable")
+            ]
+            assert other.rules.hand_value(other.state.hands[0]) == 7 * len(other.state.hands[0])
+            assert other.state == game.state
+    finally:
+        sys.modules.pop("rami_test_cost_plugin", None)

@@ -15,6 +15,7 @@ np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip i
 pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from rami_core import rl  # noqa: E402
+from rami_core.resources import preset_names  # noqa: E402
 from rami_core.rl.layout import TIMEOUT  # noqa: E402
 from rami_core.state import OVER  # noqa: E402
 
@@ -48,6 +49,27 @@ def test_reset_without_a_seed_deals_anew_and_a_seed_replays():
     env2 = rl.env("rami51", seed=5)
     env2.reset()
     assert _hands(env2) == first
+
+
+def test_unseeded_environments_deal_differently_and_seeded_ones_alike():
+    """Gymnasium's convention: no seed, fresh randomness from the OS; a seed, the same deals."""
+    import gymnasium as gym
+
+    unseeded = [rl.env("rami51"), rl.env("rami51")]
+    for e in unseeded:
+        e.reset()
+    assert _hands(unseeded[0]) != _hands(unseeded[1])
+    seeded = [rl.env("rami51", seed=9), rl.env("rami51", seed=9)]
+    for e in seeded:
+        e.reset()
+    assert _hands(seeded[0]) == _hands(seeded[1])
+    # a vector of unseeded environments: each its own deal
+    vec = gym.vector.SyncVectorEnv([lambda: rl.single_agent_env("classic")] * 2)
+    obs, _ = vec.reset()
+    assert not np.array_equal(obs["observation"][0], obs["observation"][1])
+    obs, _ = vec.reset(seed=4)  # seeds 4 and 5: reproducible
+    again = gym.vector.SyncVectorEnv([lambda: rl.single_agent_env("classic")] * 2)
+    np.testing.assert_array_equal(again.reset(seed=4)[0]["observation"], obs["observation"])
 
 
 def test_gymnasium_reset_without_a_seed_deals_anew():
@@ -221,8 +243,9 @@ def test_compact_groups_make_an_opening():
     pytest.fail("no opening laid in 3000 compact sub-steps")
 
 
-def test_terminate_illegal_option():
-    env = rl.env("classic", seed=1, terminate_illegal=True)
+def test_an_unmasked_action_ends_the_episode_by_default_or_raises_if_asked():
+    """PettingZoo's classic `env()`: TerminateIllegalWrapper by default."""
+    env = rl.env("classic", seed=1)
     env.reset()
     obs, *_ = env.last()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -230,15 +253,36 @@ def test_terminate_illegal_option():
     env.step(illegal)  # PettingZoo logs "Illegal move made"
     assert all(env.terminations.values())
     assert env._cumulative_rewards[mover] == -1
-    plain = rl.env("classic", seed=1)
-    plain.reset()
-    with pytest.raises(ValueError, match="not legal"):
-        plain.step(illegal)
-    gym_env = rl.single_agent_env("classic", seed=1, illegal="terminate")
+    assert all(env._cumulative_rewards[a] == 0 for a in env.possible_agents if a != mover)
+    older = rl.env("classic", seed=1, terminate_illegal=True, illegal_reward=-5)
+    older.reset()
+    older.step(illegal)
+    assert older._cumulative_rewards[mover] == -5
+    for plain in (
+        rl.env("classic", seed=1, illegal="raise"),
+        rl.env("classic", seed=1, terminate_illegal=False),
+    ):
+        plain.reset()
+        with pytest.raises(ValueError, match="not legal"):
+            plain.step(illegal)
+    with pytest.raises(ValueError, match="illegal must be"):
+        rl.env("classic", illegal="ignore")
+    gym_env = rl.single_agent_env("classic", seed=1)
     gym_env.reset(seed=1)
     bad = int(np.flatnonzero(~gym_env.action_masks())[0])
-    _, reward, term, _, _ = gym_env.step(bad)
-    assert term and reward == -1.0
+    _, reward, term, _, info = gym_env.step(bad)
+    assert term and reward == -1.0 and info["illegal_action"] == bad
+    raising = rl.single_agent_env("classic", seed=1, illegal="raise")
+    raising.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        raising.step(bad)
+
+
+@pytest.mark.parametrize("variant", preset_names())
+def test_gymnasium_check_env_passes_on_the_default_single_agent_env(variant):
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(rl.single_agent_env(variant), skip_render_check=True)
 
 
 def test_checkers_pass_on_classic():
@@ -250,3 +294,58 @@ def test_checkers_pass_on_classic():
     out = io.StringIO()
     assert checks.run(["classic"], names, out=out) == 0, out.getvalue()
     assert "ok   classic render_test" in out.getvalue()
+
+
+def _first_legal(observation, mask) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _last_legal(observation, mask) -> int:
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_opponents_may_be_policies_playing_sub_steps():
+    """A policy `(observation, mask) -> action` at a seat plays as an agent of the
+    AEC environment would: the same game as both seats stepped by hand."""
+    env = rl.single_agent_env("classic", seed=3, opponents=_last_legal, max_turns=60)
+    obs, _ = env.reset(seed=3)
+    done = False
+    while not done:
+        obs, _, term, trunc, _ = env.step(_first_legal(obs["observation"], obs["action_mask"]))
+        done = term or trunc
+    aec = rl.raw_env("classic", max_turns=60)
+    aec.reset(seed=3)
+    policies = {"seat_0": _first_legal, "seat_1": _last_legal}
+    for agent in aec.agent_iter():
+        o, _, t, u, _ = aec.last()
+        aec.step(None if t or u else policies[agent](o["observation"], o["action_mask"]))
+    assert env.aec.game.log == aec.game.log
+
+
+def test_opponents_mix_bots_and_policies_and_a_bad_policy_is_named():
+    seen = []
+
+    def policy(observation, mask):
+        seen.append((observation.shape, mask.shape))
+        return _first_legal(observation, mask)
+
+    env = rl.single_agent_env("rami51", players=3, seed=1, opponents=["greedy", policy], max_turns=30)
+    obs, _ = env.reset()
+    for _ in range(200):
+        obs, _, term, trunc, _ = env.step(_first_legal(None, obs["action_mask"]))
+        if term or trunc:
+            break
+    assert seen and seen[0] == (
+        env.observation_space["observation"].shape,
+        env.action_space.shape or (env.action_space.n,),
+    )
+    assert env.aec.external_seats == frozenset({1})
+    bad = rl.single_agent_env(
+        "classic", seed=1, seat=1, opponents=lambda o, m: int(np.flatnonzero(m == 0)[0])
+    )
+    with pytest.raises(ValueError, match="policy of seat 0"):
+        obs, _ = bad.reset()
+        for _ in range(50):  # until seat 0 plays
+            obs, *_ = bad.step(_first_legal(None, obs["action_mask"]))
+    with pytest.raises(TypeError, match="a bot's name or a policy"):
+        rl.single_agent_env("classic", opponents=[3])

@@ -23,6 +23,7 @@ from .aec import RamiEnv
 from .compact import CompactLayout
 from .layout import ActionLayout, SubStep
 from .observe import ObservationLayout
+from .single import ILLEGAL, Opponent
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -45,7 +46,7 @@ def raw_env(
     variant: str | Profile = "rami51",
     rules: Mapping[str, Any] | None = None,
     players: int = 2,
-    seed: int = 0,
+    seed: int | None = None,
     plugins: Sequence[object] = (),
     **options: Any,
 ) -> RamiEnv:
@@ -57,26 +58,32 @@ def env(
     variant: str | Profile = "rami51",
     rules: Mapping[str, Any] | None = None,
     players: int = 2,
-    seed: int = 0,
+    seed: int | None = None,
     plugins: Sequence[object] = (),
-    terminate_illegal: bool = False,
+    illegal: str = "terminate",
     illegal_reward: float = -1.0,
+    terminate_illegal: bool | None = None,
     **options: Any,
 ) -> AECEnv:
     """A PettingZoo AEC environment for `variant` (preset name or house file)
-    at `players` seats, wrapped as PettingZoo's classic games are: actions
+    at `players` seats, wrapped as PettingZoo's classic games' `env()` are:
+    an unmasked action ends the episode for every seat, the mover paid
+    `illegal_reward` (-1) and the others 0 (TerminateIllegalWrapper; with
+    `illegal="raise"`, a ValueError instead, nothing changed); actions
     checked against the space (AssertOutOfBoundsWrapper) and the API's order
-    enforced (OrderEnforcingWrapper: no step before reset). With
-    `terminate_illegal=True`, an unmasked action ends the episode for every
-    seat, the mover paid `illegal_reward` (TerminateIllegalWrapper), instead
-    of a ValueError. `options`: episode, reward, normalize, max_turns,
-    render_mode, actions, groups, scaled, turn_substeps (see RamiEnv). The
-    wrapper passes attributes through: `env.layout`, `env.game`,
-    `env.unwrapped`."""
+    enforced (OrderEnforcingWrapper: no step before reset).
+    `terminate_illegal` is the older spelling (True: "terminate", False:
+    "raise"). `options`: episode, reward, normalize, max_turns, render_mode,
+    actions, groups, scaled, turn_substeps (see RamiEnv). The wrapper passes
+    attributes through: `env.layout`, `env.game`, `env.unwrapped`."""
     from pettingzoo.utils import wrappers
 
+    if terminate_illegal is not None:
+        illegal = "terminate" if terminate_illegal else "raise"
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
     out: AECEnv = raw_env(variant, rules, players, seed, plugins, **options)
-    if terminate_illegal:
+    if illegal == "terminate":
         out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
@@ -94,29 +101,107 @@ def single_agent_env(
     variant: str | Profile = "rami51",
     rules: Mapping[str, Any] | None = None,
     players: int = 2,
-    seed: int = 0,
-    opponents: str | Sequence[str] = "random",
+    seed: int | None = None,
+    opponents: Opponent | Sequence[Opponent] = "random",
     seat: int = 0,
     plugins: Sequence[object] = (),
-    illegal: str = "raise",
+    illegal: str = "terminate",
+    illegal_reward: float = -1.0,
     mask_in_observation: bool = True,
     **options: Any,
 ):
-    """A Gymnasium environment: the agent at `seat`, rami bots at the others.
-    `illegal`: "raise" (ValueError on an unmasked action) or "terminate"
-    (the episode ends, reward -1: what Gymnasium's and SB3's checkers need,
-    as they step unmasked samples). `mask_in_observation=False`: the
-    observation is the vector alone (a Box, what SB3's MlpPolicy takes), the
-    mask read through `action_masks()` as sb3-contrib's MaskablePPO does."""
+    """A Gymnasium environment: the agent at `seat`, opponents at the others:
+    `opponents` a rami bot's name ("random", "greedy", "expert"...) or a policy,
+    a callable `(observation, mask) -> action` that plays the seat by
+    sub-steps as the agent does (its observation vector and mask), one for
+    every other seat or a list of them, seat order.
+    `illegal`: "terminate" (the default: an unmasked action ends the episode,
+    reward `illegal_reward`, -1, the game left as it was; what Gymnasium's and
+    SB3's checkers need, as they step unmasked samples) or "raise"
+    (ValueError). `mask_in_observation=False`: the observation is the vector
+    alone (a Box, what SB3's MlpPolicy takes), the mask read through
+    `action_masks()` as sb3-contrib's MaskablePPO does."""
     from .single import RamiSingleAgentEnv
 
-    return RamiSingleAgentEnv(
+    out = RamiSingleAgentEnv(
         raw_env(variant, rules, players, seed, plugins, **options),
         opponents=opponents,
         seat=seat,
         illegal=illegal,
+        illegal_reward=illegal_reward,
         mask_in_observation=mask_in_observation,
     )
+    if isinstance(variant, str) and not plugins:
+        # A spec as gym.make gives one (gym.make sets its own over it): check_env's
+        # render test and `env.spec.make(render_mode=...)` build the same environment again.
+        kwargs = {
+            "variant": variant,
+            "rules": rules,
+            "players": players,
+            "seed": seed,
+            "opponents": opponents,
+            "seat": seat,
+            "illegal": illegal,
+            "illegal_reward": illegal_reward,
+            "mask_in_observation": mask_in_observation,
+            **options,
+        }
+        out.spec = gym_spec(variant, kwargs)
+    return out
+
+
+single_agent_env.metadata = {"render_modes": ["ansi", "human"]}  # type: ignore[attr-defined]  # read by gym.make
+
+
+# --------------------------------------------------------------------------- Gymnasium's registry
+
+NAMESPACE = "rami"
+HOUSE_ID = f"{NAMESPACE}/house-v0"
+
+
+def gym_id(variant: str) -> str:
+    """The Gymnasium id of a preset (`rami/rami51-v0`); any other profile is `rami/house-v0`."""
+    from ..resources import preset_names
+
+    return f"{NAMESPACE}/{variant}-v0" if variant in preset_names() else HOUSE_ID
+
+
+def gym_spec(variant: str, kwargs: dict[str, Any]) -> Any:
+    from gymnasium.envs.registration import EnvSpec
+
+    entry = "rami_core.rl:single_agent_env"
+    return EnvSpec(id=gym_id(variant), entry_point=entry, kwargs=kwargs, disable_env_checker=True)
+
+
+def _house_env(variant: str | Profile | None = None, **kwargs: Any):
+    """`rami/house-v0`: a house-rule file (or a Profile) as `variant=`."""
+    if variant is None:
+        raise TypeError(f'{HOUSE_ID} needs variant= (a house-rule file: variant="variants/house/...yaml")')
+    return single_agent_env(variant, **kwargs)
+
+
+_house_env.metadata = single_agent_env.metadata  # type: ignore[attr-defined]
+
+
+def register_gym_envs() -> list[str]:
+    """Register every preset as `rami/<preset>-v0` and `rami/house-v0` in
+    Gymnasium's registry (done when rami_core.rl is imported; again, nothing
+    changes). Returns the ids."""
+    import gymnasium
+
+    from ..resources import preset_names
+
+    ids = []
+    for name in [*preset_names(), None]:
+        env_id = HOUSE_ID if name is None else gym_id(name)
+        ids.append(env_id)
+        if env_id in gymnasium.registry:
+            continue
+        if name is None:
+            gymnasium.register(env_id, entry_point="rami_core.rl:_house_env")
+        else:
+            gymnasium.register(env_id, entry_point="rami_core.rl:single_agent_env", kwargs={"variant": name})
+    return ids
 
 
 __all__ = [
@@ -126,8 +211,12 @@ __all__ = [
     "RamiEnv",
     "SubStep",
     "env",
+    "gym_id",
     "load",
     "observation_layout",
     "raw_env",
+    "register_gym_envs",
     "single_agent_env",
 ]
+
+register_gym_envs()

@@ -5,9 +5,10 @@ seat whose turn it is. An action is one sub-step of a turn (see
 rami_core.rl.layout, rami_core.rl.compact and docs/rl.md); the
 observation is PettingZoo's classic pair `{"observation", "action_mask"}`,
 the mask saying which sub-steps the engine accepts now, so a masked policy
-never plays an illegal move. An unmasked action is refused with ValueError
-and the game is left as it was, unless `rl.env(..., terminate_illegal=True)`
-wraps the environment in PettingZoo's TerminateIllegalWrapper.
+never plays an illegal move. Here an unmasked action is refused with
+ValueError and the game is left as it was; `rl.env()` wraps the environment
+in PettingZoo's TerminateIllegalWrapper (the episode ends, -1 to the mover)
+unless asked `illegal="raise"`.
 """
 
 from __future__ import annotations
@@ -68,9 +69,11 @@ class RamiEnv(AECEnv):
     instead of int32 counts. `turn_substeps`: a turn still going after this
     many sub-steps is ended by the clock (the engine's timeout), as is a turn
     where the seat has no sub-step left; the timeout is never the agent's
-    choice. `seed`: the start of the environment's stream of deals: `reset()`
-    without a seed deals the next game of the stream, `reset(seed=s)` starts
-    the stream again from s (its first game is seed s)."""
+    choice. `seed`: the start of the environment's stream of deals (None, the
+    default: drawn from the OS, a different stream for every environment, as
+    Gymnasium does); `reset()` without a seed deals the next game of the
+    stream, `reset(seed=s)` starts the stream again from s (its first game is
+    seed s)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "rami_v0",
@@ -83,7 +86,7 @@ class RamiEnv(AECEnv):
         profile: Profile,
         players: int,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         plugins: Sequence[object] = (),
         episode: str = "round",
         reward: str = "round",
@@ -113,8 +116,10 @@ class RamiEnv(AECEnv):
         self.profile = profile
         self.players = players
         self.plugins = tuple(plugins)
-        self.seed = seed
-        self._stream = random.Random(seed)
+        # No seed: the stream is seeded from the OS (as Gymnasium's np_random is), so two
+        # unseeded environments deal differently; a seed makes the stream reproducible.
+        self.seed: int | None = seed
+        self._stream = random.Random(seed)  # random.Random(None) draws from os.urandom
         self._first_seed: int | None = seed  # the first reset() without a seed deals this one
         self.actions = actions
         self.scaled = scaled

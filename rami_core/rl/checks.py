@@ -7,8 +7,8 @@
 PettingZoo's `api_test`, `seed_test` and `render_test` on `rl.env` (the
 full action space, then the compact one for `api_test`); Gymnasium's
 `check_env` and Stable-Baselines3's `check_env` on `rl.single_agent_env`
-with `illegal="terminate"` (both checkers step unmasked samples, which the
-default refuses with ValueError). A checker that fails prints its error and
+as it is (both checkers step unmasked samples, which end the episode with
+the illegal reward by default). A checker that fails prints its error and
 the run exits 1; SB3's checker is skipped with a note when stable-baselines3
 is not installed (it needs torch: the `rl-train` extra), unless asked for.
 CI runs this against the installed wheel.
@@ -60,7 +60,7 @@ def _checks(name: str, require_sb3: bool) -> dict[str, Callable[[], str | None]]
         render_test(lambda render_mode=None: env(name, render_mode=render_mode))
 
     def gym() -> None:
-        gym_check_env(single_agent_env(name, illegal="terminate", max_turns=50), skip_render_check=False)
+        gym_check_env(single_agent_env(name, max_turns=50), skip_render_check=False)
 
     def sb3() -> str | None:
         try:
@@ -69,9 +69,9 @@ def _checks(name: str, require_sb3: bool) -> dict[str, Callable[[], str | None]]
             if require_sb3:
                 raise
             return "skipped: stable-baselines3 is not installed (pip install 'rami[rl-train]')"
-        sb3_check_env(single_agent_env(name, illegal="terminate", max_turns=50), warn=False)
+        sb3_check_env(single_agent_env(name, max_turns=50), warn=False)
         sb3_check_env(
-            single_agent_env(name, illegal="terminate", max_turns=50, mask_in_observation=False, scaled=True),
+            single_agent_env(name, max_turns=50, mask_in_observation=False, scaled=True),
             warn=False,
         )
         return None

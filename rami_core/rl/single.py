@@ -9,8 +9,8 @@ expert...) that see only their own view and play whole engine actions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 import gymnasium as gym
 import numpy as np
@@ -26,6 +26,10 @@ BOT_STEP_CAP = 200  # a bot still playing after this many actions in one turn le
 
 ILLEGAL = ("raise", "terminate")
 
+# A policy playing an opponent's seat by sub-steps, as the agent does: (observation vector, mask) -> action.
+Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
+Opponent: TypeAlias = str | Policy
+
 
 class RamiSingleAgentEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"]}  # noqa: RUF012 (gymnasium declares it an instance variable)
@@ -33,9 +37,10 @@ class RamiSingleAgentEnv(gym.Env):
     def __init__(
         self,
         aec: RamiEnv,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int = 0,
-        illegal: str = "raise",
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
         mask_in_observation: bool = True,
     ):
         n = aec.players
@@ -43,14 +48,22 @@ class RamiSingleAgentEnv(gym.Env):
             raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not at this table (0 to {n - 1})")
-        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        one = isinstance(opponents, str) or callable(opponents)
+        names: list[Opponent] = [opponents] * (n - 1) if one else list(opponents)  # type: ignore[list-item, arg-type]
         if len(names) != n - 1:
             raise ValueError(f"{n - 1} opponents needed, got {len(names)}")
+        for o in names:
+            if not (isinstance(o, str) or callable(o)):
+                raise TypeError(
+                    f"an opponent is a bot's name or a policy (observation, mask) -> action, not {o!r:.60}"
+                )
+        others = [s for s in range(n) if s != seat]
         self.aec = aec
         self.seat = seat
         self.agent = aec.possible_agents[seat]
         self.opponent_names = names
         self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
         self.mask_in_observation = mask_in_observation
         self.render_mode = aec.render_mode
         space = aec.observation_space(self.agent)
@@ -59,7 +72,11 @@ class RamiSingleAgentEnv(gym.Env):
         self.action_space = aec.action_space(self.agent)
         self._bots: dict[int, Any] = {}
         self._over = True
-        aec.external_seats = frozenset(s for s in range(n) if s != seat)
+        # Seats of policies play sub-steps as the agent does; bots play whole engine actions.
+        self._policies: dict[int, Policy] = {
+            s: o for s, o in zip(others, names, strict=True) if not isinstance(o, str)
+        }
+        aec.external_seats = frozenset(s for s in others if s not in self._policies)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -70,6 +87,7 @@ class RamiSingleAgentEnv(gym.Env):
         self._bots = {
             s: make_bot(name, (game.state.seed or 0) * 8 + s)
             for s, name in zip(others, self.opponent_names, strict=False)
+            if isinstance(name, str)
         }
         self._pending_reward = 0.0
         self._over = False
@@ -98,6 +116,9 @@ class RamiSingleAgentEnv(gym.Env):
             game = env.game
             assert game is not None
             seat = game.state.turn
+            if seat in self._policies:
+                self._play_policy(seat)
+                continue
             bot = self._bots[seat]
             steps = 0
             while game.state.turn == seat and game.state.phase != OVER:
@@ -113,6 +134,18 @@ class RamiSingleAgentEnv(gym.Env):
                 if self._done():
                     return
 
+    def _play_policy(self, seat: int) -> None:
+        """One sub-step of an opponent's policy, through the AEC environment."""
+        env = self.aec
+        obs = env.observe(env.agent_selection)
+        action = int(self._policies[seat](obs["observation"], obs["action_mask"]))
+        if not (0 <= action < env.action_size and obs["action_mask"][action]):
+            raise ValueError(
+                f"the policy of seat {seat} played action {action}, which its mask does not allow"
+            )
+        env.step(action)
+        self._pending_reward += env.rewards.get(self.agent, 0.0)
+
     def _apply_bot(self, action: A.Action) -> None:
         """A bot's whole action through the AEC environment's bookkeeping (round ends, rewards)."""
         env = self.aec
@@ -126,12 +159,13 @@ class RamiSingleAgentEnv(gym.Env):
         env = self.aec
         if self._over:
             raise RuntimeError("the episode is over (or never began): call reset()")
-        if self.illegal == "terminate" and not self.action_masks()[int(action)]:
+        index = int(action)
+        if self.illegal == "terminate" and not (0 <= index < env.action_size and self.action_masks()[index]):
             # Gymnasium's and SB3's checkers step unmasked samples: the episode ends, as
             # PettingZoo's TerminateIllegalWrapper ends it, and the game is left as it was.
             self._over = True
-            return self._obs(), -1.0, True, False, {**self._info(), "illegal_action": int(action)}
-        env.step(int(action))
+            return self._obs(), self.illegal_reward, True, False, {**self._info(), "illegal_action": index}
+        env.step(index)
         reward = env.rewards.get(self.agent, 0.0)
         self._pending_reward = 0.0
         if not self._done():
