@@ -831,6 +831,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "{name} is not a number a game uses: refused",
         "{name} n'est pas un nombre qu'une partie utilise : refusé",
     ),
+    (
+        "json_duplicate_key",
+        "the key {key} appears twice in one object: refused",
+        "la clé {key} apparaît deux fois dans un même objet : refusé",
+    ),
     # ------------------------------------------------------------ card notation in files (rami_core.cards.parse_card)
     ("card_not_a_card", "not a card: {card}", "ce n'est pas une carte : {card}"),
     ("card_empty", "empty card", "carte vide"),
