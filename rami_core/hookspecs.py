@@ -58,9 +58,13 @@ class Refusal:
 
 class PluginSettings(BaseModel):
     """The base of a plugin's settings: a pydantic model that refuses unknown keys,
-    so a misspelt setting in a profile is an error, not a silent default."""
+    so a misspelt setting in a profile is an error, not a silent default, and
+    converts nothing (strict): ``true`` is not the number 1, ``"3"`` and ``3.0``
+    are not the integer 3, as in the profile's own groups. A plugin whose
+    setting is an Enum declares that field ``Field(strict=False)`` (a YAML
+    file gives the enum's value as a string)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 S = TypeVar("S", bound=PluginSettings)

@@ -332,6 +332,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the first, game {game} (seed {seed}): {error}",
         "serve_needs_extra": "rami serve needs the server extra: pip install 'rami[server]' ({error})",
         "serve_listening": "rami table server on {url} (games kept in {db})",
+        "serve_listening_ephemeral": "rami table server on {url} (EPHEMERAL: games kept in memory only, "
+        "all lost when the server stops)",
+        "serve_db_in_memory": "--db {db}: an in-memory or temporary database loses every game when the "
+        "server stops; give a file (--db rami.sqlite), or pass --ephemeral to mean it",
         "serve_no_table": "{db}: no table {table} (tables: {tables})",
         "serve_no_tables": "none",
         "puzzle_check_ok_one": "difficulty {difficulty}, {n} move",
@@ -692,6 +696,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "la première, partie {game} (graine {seed}) : {error}",
         "serve_needs_extra": "rami serve demande l'extra server : pip install 'rami[server]' ({error})",
         "serve_listening": "serveur de tables rami sur {url} (parties gardées dans {db})",
+        "serve_listening_ephemeral": "serveur de tables rami sur {url} (ÉPHÉMÈRE : parties gardées en "
+        "mémoire seulement, toutes perdues à l'arrêt du serveur)",
+        "serve_db_in_memory": "--db {db} : une base en mémoire ou temporaire perd toutes les parties à "
+        "l'arrêt du serveur ; donnez un fichier (--db rami.sqlite), ou passez --ephemeral pour le vouloir",
         "serve_no_table": "{db} : pas de table {table} (tables : {tables})",
         "serve_no_tables": "aucune",
         "puzzle_check_ok_one": "difficulté {difficulty}, {n} déplacement",

@@ -200,6 +200,26 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "nombre entier trop grand pour être lu : {value}",
     ),
     (
+        "int_got_bool",
+        "input should be a valid integer, got {value}: a boolean (true, yes, on) is not a number",
+        "attendu un nombre entier, reçu {value} : un booléen (true, yes, on) n'est pas un nombre",
+    ),
+    (
+        "int_got_float",
+        "input should be a valid integer, got {value}: write a whole number without a decimal point",
+        "attendu un nombre entier, reçu {value} : écrivez un nombre entier sans virgule",
+    ),
+    (
+        "int_got_text",
+        "input should be a valid integer, got the text {value}: write the number without quotes",
+        "attendu un nombre entier, reçu le texte {value} : écrivez le nombre sans guillemets",
+    ),
+    (
+        "bool_got_text",
+        "input should be a valid boolean, got the text {value}: write true or false without quotes",
+        "attendu un booléen (true ou false), reçu le texte {value} : écrivez true ou false sans guillemets",
+    ),
+    (
         "bool_type",
         "input should be a valid boolean, got {value}",
         "attendu un booléen (true ou false), reçu {value}",
@@ -831,6 +851,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
         "{name} is not a number a game uses: refused",
         "{name} n'est pas un nombre qu'une partie utilise : refusé",
     ),
+    (
+        "json_duplicate_key",
+        "the key {key} appears twice in one object: refused",
+        "la clé {key} apparaît deux fois dans un même objet : refusé",
+    ),
     # ------------------------------------------------------------ card notation in files (rami_core.cards.parse_card)
     ("card_not_a_card", "not a card: {card}", "ce n'est pas une carte : {card}"),
     ("card_empty", "empty card", "carte vide"),
@@ -1240,6 +1265,10 @@ _KINDS = {
     "int_type": "a_valid_int",
     "int_parsing": "a_valid_int",
     "int_from_float": "a_valid_int",
+    "int_got_bool": "a_valid_int",
+    "int_got_float": "a_valid_int",
+    "int_got_text": "a_valid_int",
+    "bool_got_text": "a_valid_bool",
     "bool_type": "a_valid_bool",
     "bool_parsing": "a_valid_bool",
     "string_type": "a_valid_str",
@@ -1327,6 +1356,18 @@ def from_validation(err: Mapping[str, Any]) -> Said:
         return Said(kind, limit=limit, count=ctx.get("actual_length", "?"))
     if kind in ("literal_error", "enum") and "expected" in ctx:
         return Said("not_one_of", value=value, choices=str(ctx["expected"]))
+    raw = err.get("input")
+    if kind == "int_type":  # strict: what was given instead says how to write it
+        if isinstance(raw, bool):
+            return Said("int_got_bool", value=value)
+        if isinstance(raw, float):
+            return Said("int_got_float", value=value)
+        if isinstance(raw, str):  # '51' is a number in quotes, 'lots' no number at all
+            return Said("int_got_text" if raw.strip().lstrip("+-").isdigit() else "int_parsing", value=value)
+    if kind == "bool_type" and isinstance(raw, str):
+        return Said(
+            "bool_got_text" if raw.strip().lower() in ("true", "false") else "bool_parsing", value=value
+        )
     if kind in PROBLEMS and template_params(PROBLEMS[kind]["en"]) == {"value"}:
         return Said(kind, value=value)
     if kind in ("model_type", "model_attributes_type"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, model_validator
 
 from .going_out import impossible
 from .problems import Said
@@ -104,11 +104,11 @@ class TimeoutAction(str, Enum):
 
 
 class Players(Strict):
-    min: int = Field(
+    min: StrictInt = Field(
         2, ge=2, le=8, description="Fewest players the variant is played with (a game needs two)."
     )
-    max: int = Field(4, ge=2, le=8, description="Most players the variant is played with.")
-    counts: list[int] | None = Field(
+    max: StrictInt = Field(4, ge=2, le=8, description="Most players the variant is played with.")
+    counts: list[StrictInt] | None = Field(
         None,
         min_length=1,
         max_length=7,  # 2 to 8 players: a longer list can only repeat itself
@@ -117,39 +117,43 @@ class Players(Strict):
 
 
 class Deck(Strict):
-    decks: int = Field(
+    decks: StrictInt = Field(
         2, ge=1, le=4, description="Number of 52-card decks shuffled together; identical cards stay distinct."
     )
-    jokers: int = Field(2, ge=0, le=8, description="Number of jokers added to the decks.")
+    jokers: StrictInt = Field(2, ge=0, le=8, description="Number of jokers added to the decks.")
 
 
 class Deal(Strict):
-    hand_size: int = Field(13, ge=1, le=30, description="Cards dealt to each player.")
-    hand_size_by_players: dict[int, Annotated[int, Field(ge=1, le=30)]] = Field(
+    hand_size: StrictInt = Field(13, ge=1, le=30, description="Cards dealt to each player.")
+    hand_size_by_players: dict[int, Annotated[StrictInt, Field(ge=1, le=30)]] = Field(
         default_factory=dict,
         max_length=7,
         description="Hand size by player count, overriding hand_size for the counts listed (classic: 2: 10, 3: 7 ...).",
     )
-    dealer_extra_card: bool = Field(
+    dealer_extra_card: StrictBool = Field(
         False,
         description="The first player receives one more card and starts by laying or discarding, without drawing.",
     )
-    upcard: bool = Field(False, description="One card is turned up from the stock to start the discard pile.")
+    upcard: StrictBool = Field(
+        False, description="One card is turned up from the stock to start the discard pile."
+    )
     first_player: FirstPlayer = Field(
         FirstPlayer.random,
         description="Who plays first in the first round: drawn at random (seeded) or seat 0.",
     )
-    rotate: bool = Field(True, description="The first player moves one seat to the left each new round.")
+    rotate: StrictBool = Field(
+        True, description="The first player moves one seat to the left each new round."
+    )
 
 
 class Draw(Strict):
-    from_discard: bool = Field(
+    from_discard: StrictBool = Field(
         True, description="A player may draw the top card of the discard pile instead of the stock."
     )
-    discard_before_opening: bool = Field(
+    discard_before_opening: StrictBool = Field(
         True, description="A player who has not opened may draw from the discard pile."
     )
-    taken_discard_must_be_laid: bool = Field(
+    taken_discard_must_be_laid: StrictBool = Field(
         False, description="A card drawn from the discard pile must be on the table by the end of that turn."
     )
     empty_stock: EmptyStock = Field(
@@ -164,14 +168,14 @@ class Draw(Strict):
 
 
 class Discard(Strict):
-    enabled: bool = Field(
+    enabled: StrictBool = Field(
         True, description="Each turn ends by discarding one card; false: there is no discard pile at all."
     )
-    keep_last: bool = Field(
+    keep_last: StrictBool = Field(
         True,
         description="Going out must end with a discard: laying the last card of the hand is refused.",
     )
-    throw_back: bool = Field(
+    throw_back: StrictBool = Field(
         True,
         description=(
             "The card taken from the discard pile may be discarded again the same turn; false: that "
@@ -181,57 +185,65 @@ class Discard(Strict):
 
 
 class Melds(Strict):
-    run_min: int = Field(3, ge=2, le=13, description="Fewest cards in a run.")
-    set_min: int = Field(3, ge=2, le=8, description="Fewest cards in a set.")
-    set_max: int = Field(4, ge=2, le=8, description="Most cards in a set.")
-    set_distinct_suits: bool = Field(True, description="The cards of a set are all of different suits.")
+    run_min: StrictInt = Field(3, ge=2, le=13, description="Fewest cards in a run.")
+    set_min: StrictInt = Field(3, ge=2, le=8, description="Fewest cards in a set.")
+    set_max: StrictInt = Field(4, ge=2, le=8, description="Most cards in a set.")
+    set_distinct_suits: StrictBool = Field(True, description="The cards of a set are all of different suits.")
     ace: AceRule = Field(
         AceRule.both, description="Where an ace stands in a run: low (A-2-3), high (Q-K-A) or both ends."
     )
-    wrap: bool = Field(False, description="A run may turn the corner K-A-2 (needs ace: both).")
+    wrap: StrictBool = Field(False, description="A run may turn the corner K-A-2 (needs ace: both).")
 
 
 class Opening(Strict):
-    required: bool = Field(
+    required: StrictBool = Field(
         True,
         description="A player must open before laying off, rearranging or swapping; false: everybody counts as opened.",
     )
-    pure_run: bool = Field(False, description="The opening must contain a run with no joker.")
-    points: int = Field(0, ge=0, le=500, description="Points the opening melds must reach (0: no threshold).")
-    jokers: bool = Field(True, description="Jokers may be used in the opening.")
-    run_and_set: bool = Field(False, description="The opening must contain at least one run and one set.")
-    all_at_once: bool = Field(
+    pure_run: StrictBool = Field(False, description="The opening must contain a run with no joker.")
+    points: StrictInt = Field(
+        0, ge=0, le=500, description="Points the opening melds must reach (0: no threshold)."
+    )
+    jokers: StrictBool = Field(True, description="Jokers may be used in the opening.")
+    run_and_set: StrictBool = Field(
+        False, description="The opening must contain at least one run and one set."
+    )
+    all_at_once: StrictBool = Field(
         False,
         description="Nothing is laid before going out: every meld action must lay the whole hand (all but one card where a discard ends the round).",
     )
-    go_out_below_points: bool = Field(
+    go_out_below_points: StrictBool = Field(
         False,
         description="A player may open below the points by going out at once (all but the discard); the other opening conditions still hold.",
     )
-    go_out_run_without_taken_discard: bool = Field(
+    go_out_run_without_taken_discard: StrictBool = Field(
         False,
         description="When going out below the points after taking the discard top this turn, some run must be built without that card.",
     )
 
 
 class Table(Strict):
-    new_melds: bool = Field(True, description="After opening, a player may lay new melds in later turns.")
-    lay_off: bool = Field(True, description="After opening, a player may add cards to any meld on the table.")
-    rearrange: bool = Field(
+    new_melds: StrictBool = Field(
+        True, description="After opening, a player may lay new melds in later turns."
+    )
+    lay_off: StrictBool = Field(
+        True, description="After opening, a player may add cards to any meld on the table."
+    )
+    rearrange: StrictBool = Field(
         False,
         description="After opening, a player may rebuild the whole table (every meld valid, every table card kept, at least one card from the hand).",
     )
-    in_opening_turn: bool = Field(
+    in_opening_turn: StrictBool = Field(
         True, description="Lay offs, swaps and rearrangements are allowed in the turn the player opens."
     )
 
 
 class Jokers(Strict):
-    max_per_meld: int | None = Field(
+    max_per_meld: StrictInt | None = Field(
         None, ge=0, le=8, description="Most jokers in one meld (null: no limit)."
     )
-    min_naturals: int = Field(1, ge=1, le=8, description="Fewest natural (non-joker) cards in a meld.")
-    penalty: int = Field(25, ge=0, le=500, description="What a joker left in hand costs.")
+    min_naturals: StrictInt = Field(1, ge=1, le=8, description="Fewest natural (non-joker) cards in a meld.")
+    penalty: StrictInt = Field(25, ge=0, le=500, description="What a joker left in hand costs.")
     swap: JokerSwap = Field(
         JokerSwap.to_hand,
         description="never: a laid joker stays where it is; on_table: it moves between melds when the table is rearranged but never returns to a hand; to_hand: giving the card it stands for takes it into the hand.",
@@ -254,22 +266,24 @@ class Scoring(Strict):
         Penalty.hand,
         description="hand: each loser pays the points left in hand; fixed: each loser pays fixed_penalty.",
     )
-    fixed_penalty: int = Field(100, ge=0, le=10000, description="What each loser pays under penalty: fixed.")
-    ace_points: int = Field(
+    fixed_penalty: StrictInt = Field(
+        100, ge=0, le=10000, description="What each loser pays under penalty: fixed."
+    )
+    ace_points: StrictInt = Field(
         11, ge=0, le=100, description="An ace's value (in hand, and in a meld except at the bottom of a run)."
     )
-    ace_low_points: int = Field(
+    ace_low_points: StrictInt = Field(
         1, ge=0, le=100, description="An ace's opening value at the bottom of a run (A-2-3)."
     )
-    court_points: int = Field(10, ge=0, le=100, description="Value of J, Q and K.")
-    positive: bool = Field(
+    court_points: StrictInt = Field(10, ge=0, le=100, description="Value of J, Q and K.")
+    positive: StrictBool = Field(
         False, description="The winner scores what the others hold and the highest total wins."
     )
     rami_sec: RamiSec = Field(
         RamiSec.none,
         description="Going out in the turn of one's first lay: losers pay double, a bonus, or nothing special.",
     )
-    rami_sec_bonus: int = Field(
+    rami_sec_bonus: StrictInt = Field(
         10,
         ge=0,
         le=1000,
@@ -282,35 +296,37 @@ class Game(Strict):
         GameEnd.target,
         description="target: a score reaching the target ends the game; single_round; rounds: a fixed number.",
     )
-    target: int = Field(100, ge=1, le=100000, description="The score that ends the game.")
-    team_target: int | None = Field(
+    target: StrictInt = Field(100, ge=1, le=100000, description="The score that ends the game.")
+    team_target: StrictInt | None = Field(
         None, ge=1, le=100000, description="The target in a team game (null: same as target)."
     )
     target_outcome: TargetOutcome = Field(
         TargetOutcome.lowest_wins,
         description="lowest_wins: the game ends and the lowest score wins; reacher_loses: the side reaching the target loses (lowest of the others wins).",
     )
-    rounds: int = Field(1, ge=1, le=1000, description="Rounds in a game under end: rounds.")
-    end_on_empty_stock: bool = Field(
+    rounds: StrictInt = Field(1, ge=1, le=1000, description="Rounds in a game under end: rounds.")
+    end_on_empty_stock: StrictBool = Field(
         False, description="The game ends when the stock is empty at the end of a turn."
     )
 
 
 class Teams(Strict):
-    enabled: bool = Field(
+    enabled: StrictBool = Field(
         False, description="At four players, partners facing (seats 0 and 2 against 1 and 3) share one score."
     )
     partner_opening: PartnerOpening = Field(
         PartnerOpening.free,
         description="Once a partner has opened: the other's first lay is free, or needs a pure run.",
     )
-    opponents_pay_only: bool = Field(
+    opponents_pay_only: StrictBool = Field(
         True, description="Only the winner's opposing side pays; the partner pays nothing."
     )
 
 
 class Turn(Strict):
-    time_limit: int | None = Field(None, ge=1, le=3600, description="Seconds per turn (null: no clock).")
+    time_limit: StrictInt | None = Field(
+        None, ge=1, le=3600, description="Seconds per turn (null: no clock)."
+    )
     timeout: TimeoutAction = Field(
         TimeoutAction.draw_then_pass,
         description="What a timeout does: draw from the stock if not drawn, then end the turn (discarding the card drawn where there is a discard).",
@@ -342,7 +358,7 @@ class Descriptions(Strict):
 class Profile(Strict):
     """A whole variant: the presets and every house-rule file resolve to one."""
 
-    format: int = Field(FORMAT_VERSION, ge=1, le=FORMAT_VERSION, description="Profile format version.")
+    format: StrictInt = Field(FORMAT_VERSION, ge=1, le=FORMAT_VERSION, description="Profile format version.")
     name: str = Field("custom", max_length=200, description="Short name of the variant.")
     description: Annotated[str, Field(max_length=2000)] | Descriptions = Field(
         "",
@@ -366,7 +382,7 @@ class Profile(Strict):
     game: Game = Field(default_factory=Game)
     teams: Teams = Field(default_factory=Teams)
     turn: Turn = Field(default_factory=Turn)
-    plugins: dict[str, dict[str, Any] | bool | None] = Field(
+    plugins: dict[str, dict[str, Any] | StrictBool | None] = Field(
         default_factory=dict,
         description="House-rule plugins by name, each with its own settings ({} or true: on with defaults; false or null: off, e.g. to switch off a plugin the parent profile turns on).",
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
 import stat
 from typing import Any, TextIO
@@ -213,8 +214,26 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 reads as an infinity
+        raise ValueError(Said("json_constant", name=short(text)))
+    return value
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(Said("json_constant", name=name))
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: ``{"a": 1, "a": 2}`` says two
+    things and one reader would keep the first, another the last."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(Said("json_duplicate_key", key=short(key)))
+        out[key] = value
+    return out
 
 
 def _depth(data: Any) -> int:
@@ -233,11 +252,18 @@ def _depth(data: Any) -> int:
 
 
 def loads_json(text: str) -> Any:
-    """JSON with integers capped in digits, no NaN or Infinity, nesting bounded.
+    """JSON with integers capped in digits, no NaN or Infinity, no key twice in
+    an object, nesting bounded.
 
     Raises ValueError (with a short reason) for anything else."""
     try:
-        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+        data = json.loads(
+            text,
+            parse_int=_bounded_int,
+            parse_float=_finite_float,
+            parse_constant=_no_constant,
+            object_pairs_hook=_no_duplicates,
+        )
     except json.JSONDecodeError as exc:
         # the json module's own phrase ("Expecting value"), quoted as it writes it
         raise ValueError(Said("json_bad", line=exc.lineno, detail=Said("text", text=exc.msg))) from None

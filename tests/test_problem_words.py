@@ -111,9 +111,27 @@ def test_every_said_names_a_code_of_the_catalogue_and_every_code_is_said():
 @pytest.mark.parametrize("kind", sorted(PYDANTIC_TYPES))
 def test_each_pydantic_type_is_said_by_its_own_code(kind):
     ctx = {"ge": 1, "gt": 1, "le": 1, "lt": 1, "max_length": 1, "min_length": 1, "actual_length": 2}
-    said = from_validation({"type": kind, "ctx": ctx, "input": "x"})
+    # a text where a strict int or bool is expected is said as the text it is (int_parsing, int_got_text)
+    given = [1] if kind in ("int_type", "bool_type") else "x"
+    said = from_validation({"type": kind, "ctx": ctx, "input": given})
     assert said.code == kind
     assert "Input should" not in said.words("fr") and said.words("fr") != said.words("en")
+
+
+@pytest.mark.parametrize(
+    ("kind", "given", "code"),
+    [
+        ("int_type", True, "int_got_bool"),
+        ("int_type", 51.0, "int_got_float"),
+        ("int_type", "51", "int_got_text"),
+        ("int_type", "lots", "int_parsing"),
+        ("bool_type", "true", "bool_got_text"),
+        ("bool_type", "ture", "bool_parsing"),
+    ],
+)
+def test_a_strict_type_error_says_what_was_given(kind, given, code):
+    said = from_validation({"type": kind, "input": given})
+    assert said.code == code and said.words("fr") != said.words("en")
 
 
 def test_no_problem_is_made_from_english_text():

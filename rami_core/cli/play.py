@@ -201,7 +201,7 @@ def play(
         if not profile.allows_players(n):
             counts = profile.player_counts()
             raise click.BadParameter(
-                msg("played_by", name=profile.name, counts=", ".join(map(str, counts)), n=n),
+                msg("played_by", name=visible(profile.name), counts=", ".join(map(str, counts)), n=n),
                 param_hint="--players",
             )
         if len(bot_names) > n:
@@ -243,9 +243,9 @@ def play(
             name = msg("bot_one", bot=kind) if bot_count[kind] == 1 else msg("bot_name", bot=kind, n=i + 1)
             seats.append(Seat(False, name, kind, make_bot(kind, seat_seed * 16 + i)))
         if i < len(given) and given[i]:
-            seats[-1].name = given[i]
+            seats[-1].name = visible(given[i])
         elif isinstance(saved_name, str) and saved_name and not given:
-            seats[-1].name = saved_name
+            seats[-1].name = visible(saved_name)
     clock_seconds = None
     if clock is not None:
         clock_seconds = clock or game.rules.turn_time_limit or 60

@@ -9,6 +9,7 @@ import yaml
 
 from rami_core.cli.common import lang_option, report_problems, report_warnings, set_option
 from rami_core.errors import ProfileError
+from rami_core.userfiles import visible
 
 
 @click.command()
@@ -53,12 +54,12 @@ def show(variant_or_file: str, overrides: tuple[str, ...], lang: str) -> None:
     from rami_core.loader import load_profile
 
     profile = load_profile(variant_or_file, overrides)
-    click.echo(
-        yaml.safe_dump(
-            profile.model_dump(mode="json"), sort_keys=False, allow_unicode=True, default_flow_style=False
-        ),
-        nl=False,
-    )
+    data = profile.model_dump(mode="json")
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False)
+    if visible(text.replace("\n", " ")) != text.replace("\n", " "):
+        # a character the terminal would obey (a bidi override yaml leaves raw): every non-ASCII one escaped
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=False, default_flow_style=False)
+    click.echo(text, nl=False)
 
 
 @click.command()

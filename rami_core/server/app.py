@@ -31,6 +31,7 @@ from ..refusals import refusal_json
 from ..resources import preset_names
 from ..userfiles import loads_json
 from .advice import check_action, hint_of, hint_view, table_rules
+from .guard import EXCEPTION_HANDLERS, CrossSite, LastResort, json_body
 from .hub import EXPIRE_AFTER, Hub
 from .limits import Limits
 from .lobby import described, house_names, profile_and_warnings
@@ -43,7 +44,6 @@ from .views import summary
 from .words import Words, page_lang, table_events
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 2 * 1024 * 1024
 MAX_WS_MESSAGE = 256 * 1024
 PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
 ADVICE_SECONDS = 10.0  # the longest a hint or a check waits for its turn to be thought
@@ -132,21 +132,6 @@ def profile_refused(e: ProfileError, lang: str) -> JSON:
     return JSON({"error": body}, status_code=400)
 
 
-async def _json_body(request: Request) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
-        raise ServerError(413, "too_large", f"the request is over {MAX_BODY} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ServerError(413, "too_large", f"the request is over {MAX_BODY} bytes")
-    try:
-        return loads_json(body.decode("utf-8"))  # integers bounded in digits, no NaN, nesting bounded
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ServerError(400, "invalid_json", f"the body is not JSON: {e}") from None
-
-
 def create_app(
     db: str | Path = "rami.sqlite",
     *,
@@ -230,7 +215,7 @@ def create_app(
 
     @guarded
     async def create_table(request: Request) -> Response:
-        data = await _json_body(request)
+        data = await json_body(request)
         try:
             req = CreateTable.model_validate(data)
         except ValidationError as e:
@@ -274,7 +259,7 @@ def create_app(
     @guarded
     async def public_join(request: Request) -> Response:
         """ "Play now": a ticket, then a seat at the next public table (`public`)."""
-        data = await _json_body(request)
+        data = await json_body(request)
         try:
             req = PublicJoin.model_validate(data)
         except ValidationError as e:
@@ -350,7 +335,7 @@ def create_app(
         """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
-        data = await _json_body(request)
+        data = await json_body(request)
         async with t.lock:
             state = t.game.state.copy()
         lang = page_lang(request.query_params.get("lang"))
@@ -360,7 +345,7 @@ def create_app(
     async def act(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
-        data = await _json_body(request)
+        data = await json_body(request)
         await hub.act(t, seat, data)
         return JSON(await hub.current_view(t, seat))
 
@@ -496,6 +481,11 @@ def create_app(
         *puzzle_routes,
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders), Middleware(LastResort), Middleware(CrossSite)],
+        exception_handlers=EXCEPTION_HANDLERS,
+    )
     app.state.hub = hub
     return app

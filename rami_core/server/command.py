@@ -10,6 +10,7 @@ import click
 import rami_core.cli.types as types
 
 from ..cli.common import Seconds, cli_words, lang_option, said_words
+from ..userfiles import visible
 from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PER_CLIENT, TABLES_WINDOW
 
 
@@ -17,6 +18,11 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=types.IntRange(0, 65535), help="Port.")
 @click.option("--db", default="rami.sqlite", show_default=True, help="The SQLite file the games are kept in.")
+@click.option(
+    "--ephemeral",
+    is_flag=True,
+    help="Allow an in-memory --db (:memory:): every game is lost when the server stops (the banner says so).",
+)
 @click.option(
     "--sync",
     "synchronous",
@@ -116,6 +122,7 @@ def serve(
     host: str,
     port: int,
     db: str,
+    ephemeral: bool,
     synchronous: str,
     round_pause: float,
     bot_delay: float,
@@ -143,7 +150,14 @@ def serve(
         click.echo(cli_words("serve_needs_extra", error=str(e)), err=True)
         sys.exit(1)
     from ..errors import ProfileError
-    from .store import StoreError
+    from .store import StoreError, in_memory
+
+    memory = in_memory(db)
+    if memory and not ephemeral:
+        click.echo(f"rami serve: {cli_words('serve_db_in_memory', db=repr(db))}", err=True)
+        sys.exit(2)
+    if memory:
+        db = ":memory:"  # one form SQLite reads without URI parsing
 
     try:
         app = create_app(
@@ -169,7 +183,8 @@ def serve(
     except ProfileError as e:
         click.echo(f"rami serve: --public-house: {e.format(lang)}", err=True)
         sys.exit(1)
-    click.echo(cli_words("serve_listening", url=f"http://{host}:{port}/", db=db), err=True)
+    banner = "serve_listening_ephemeral" if memory else "serve_listening"
+    click.echo(cli_words(banner, url=f"http://{host}:{port}/", db=visible(db)), err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=1 << 20)
 
 

@@ -30,10 +30,12 @@ from ..errors import RuleError
 from ..puzzles import collection
 from ..puzzles.format import Puzzle, meld_text
 from ..puzzles.prove import Position, game_of
+from .guard import json_body
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MELDS = 60
 MAX_CARDS = 200
+MAX_BODY = 64 * 1024
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -97,20 +99,15 @@ async def attempt(request: Request) -> Response:
     pz = _find(request.path_params["id"])
     if pz is None:
         return _error(404, "no_puzzle", "no such puzzle")
-    body = await request.body()
-    if len(body) > 64 * 1024:
-        return _error(413, "too_large", "the request is too large")
+    data = await json_body(request, MAX_BODY)  # the server's one reader: 413, 400 invalid_json
     try:
-        import json
-
-        data = json.loads(body)
         table = data["table"]
         if not isinstance(table, list) or len(table) > MAX_MELDS:
             raise ValueError
         melds = tuple(tuple(parse_card(c) for c in m) for m in table if isinstance(m, list))
         if len(melds) != len(table) or sum(len(m) for m in melds) > MAX_CARDS:
             raise ValueError
-    except (ValueError, KeyError, TypeError, CardError, UnicodeDecodeError):
+    except (ValueError, KeyError, TypeError, CardError):
         return _error(400, "invalid_request", 'the body is {"table": [["7S", "8S", "9S"], ...]}')
     pos = Position.of_puzzle(pz)
     game = game_of(pos)

@@ -45,6 +45,21 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+def in_memory(db: str | Path) -> bool:
+    """Whether SQLite would keep `db` in memory or in a temporary file deleted
+    at close: ``:memory:``, the empty name, ``file::memory:`` and any
+    ``file:`` URI asking ``mode=memory`` (every game lost when the server stops)."""
+    text = str(db).strip()
+    if text == "" or text.lower() == ":memory:":
+        return True
+    lowered = text.lower()
+    if lowered.startswith("file:"):
+        rest = lowered[5:]
+        path = rest.split("?", 1)[0].split("#", 1)[0]
+        return path in ("", ":memory:") or path.lstrip("/") == ":memory:" or "mode=memory" in rest
+    return False
+
+
 @dataclass
 class StoredTable:
     id: str

@@ -38,6 +38,12 @@ SERVER_FR = {
     "no_such_ticket": "cette place en attente est inconnue ici : rejoignez à nouveau",
     "already_seated": "la table est faite : la place est à vous, la pendule la joue",
     "public_full": "toutes les tables publiques sont prises : réessayez dans un moment",
+    "cross_site": "une demande venue de la page d'un autre site ne change rien ici",
+    "not_json": "une demande qui change quelque chose s'envoie en application/json",
+    "internal_error": "le serveur a échoué sur cette demande",
+    "not_found": "cette adresse n'existe pas ici",
+    "method_not_allowed": "cette adresse ne se demande pas ainsi",
+    "http_error": "la demande est refusée",
 }
 
 # The bots' names as a French table calls them.

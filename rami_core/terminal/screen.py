@@ -19,6 +19,7 @@ from ..profile import GameEnd, Profile
 from ..rules import Rules
 from ..rules_words import opening_words
 from ..state import DRAW, LAY
+from ..userfiles import visible
 from ..views import SeatView
 from .card_text import CardStyle
 
@@ -185,7 +186,7 @@ class Screen:
         m = self.msg
         out: list = []
         who = self.names[view.turn]
-        title = m("title", variant=self.profile.name, round=view.round_no) + "  -  "
+        title = m("title", variant=visible(self.profile.name), round=view.round_no) + "  -  "
         title += (
             m("your_turn")
             if viewer is not None and view.turn == viewer and self.names[viewer] == m("you")

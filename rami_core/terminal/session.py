@@ -81,6 +81,8 @@ class Session:
         self.clock = clock if clock and clock > 0 and term.can_time_out else None
         self.offer_save = offer_save
         self.parser = Parser(msg.lang)
+        for s in seats:  # a name typed, passed with --names or read from a save: shown, never obeyed
+            s.name = visible(s.name)
         self.screen = Screen(game.rules, [s.name for s in seats], style, msg)
         self.humans = [i for i, s in enumerate(seats) if s.human]
         self.shared_screen = len(self.humans) > 1
@@ -208,7 +210,7 @@ class Session:
         if self.shared_screen and self.last_human != seat:
             self.term.clear()
             self.term.line(
-                self.screen.rule(self.msg("title", variant=g.profile.name, round=g.state.round_no))
+                self.screen.rule(self.msg("title", variant=visible(g.profile.name), round=g.state.round_no))
             )
             self.say("pass_to", "bold", name=self.seats[seat].name)
             if not self.ask.enter_or_quit("ready_prompt"):

@@ -72,8 +72,12 @@ def test_a_refused_table_and_hints_in_french(browser, server):
 def test_the_api_hides_the_witness_and_checks_input(server):
     daily = httpx.get(server.url + "/api/puzzles/daily").json()
     assert "proof" not in daily and "witness" not in str(daily)
-    r = httpx.post(server.url + f"/api/puzzles/{daily['id']}/try", content=b"{not json")
-    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_request"
+    r = httpx.post(
+        server.url + f"/api/puzzles/{daily['id']}/try",
+        content=b"{not json",
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
     r = httpx.post(server.url + f"/api/puzzles/{daily['id']}/try", json={"table": [["ZZ"]]})
     assert r.status_code == 400
     assert httpx.get(server.url + "/api/puzzles/nope").status_code == 404

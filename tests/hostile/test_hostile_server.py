@@ -134,6 +134,7 @@ def test_a_huge_integer_is_a_400(client, digits):
     r = client.post(
         f"/api/tables/{out['table']}/actions?token={out['seats'][0]['token']}",
         content='{"player": ' + "1" * digits + ', "draw": "stock"}',
+        headers={"content-type": "application/json"},
     )
     assert r.status_code == 400
 
@@ -149,7 +150,7 @@ def test_a_huge_integer_over_a_websocket_is_answered(client):
 
 @pytest.mark.parametrize("body", ["NaN", '{"seed": Infinity}', "[" * 5000 + "]" * 5000])
 def test_json_oddities_are_a_400(client, body):
-    r = client.post("/api/tables", content=body)
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
 
 
