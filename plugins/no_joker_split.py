@@ -6,9 +6,11 @@ engine judges a rearrangement: every table meld that held a joker before the
 rearrangement must find all its cards (its face multiset, jokers included)
 inside ONE meld of the new table. That meld may have grown (cards laid off on
 it, or two melds joined), but nothing may have left it: not a natural card
-taken off an end, not the joker itself. Lay offs, new melds and swaps split
-nothing and are left alone: where the profile frees a joker by a swap
-(`jokers.swap: to_hand`, as that page does), the swap is how a joker leaves its meld.
+taken off an end, not the joker itself, unless the joker is given up for
+the card it stands for (its exact card in a run; the missing cards of a set,
+as `jokers.set_swap` says): that is a swap, and a rebuild that does what a
+swap and a new meld would do is judged as they are. Lay offs, new melds and
+swaps split nothing and are left alone.
 
 Refusal: `no_joker_split.split`.
 """
@@ -57,6 +59,29 @@ def _fits(needs: list[Counter], rooms: list[Counter]) -> bool:
     return False
 
 
+def _replaced_as_a_swap(old: TableMeld, new_table: Sequence[TableMeld]) -> bool:
+    """Some new meld keeps all of `old`'s natural cards, and each joker that
+    left is replaced there by a natural card it stood for (a set: natural
+    cards of its rank in the jokers' stead)."""
+    naturals = Counter(c.face for c in old.cards if not c.is_joker)
+    jokers = sum(1 for c in old.cards if c.is_joker)
+    stood = Counter(face for card, face in zip(old.cards, old.reading.stands) if card.is_joker)
+    for m in new_table:
+        have = Counter(c.face for c in m.cards if not c.is_joker)
+        if naturals - have:
+            continue
+        left = jokers - sum(1 for c in m.cards if c.is_joker)
+        if left <= 0:
+            continue  # not a replacement: _fits judges the meld kept whole
+        extra = have - naturals
+        if old.reading.kind == "set":
+            if m.reading.kind == "set" and m.reading.rank == old.reading.rank and sum(extra.values()) >= left:
+                return True
+        elif sum((extra & stood).values()) >= left:
+            return True
+    return False
+
+
 class Plugin(HousePlugin[Settings]):
     name = "no_joker_split"
     Settings = Settings
@@ -83,6 +108,13 @@ class Plugin(HousePlugin[Settings]):
         # Largest melds first: they are the hardest to place.
         with_joker.sort(key=lambda item: -sum(item[1].values()))
         if _fits([faces for _, faces in with_joker], rooms):
+            return None
+        # A joker given up for the card it stands for (its exact card in a
+        # run; the missing cards of a set, as jokers.set_swap and the engine
+        # judge them) is how a swap frees it: a rebuild doing the same splits
+        # nothing either, so the same table gets the same verdict by both paths.
+        replaced = {i for i, _ in with_joker if _replaced_as_a_swap(old_table[i], new_table)}
+        if replaced and _fits([faces for i, faces in with_joker if i not in replaced], rooms):
             return None
         for i, faces in with_joker:
             if not any(not faces - room for room in rooms):

@@ -27,6 +27,7 @@ from .refusals import Reason
 from .rules import Rules
 from .scoring import EMPTY_NOBODY, OUT, REPLAY, check_game_over, finish_round, round_over_on_empty_stock
 from .state import DRAW, LAY, OVER, GameState, TableMeld
+from .table_jokers import joker_departure_refusal
 from .views import SeatView, view
 
 STOCK = "stock"
@@ -411,12 +412,25 @@ def _table_acceptable(
     )
 
 
+def check_joker_departures(
+    rules: Rules, old_table: Sequence[TableMeld], new_table: Sequence[TableMeld]
+) -> None:
+    """A joker leaves a set only as ``jokers.set_swap`` allows, whatever action
+    took it (rami_core/table_jokers.py judges the two tables)."""
+    refusal = joker_departure_refusal(
+        rules.set_swap_any, [m.reading for m in old_table], [m.reading for m in new_table]
+    )
+    if refusal is not None:
+        raise refusal
+
+
 def _finish_lay(
     rules: Rules, s: GameState, a: A.Action, old_table: list[TableMeld], placed: Sequence[Card]
 ) -> None:
     """The end every lay shares: a card kept to discard, the house rules on
     the new table, then the bookkeeping (and going out)."""
     _check_keep_discard(rules, s.hands[a.seat])
+    check_joker_departures(rules, old_table, s.table)
     _table_acceptable(rules, s, a, old_table, placed)
     _after_lay(rules, s, a.seat, placed)
 

@@ -337,6 +337,11 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
         "le joker d'un brelan de trois cartes se reprend seulement avec les deux cartes manquantes à la fois",
     ),
     (
+        "set_joker_stays",
+        "a joker leaves a set only when the set becomes four natural cards",
+        "un joker ne quitte un brelan que lorsque le brelan devient quatre cartes naturelles",
+    ),
+    (
         "set_no_joker_for",
         "no joker in that set stands for {card}",
         "aucun joker de ce brelan ne remplace {card}",

@@ -45,6 +45,8 @@ NOT_FACTS = ("profile", "hooks")  # a Rules field that is the source, not a fact
 # refuses every swap first where Rules.swaps_to_hand is false): the settings
 # behind them change nothing where neither file swaps a joker to the hand.
 AFTER_SWAP = ("jokers.set_swap", "jokers.replay", "jokers.who")
+# Of those, the ones a rearrangement is judged by as well.
+ON_REBUILD = ("jokers.set_swap",)
 # What a bundled plugin needs before its rami_table_acceptable can refuse
 # anything, read from its code (tests/test_diff_reasons.py checks each claim:
 # the profile with and without the plugin rule alike where the need is
@@ -201,7 +203,12 @@ def reason_for(
     if unmet is not None:
         return unmet
     if change.path in AFTER_SWAP and not any(
-        ref.rules(n) is not None and ref.rules(n).swaps_to_hand  # type: ignore[union-attr]
+        ref.rules(n) is not None
+        and (
+            ref.rules(n).swaps_to_hand  # type: ignore[union-attr]
+            # what frees a set's joker is judged on every rebuild too (rami_core/table_jokers.py)
+            or (change.path in ON_REBUILD and ref.rules(n).may_rearrange)  # type: ignore[union-attr]
+        )
         for ref in (a, b)
         for n in shared_counts(a.profile, b.profile)
     ):
