@@ -120,6 +120,10 @@ class Offer:
     complete: bool = True  # `moves` lists every accepted move of this kind
     refusal: RuleError | None = None  # why the kind is withheld (None when allowed)
     bounds: Bounds | None = None
+    # False where a search decides the kind and ran out of states before it
+    # proved either way: the kind is then offered by the rules' permission,
+    # with `moves` empty (no example found), and the engine judges each try.
+    exact: bool = True
 
     def to_json(self, card_text: Callable[[str], str] = str) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -127,6 +131,7 @@ class Offer:
             "moves": [_move_json(m) for m in self.moves],
             "complete": self.complete,
             "refusal": refusal_json(self.refusal, card_text) if self.refusal is not None else None,
+            "exact": self.exact,
         }
         if self.bounds is not None:
             out["bounds"] = self.bounds.to_json()
@@ -478,20 +483,43 @@ def meld_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Meld]:
 
 
 def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
+    """Offered when the rules permit a rebuild now (the kind's gates) and one
+    exists; withheld when the gates refuse, or when the solver proves that no
+    rebuild of the table takes a hand card (no valid table at all: the
+    engine, which refuses more, accepts none either). Where the solver's
+    rebuilds are all refused by rules it does not know (a house plugin, the
+    set-joker rule) or its budget ran out, a legal rebuild may still exist:
+    the kind is offered by permission, ``exact`` false and no example, and
+    the engine judges what the player tries. The search gives examples and
+    the hint, never the permission."""
     refused = kind_refusal(rules, s, seat, "rearrange")
-    return _judge(
+    bounds = None if refused else _bounds(rules, s, seat)
+    search = _RebuildSearch()
+    offer = _judge(
         "rearrange",
         rules,
         s,
         refused,
-        [] if refused else rearrange_candidates(rules, s, seat),
+        [] if refused else rearrange_candidates(rules, s, seat, search),
         complete=False,
         none_left=lambda: RuleError("no_card_from_hand", Reason("nothing_to_rearrange")),
-        bounds=None if refused else _bounds(rules, s, seat),
+        bounds=bounds,
     )
+    if offer.allowed or refused is not None or search.none_exists:
+        return offer
+    return Offer("rearrange", True, (), complete=False, bounds=bounds, exact=False)
 
 
-def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Rearrange]:
+@dataclass
+class _RebuildSearch:
+    """What the rebuild search proved: no table of valid melds takes a hand card."""
+
+    none_exists: bool = False
+
+
+def rearrange_candidates(
+    rules: Rules, s: GameState, seat: int, search: _RebuildSearch | None = None
+) -> Iterator[A.Rearrange]:
     """Rebuilds of the table worth asking the engine: the solver's taking the
     most hand cards, then one taking each face of the hand alone, then each
     face with the rest of the hand optional (a house rule that refuses the
@@ -499,6 +527,8 @@ def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Re
     face). Where the first search proves that no rebuild takes a hand card,
     there is nothing more to try."""
     if not s.table:
+        if search is not None:
+            search.none_exists = True
         return
     table = [list(m.cards) for m in s.table]
     hand = list(s.hands[seat])
@@ -513,6 +543,8 @@ def rearrange_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Re
     if widest is not None:
         yield widest
     elif proven:
+        if search is not None:
+            search.none_exists = True
         return
     faces = _faces(hand)
     for c in faces:

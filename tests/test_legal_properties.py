@@ -102,7 +102,8 @@ def check_against_apply(game: Game, legal: LegalMoves) -> None:
         if offer.allowed:
             if kind == "next_round":
                 continue  # not a seat's move: the game deals it (judged by check_round_over)
-            assert offer.moves, f"{kind} offered with no move"
+            # Offered with no example only where the search could not prove either way (exact false).
+            assert offer.moves or not offer.exact, f"{kind} offered with no move"
             for move in offer.moves:
                 assert accepted(game, s, move), f"{kind} offered {move}, refused by apply"
         else:
@@ -279,7 +280,7 @@ def play(
                 return
             game.next_round()
             continue
-        kinds = [k for k in legal.allowed() if k != "next_round"]
+        kinds = [k for k in legal.allowed() if k != "next_round" and legal.moves(k)]
         if not kinds:
             # A house rule may leave a seat no move (discard_for_opening_only:
             # the discard taken without an opening to lay it in); only the

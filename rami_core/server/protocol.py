@@ -312,6 +312,11 @@ class Offer(BaseModel):
     complete: bool
     refusal: Refusal | None = Field(description="Why the kind is withheld (null when allowed).")
     bounds: Bounds | None = None
+    exact: bool = Field(
+        True,
+        description="False where a search decides the kind (rearrange) and could not prove either way: "
+        "the kind is offered because the rules permit it, with no example move; each try is judged.",
+    )
 
 
 class Legal(BaseModel):
