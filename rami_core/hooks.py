@@ -351,10 +351,14 @@ class PluginHost:
         self._extra = extra
         self.pm = _Manager(hookspecs.PROJECT)
         self.pm.add_hookspecs(hookspecs)
+        self.pm_order: list[str] = []
         for name, settings in (plugins or {}).items():
             self.pm.register(make_plugin(name, settings), name=name)
+            self.pm_order.append(name)
         for obj in extra:
-            self.pm.register(obj, name=getattr(obj, "name", None))
+            registered = self.pm.register(obj, name=getattr(obj, "name", None))
+            if registered is not None:
+                self.pm_order.append(registered)
         _refuse_wrappers(self.pm)
         self.trace = os.environ.get("RAMI_TRACE_HOOKS", "") not in ("", "0")
         self._active = {name for name in hookspecs_names() if getattr(self.pm.hook, name).get_hookimpls()}
@@ -384,7 +388,19 @@ class PluginHost:
     def _impls(self, hook: str):
         cached = self._impl_cache.get(hook)
         if cached is None:
-            cached = self._impl_cache[hook] = list(reversed(getattr(self.pm.hook, hook).get_hookimpls()))
+            # The documented order (docs/plugins.md, "Which plugin judges first"):
+            # tryfirst implementations, then the plain ones, then trylast; within
+            # each, the profile's order of plugins (a parent's first, then the
+            # file's own as written), then the plugins passed in code.
+            order = {name: i for i, name in enumerate(self.pm_order)}
+            impls = getattr(self.pm.hook, hook).get_hookimpls()
+            cached = self._impl_cache[hook] = sorted(
+                impls,
+                key=lambda impl: (
+                    0 if impl.tryfirst else 2 if impl.trylast else 1,
+                    order.get(impl.plugin_name, len(order)),
+                ),
+            )
         return cached
 
     def _call(self, impl, hook: str, kwargs: dict[str, Any]) -> Any:

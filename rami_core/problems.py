@@ -616,7 +616,11 @@ _PROBLEMS: tuple[tuple[str, str, str], ...] = (
     ("kind_seat_or_null", "a seat number or null", "un numéro de place ou null"),
     ("kind_int_list", "a list of whole numbers", "une liste de nombres entiers"),
     ("kind_bool_list", "a list of true/false", "une liste de true/false"),
-    ("kind_error_code", "an error code", "un code d'erreur"),
+    (
+        "kind_error_code",
+        "an error code, or a list of the codes a club's text allows",
+        "un code d'erreur, ou la liste des codes que le texte d'un club admet",
+    ),
     ("kind_card_or_null", "a card or null", "une carte ou null"),
     (
         "kind_melds",

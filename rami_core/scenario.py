@@ -442,7 +442,9 @@ def _expect_type_problem(key: str, want: Any) -> Said | None:
         ok = want in (DRAW, LAY, OVER)
         kind = Said("kind_one_of", names=f"{DRAW}, {LAY}, {OVER}")
     elif key in ("error",):
-        ok = isinstance(want, str) and bool(want)
+        ok = (isinstance(want, str) and bool(want)) or (
+            isinstance(want, list) and bool(want) and all(isinstance(w, str) and w for w in want)
+        )
         kind = Said("kind_error_code")
     elif key == "discard_top":
         ok = want is None or isinstance(want, str)
@@ -476,6 +478,15 @@ def _profile(doc: dict, base_dir: Path) -> Profile:
     return load_profile(variant, base_dir=base_dir, rules=rules)
 
 
+def _error_codes(want: Any) -> tuple[str, ...]:
+    """An expected refusal: one code, or the several a club's text allows (any of them passes)."""
+    return tuple(want) if isinstance(want, list) else (want,)
+
+
+def _shown(want: Any) -> str:
+    return " or ".join(_error_codes(want))
+
+
 def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, Said] | None:
     """Run one step already checked by :func:`_step_problem`."""
     game = table.game
@@ -506,16 +517,20 @@ def _run_step(table: Table, step: dict[str, Any]) -> tuple[Any, Any, Said] | Non
         except RuleError as e:
             if want_error is None:
                 return "accepted", e.code, Said("scenario_refused", error_code=e.code, refusal=Refused(e))
-            if e.code != want_error:
+            if e.code not in _error_codes(want_error):
                 message = Said(
-                    "scenario_refused_instead", error_code=e.code, want=want_error, refusal=Refused(e)
+                    "scenario_refused_instead", error_code=e.code, want=_shown(want_error), refusal=Refused(e)
                 )
-                return want_error, e.code, message
+                return _shown(want_error), e.code, message
             if game.state.to_json() != before:
                 return "state unchanged", "state changed", Said("scenario_refused_changed")
             return _compare(table, {k: v for k, v in expect.items() if k != "error"})
         if want_error is not None:
-            return want_error, "accepted", Said("scenario_accepted_not_refused", want=want_error)
+            return (
+                _shown(want_error),
+                "accepted",
+                Said("scenario_accepted_not_refused", want=_shown(want_error)),
+            )
     return _compare(table, expect)
 
 
@@ -530,12 +545,14 @@ def _next_round(table: Table, spec: Any, expect: dict[str, Any]) -> tuple[Any, A
     except RuleError as e:
         if want_error is None:
             return "next round", e.code, Said("scenario_no_next_round", refusal=Refused(e))
-        if e.code != want_error:
-            message = Said("scenario_refused_instead", error_code=e.code, want=want_error, refusal=Refused(e))
-            return want_error, e.code, message
+        if e.code not in _error_codes(want_error):
+            message = Said(
+                "scenario_refused_instead", error_code=e.code, want=_shown(want_error), refusal=Refused(e)
+            )
+            return _shown(want_error), e.code, message
         return None
     if want_error is not None:
-        return want_error, "accepted", Said("scenario_next_round_dealt", want=want_error)
+        return _shown(want_error), "accepted", Said("scenario_next_round_dealt", want=_shown(want_error))
     table.reshuffle.order = None  # a named reshuffle belongs to the round it was given for
     spec = spec if isinstance(spec, dict) else {}
     if set(spec) == {"setup"}:
