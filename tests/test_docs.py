@@ -105,3 +105,20 @@ def test_the_diff_page_shows_what_rami_diff_prints(block, tmp_path, monkeypatch,
         assert result.exit_code == 0, command
         if shown or args[1] != "diff":  # the page leaves out the report a --scenarios run prints
             assert printed == shown, command
+
+
+def test_the_settings_page_says_what_each_preset_keeps_to_discard():
+    """docs/settings.md's row of `discard.keep_last` per preset (voleur / rami51 /
+    rami71 / simple / kaluki / classic) is what the presets set."""
+    from rami_core.loader import load_profile
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "settings.md").read_text(encoding="utf-8")
+    row = next(line for line in text.splitlines() if line.startswith("| must keep a card to discard"))
+    values = row.split("|")[3].split(" / ")
+    said = [v.strip().split()[0].rstrip(":") for v in values]
+    presets = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
+    want = [str(load_profile(p).discard.keep_last).lower() for p in presets]
+    assert [("false" if s == "n/a" else s) for s in said] == want
+    for p in presets:
+        stock = load_profile(p).draw.empty_stock.value
+        assert any(f"`draw.empty_stock: {stock}`" in line and p in line for line in text.splitlines()), p
