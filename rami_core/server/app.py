@@ -33,7 +33,7 @@ from ..userfiles import loads_json
 from .advice import check_action, hint_of, hint_view, table_rules
 from .guard import EXCEPTION_HANDLERS, CrossSite, LastResort, json_body
 from .hub import EXPIRE_AFTER, Hub
-from .limits import Limits
+from .limits import Limits, peer
 from .lobby import described, house_names, profile_and_warnings
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
@@ -220,11 +220,12 @@ def create_app(
             req = CreateTable.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
-        limits.check_create(hub, request.client.host if request.client else "")
+        client = peer(request)
+        limits.check_create(hub, client)
         try:
             read, warnings = await read_profile(req)
             t = await hub.create(req, read)
-            limits.created(request.client.host if request.client else "")
+            limits.created(client)
         except ProfileError as e:
             return profile_refused(e, page_lang(request.query_params.get("lang") or req.lang))
         seats = [
@@ -264,7 +265,7 @@ def create_app(
             req = PublicJoin.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e), request.query_params.get("lang"))
-        ticket = await public.join(req)
+        ticket = await public.join(req, peer(request), limits)
         return JSON(await public.status(ticket.id), status_code=201)
 
     @guarded
@@ -377,7 +378,7 @@ def create_app(
             await websocket.close(code=4000 + e.status)
             return
         lang = page_lang(websocket.query_params.get("lang"))
-        client = websocket.client.host if websocket.client else ""
+        client = peer(websocket)
         refusal = limits.refuse_connection(t, client)
         if refusal is not None:
             await websocket.send_text(

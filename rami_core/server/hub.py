@@ -44,6 +44,8 @@ Change: TypeAlias = "A.Action | A.NextRound | Callable[[], A.Action | A.NextRoun
 
 EXPIRE_AFTER = 24 * 3600.0  # seconds a table may stay unchanged before it is forgotten (--expire-after)
 SWEEP_SECONDS = 60.0  # the most between two looks for expired tables
+PUBLIC_UNSEEN = 90.0  # seconds a public table waits for one of its people to connect, then ends
+PUBLIC_ALONE = 300.0  # seconds a public table lasts once nobody is connected to any seat
 
 
 def gone(table_id: str) -> ServerError:
@@ -78,6 +80,10 @@ class Hub:
         # A table unchanged for this many seconds (a finished game, one
         # nobody plays) is deleted; None: tables are kept until deleted.
         self.expire_after = expire_after
+        # A public table whose seats nobody opened, or nobody holds any more,
+        # ends after these many seconds (its slot goes to the next people).
+        self.public_unseen = PUBLIC_UNSEEN
+        self.public_alone = PUBLIC_ALONE
         self.sweeper: asyncio.Task | None = None
         self.tables: dict[str, Table] = {}
         self.round_pause = round_pause
@@ -105,6 +111,7 @@ class Hub:
             except Exception as e:  # one table this version cannot replay must not keep the others down
                 print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
                 continue
+            t.seen = True  # its people may come back: the longer wait
             self.tables[t.id] = t
 
     def start(self) -> None:
@@ -115,8 +122,7 @@ class Hub:
         for t in self.tables.values():
             t.turn_key = ()
             schedule(self, t)
-        if self.expire_after is not None:
-            self.sweeper = asyncio.create_task(self._sweep_forever())
+        self.sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
         self.started = False  # nothing may schedule a new timer or bot turn from here on
@@ -285,20 +291,40 @@ class Hub:
         now = time.monotonic() if now is None else now
         return [t for t in self.tables.values() if now - t.touched > self.expire_after]
 
+    def deserted(self, now: float | None = None) -> list[Table]:
+        """The public tables nobody holds: none of their people connected in
+        `public_unseen` seconds from the start, or nobody connected for
+        `public_alone` seconds since the last one left."""
+        now = time.monotonic() if now is None else now
+        out = []
+        for t in self.tables.values():
+            if not t.public or t.alone_since is None or t.held():
+                continue
+            if now - t.alone_since > (self.public_alone if t.seen else self.public_unseen):
+                out.append(t)
+        return out
+
     async def sweep(self) -> int:
-        """Delete the expired tables; how many were (a busy store: the rest wait for the next sweep)."""
+        """Delete the expired tables and the deserted public ones; how many
+        were (a busy store: the rest wait for the next sweep)."""
         n = 0
-        for t in self.expired():
+        for t, why in [
+            *((t, f"expired after {self.expire_after:g} s unchanged") for t in self.expired()),
+            *((t, "ended: nobody was connected to it") for t in self.deserted()),
+        ]:
+            if t.deleted:
+                continue
             try:
-                await self.remove(t, f"expired after {self.expire_after:g} s unchanged")
+                await self.remove(t, why)
             except ServerError:
                 break
             n += 1
         return n
 
     async def _sweep_forever(self) -> None:
-        assert self.expire_after is not None
-        pause = min(SWEEP_SECONDS, max(self.expire_after / 4, 0.05))
+        pause = min(SWEEP_SECONDS, max(min(self.public_unseen, self.public_alone) / 4, 0.05))
+        if self.expire_after is not None:
+            pause = min(pause, max(self.expire_after / 4, 0.05))
         while True:
             await asyncio.sleep(pause)
             with contextlib.suppress(Exception):  # never lose the sweeper to one table
@@ -514,6 +540,9 @@ class Hub:
                 return
             before = t.connected()
             t.conns.add(conn)
+            if conn.seat is not None:
+                t.seen = True
+                t.alone_since = None
             if t.connected() != before:
                 self._changed(t, [])
             else:
@@ -524,6 +553,8 @@ class Hub:
         async with t.lock:
             before = t.connected()
             t.conns.discard(conn)
+            if not t.held() and t.alone_since is None:
+                t.alone_since = time.monotonic()
             if self.started and t.connected() != before:
                 self._changed(t, [])
 
