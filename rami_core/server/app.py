@@ -144,13 +144,16 @@ def create_app(
     public_house: Sequence[str | Path] = (),
     public_wait: float = 30.0,
     expire_after: float | None = EXPIRE_AFTER,
+    reproducible_seeds: bool = False,
 ) -> Starlette:
     """The app. `public_house`: house files offered for "play now" beside the
     presets (a bad one raises ProfileError before anything starts);
     `public_wait`: the seconds a public table waits for people before bots
     take the seats left; `expire_after`: the seconds a table may stay
     unchanged before it is deleted (None: kept until its creator deletes it);
-    `limits_options`: the fields of `Limits` (checked: ValueError)."""
+    `limits_options`: the fields of `Limits` (checked: ValueError);
+    `reproducible_seeds`: a given seed deals as given at every table (tests
+    that replay a game offline; never on a server strangers use)."""
     offers = load_offers(list(public_house))
     store = Store(db, synchronous=synchronous)
     hub = Hub(
@@ -160,6 +163,7 @@ def create_app(
         think_budget=think_budget,
         clock_scale=clock_scale,
         expire_after=expire_after,
+        reproducible_seeds=reproducible_seeds,
     )
     limits = Limits(**(limits_options or {}))
     hub.load()

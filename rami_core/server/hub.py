@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import secrets
 import sys
 import time
@@ -75,8 +76,15 @@ class Hub:
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
         expire_after: float | None = EXPIRE_AFTER,
+        reproducible_seeds: bool = False,
     ):
         self.store = store
+        # A seed chosen by the creator of a table of several people is mixed
+        # with this process's secret and the table's id (see `deal_seed`):
+        # the creator holds no key to the others' hands. Tests that replay a
+        # game offline turn it off (`reproducible_seeds`).
+        self.seed_secret = secrets.token_bytes(32)
+        self.reproducible_seeds = reproducible_seeds
         # A table unchanged for this many seconds (a finished game, one
         # nobody plays) is deleted; None: tables are kept until deleted.
         self.expire_after = expire_after
@@ -201,10 +209,10 @@ class Hub:
         names = list(req.names or [])
         if len(names) > n:
             raise ServerError(400, "invalid_request", f"names: {len(names)} names for {n} seats")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**62)
         table_id = secrets.token_hex(5)
         while table_id in self.tables:
             table_id = secrets.token_hex(5)
+        seed = self.deal_seed(req, table_id)
         seats = []
         for i, kind in enumerate(req.seats):
             name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or default_name(
@@ -236,6 +244,23 @@ class Hub:
         if self.started:
             schedule(self, t)
         return t
+
+    def deal_seed(self, req: CreateTable, table_id: str) -> int:
+        """The seed a new table is dealt with. None given: drawn at random.
+        Given, at a table of one person (with bots) or none: as given, so a
+        deal can be played again. Given, at a table of several people: mixed
+        with the server's secret and the table's id, so that the creator, who
+        chose it, cannot rebuild another person's hand, the stock or a bot's
+        hand offline (nor deal two tables alike and watch one through the
+        other). The seed dealt is what the store keeps: a restart replays it."""
+        if req.seed is None:
+            return secrets.randbelow(2**62)
+        if self.reproducible_seeds or sum(1 for k in req.seats if k == HUMAN) <= 1:
+            return req.seed
+        mixed = hashlib.blake2b(
+            f"{table_id}:{req.seed}".encode(), key=self.seed_secret, digest_size=8, person=b"rami-deal"
+        ).digest()
+        return int.from_bytes(mixed, "big") >> 2  # 62 bits, as a drawn seed
 
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
