@@ -46,6 +46,7 @@ from .words import Words, page_lang, table_events
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_WS_MESSAGE = 256 * 1024
 PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
+SEND_SECONDS = 30.0  # the longest one message may wait for a WebSocket reader
 ADVICE_SECONDS = 10.0  # the longest a hint or a check waits for its turn to be thought
 
 
@@ -288,6 +289,7 @@ def create_app(
 
     @guarded
     async def view(request: Request) -> Response:
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         return JSON(await hub.current_view(t, seat))
@@ -296,6 +298,7 @@ def create_app(
     async def events(request: Request) -> Response:
         """The game's events so far as the seat sees them, with their words in
         `lang`: a page rebuilds its log from them when it opens."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         lang = page_lang(request.query_params.get("lang"))
@@ -329,6 +332,7 @@ def create_app(
     @guarded
     async def hint(request: Request) -> Response:
         """The terminal's hint for the seat to play, in the page's language."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         async with t.lock:  # the view of the stored game, none half-written
@@ -338,6 +342,7 @@ def create_app(
     @guarded
     async def check(request: Request) -> Response:
         """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await json_body(request)
@@ -384,6 +389,11 @@ def create_app(
         lang = page_lang(websocket.query_params.get("lang"))
         client = peer(websocket)
         refusal = limits.refuse_connection(t, client)
+        if refusal is None:
+            try:
+                limits.spend(client)  # a reconnection is a repeatable request too
+            except ServerError as e:
+                refusal = e
         if refusal is not None:
             await websocket.send_text(
                 _dumps({"type": "error", "code": refusal.code, "message": refusal.message})
@@ -393,11 +403,17 @@ def create_app(
         conn = Conn(seat, lang, client=client)
 
         async def pump() -> None:
-            while True:
-                msg = await conn.queue.get()
-                if msg is None:
-                    break
-                await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
+            try:
+                while True:
+                    msg = await conn.queue.get()
+                    if msg is None:
+                        break
+                    # A reader that takes no message in SEND_SECONDS is dropped: its
+                    # queue (MAX_QUEUED messages) is the most it pins meanwhile.
+                    async with asyncio.timeout(SEND_SECONDS):
+                        await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
+            except TimeoutError:
+                conn.closed = True
             with contextlib.suppress(Exception):
                 await websocket.close()
 
@@ -433,6 +449,11 @@ def create_app(
                     conn.send({"type": "error", "code": "invalid_message", "message": validation_message(e)})
                     continue
                 if msg.type == "ping":
+                    try:
+                        limits.spend(client)
+                    except ServerError as e:
+                        conn.send(ws_error(e.code, e.message, lang))
+                        continue
                     conn.send({"type": "view", "view": await hub.current_view(t, seat)})
                     continue
                 try:

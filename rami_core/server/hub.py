@@ -100,6 +100,7 @@ class Hub:
         self.clock_scale = clock_scale  # tests shrink the profile's seconds
         self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
         self.started = False
+        self.viewing = asyncio.Semaphore(2)  # views thought in worker threads at once
         # The store's writer thread, from start() on: no write waits on the loop.
         # Without it (a hub that only loads, an export) a write runs in place.
         self.writer: Writer | None = None
@@ -586,7 +587,14 @@ class Hub:
     async def current_view(self, t: Table, seat: int | None) -> dict[str, Any]:
         """The seat's view once no change is being written (see tell_all)."""
         async with t.lock:
-            return self.view(t, seat)
+            # Built in a worker thread (a large profile's legal moves and
+            # meld offer cost up to a second): the loop, every other table's
+            # clocks and sockets, never waits on it. The lock keeps the game
+            # still meanwhile; a bounded number of views think at once.
+            if not self.started:
+                return self.view(t, seat)
+            async with self.viewing:
+                return await asyncio.to_thread(self.view, t, seat)
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 PUBLIC_TICKETS_PER_CLIENT = 4  # "play now" tickets one client may hold at once (waiting or in play)
 PUBLIC_JOINS_PER_CLIENT = 30  # "play now" clicks one client may make in TABLES_WINDOW seconds
+REQUESTS_PER_SECOND = 50.0  # repeatable requests (view, events, check, hint, ping, connect) a client ...
+REQUESTS_BURST = 200  # ... may send on average, and at once
 MAX_TABLES = 2000  # tables held by the server in all
 TABLES_PER_CLIENT = 30  # tables one client may create ...
 TABLES_WINDOW = 600.0  # ... in this many seconds
@@ -68,7 +70,10 @@ class Limits:
     public_tickets_per_client: int = PUBLIC_TICKETS_PER_CLIENT
     public_joins_per_client: int = PUBLIC_JOINS_PER_CLIENT
     _created: dict[str, deque[float]] = field(default_factory=dict)
+    requests_per_second: float = REQUESTS_PER_SECOND
+    requests_burst: int = REQUESTS_BURST
     _joins: dict[str, deque[float]] = field(default_factory=dict)
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
     _sockets: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -81,6 +86,7 @@ class Limits:
             "sockets_per_table",
             "public_tickets_per_client",
             "public_joins_per_client",
+            "requests_burst",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -123,6 +129,29 @@ class Limits:
         if q:
             book[client] = q
         return q
+
+    def spend(self, client: str) -> None:
+        """One repeatable request of `client` (a view, the events, a check, a
+        hint, a WebSocket ping or connection): a token bucket of
+        `requests_burst` refilled at `requests_per_second`; 429
+        too_many_requests when it is empty."""
+        now = time.monotonic()
+        tokens, last = self._buckets.get(client, (float(self.requests_burst), now))
+        tokens = min(float(self.requests_burst), tokens + (now - last) * self.requests_per_second)
+        if tokens < 1.0:
+            self._buckets[client] = (tokens, now)
+            raise ServerError(
+                429, "too_many_requests", "too many requests from this address: slow down, then try again"
+            )
+        self._buckets[client] = (tokens - 1.0, now)
+        if len(self._buckets) > 50_000:  # forget the clients whose bucket is full again
+            full = [
+                k
+                for k, (n, t) in self._buckets.items()
+                if n + (now - t) * self.requests_per_second >= self.requests_burst
+            ]
+            for k in full:
+                del self._buckets[k]
 
     def check_public(self, client: str, held: int) -> None:
         """Refuse a "play now" click over this client's quotas (429): `held`
