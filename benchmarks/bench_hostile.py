@@ -14,6 +14,10 @@ port and measures:
   through (60 melds of 120 cards, `POST /api/tables/ID/check`) for
   `--seconds` seconds, and the slowest `GET /api/meta` meanwhile.
 
+With `--memory`, only the memory of pasted profiles (issue 44): the
+server's RSS growth over 30 hostile pastes (nested aliases, merge keys) to
+the create route, each refused, under 60 s in all.
+
 Run it once against a checkout from before the hardening and once after to
 get the before and after figures (docs/server.md quotes them). Every loop is
 bounded by a count and a deadline.
@@ -160,11 +164,62 @@ def check_flood(url: str, seconds: float) -> dict[str, float]:
     return {"checks": sent[0], "meta_worst_s": worst}
 
 
+def _nested(levels: int, fan: int = 9) -> str:
+    names = "abcdefghij"
+    lines = [f"{names[0]}: &{names[0]} [" + ",".join(["x"] * fan) + "]"]
+    for i in range(1, levels):
+        lines.append(f"{names[i]}: &{names[i]} [" + ",".join([f"*{names[i - 1]}"] * fan) + "]")
+    return "\n".join(lines) + "\n"
+
+
+HOSTILE_PASTES = [
+    _nested(5),
+    "extends: rami51\n" + _nested(4),
+    _nested(3, fan=20),
+    "m0: &m0 {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8}\n"
+    "m1: &m1 [*m0, *m0, *m0, *m0, *m0, *m0, *m0, *m0, *m0, *m0]\n"
+    "m2: &m2 [*m1, *m1, *m1, *m1, *m1, *m1, *m1, *m1, *m1, *m1]\n"
+    "opening:\n  <<: [*m2, *m2, *m2, *m2, *m2]\n",
+]
+
+
+def memory_attack(url: str, pid: int, pastes: int = 30) -> dict[str, float]:
+    """RSS before and after `pastes` hostile pastes to the create route (each unique)."""
+    httpx.post(url + "/api/tables", json={"seats": ["human", "human"], "variant": "rami51"}, timeout=30)
+    before = rss_mib(pid)
+    statuses: dict[str, int] = {}
+    deadline = time.monotonic() + 45
+    for i in range(pastes):
+        if time.monotonic() > deadline:
+            break
+        text = HOSTILE_PASTES[i % len(HOSTILE_PASTES)] + f"# paste {i}\n"
+        with contextlib.suppress(httpx.HTTPError):
+            r = httpx.post(url + "/api/tables", json={"seats": ["human", "human"], "rules": text}, timeout=30)
+            statuses[str(r.status_code)] = statuses.get(str(r.status_code), 0) + 1
+    after = rss_mib(pid)
+    return {"rss_before_mib": before, "rss_after_mib": after, "growth_mib": after - before, **statuses}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--memory", action="store_true", help="only the hostile pastes' RSS growth")
     args = ap.parse_args()
+    if args.memory:
+        with tempfile.TemporaryDirectory() as tmp:
+            port = free_port()
+            proc = start(args.checkout.resolve(), Path(tmp) / "bench.sqlite", port)
+            try:
+                out = {"memory": memory_attack(f"http://127.0.0.1:{port}", proc.pid)}
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        print(json.dumps(out, indent=2))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start(args.checkout.resolve(), Path(tmp) / "bench.sqlite", port, "--bot-delay", "0")

@@ -44,7 +44,7 @@ def drain(ws, seat, tokens, version: int, log: list) -> dict:
 )
 def test_whole_game_messages_hold_nothing_hidden(tmp_path: Path, rules, bot, players, seed):
     with (
-        ThreadServer(tmp_path / "g.sqlite", bot_delay=0, round_pause=1000) as srv,
+        ThreadServer(tmp_path / "g.sqlite", bot_delay=0, round_pause=1000, reproducible_seeds=True) as srv,
         httpx.Client(base_url=srv.url) as http,
     ):
         r = http.post("/api/tables", json={"rules": rules, "seats": ["human"] * players, "seed": seed})

@@ -57,7 +57,9 @@ def one_server(tmp_path_factory: pytest.TempPathFactory):
     """One `rami serve` process for the module: each test kills it and starts it
     again on the same file, on a table of its own (a start costs a second of imports)."""
     db = tmp_path_factory.mktemp("restart") / "kill.sqlite"
-    server = ProcessServer(db, None, "--round-pause", "1000", "--bot-delay", "0.02").start()
+    server = ProcessServer(
+        db, None, "--round-pause", "1000", "--bot-delay", "0.02", "--reproducible-seeds"
+    ).start()
     yield server
     server.stop()
 

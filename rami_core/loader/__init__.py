@@ -32,6 +32,7 @@ from rami_core.loader.safe_yaml import (
     MAX_VALUES,
     Loc,
     YamlDoc,
+    kept_if_accepted,
     load_yaml_file,
     load_yaml_text,
 )
@@ -87,13 +88,16 @@ def check_profile(
     what makes going out possible but hardly ever seen
     (:func:`rami_core.going_out.unlikely`; what makes it impossible is an
     error, raised as every other). `rami validate` and the lobby say them."""
-    layer, shown = resolve(name_or_path, overrides, base_dir=base_dir, rules=rules, rules_label=rules_label)
-    try:
-        profile = Profile.model_validate(layer.data)
-    except ValidationError as exc:
-        raise validation_problems(exc, layer, shown) from None
-    _check_plugins(profile, layer, shown)
-    return profile, located_warnings(unlikely(profile), layer, shown)
+    with kept_if_accepted():  # a refused profile leaves none of its readings kept
+        layer, shown = resolve(
+            name_or_path, overrides, base_dir=base_dir, rules=rules, rules_label=rules_label
+        )
+        try:
+            profile = Profile.model_validate(layer.data)
+        except ValidationError as exc:
+            raise validation_problems(exc, layer, shown) from None
+        _check_plugins(profile, layer, shown)
+        return profile, located_warnings(unlikely(profile), layer, shown)
 
 
 def _check_plugins(profile: Profile, layer: Layer, shown: str) -> None:

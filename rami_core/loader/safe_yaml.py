@@ -10,11 +10,12 @@ aliases, nesting and the expanded size are bounded, and so is the file size.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,14 +79,18 @@ _INT = _CORE + "int"
 class _Stop(Exception):
     """A limit hit while composing; carries the mark and the message."""
 
-    def __init__(self, mark: yaml.Mark | None, message: Said):
+    def __init__(self, mark: yaml.Mark | None, message: Said, key: str = ""):
         super().__init__(message)
         self.mark = mark
         self.message = message
+        self.key = key  # the top-level key being expanded, if any
 
 
 class _Composer(yaml.SafeLoader):
-    """SafeLoader used for composing only, counting aliases and nesting."""
+    """SafeLoader used for composing only, counting aliases, nesting and the
+    document's size as expanded: an alias (a merge key's included) counts
+    every node of what it names, so that a small text of nested aliases is
+    refused at the alias that makes it too large, before anything is built."""
 
     def __init__(self, stream: str, max_values: int | None = None):
         super().__init__(stream)
@@ -95,17 +100,29 @@ class _Composer(yaml.SafeLoader):
         # is refused after reading max_values of them, not after all.
         self._nodes = 0
         self._max_nodes = max_values
+        # Nodes as expanded (an alias adds the size of its anchor's node),
+        # and the expanded size of every node composed so far.
+        self._expanded = 0
+        self._sizes: dict[int, int] = {}
+        self._top: yaml.Node | None = None  # the top-level key whose value is being composed
 
     def compose_node(self, parent, index):
+        if self._depth == 1 and isinstance(index, yaml.ScalarNode):
+            self._top = index
         if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
-                raise _Stop(
-                    self.peek_event().start_mark,
-                    Said("yaml_aliases", limit=MAX_ALIASES),
-                )
-            return super().compose_node(parent, index)
+                raise _Stop(mark, Said("yaml_aliases", limit=MAX_ALIASES))
+            node = super().compose_node(parent, index)
+            # An anchor still being composed (a recursive alias) has no size
+            # yet: the builder's depth limit refuses it.
+            self._expanded += self._sizes.get(id(node), 1)
+            self._check_expanded(mark)
+            return node
         self._nodes += 1
+        self._expanded += 1
+        start = self._expanded - 1
         if self._max_nodes is not None and self._nodes > 2 * self._max_nodes + 1:  # keys are nodes too
             raise _Stop(
                 self.peek_event().start_mark,
@@ -117,10 +134,27 @@ class _Composer(yaml.SafeLoader):
             if self._depth > MAX_DEPTH:
                 raise _Stop(self.peek_event().start_mark, Said("yaml_depth", limit=MAX_DEPTH))
         try:
-            return super().compose_node(parent, index)
+            node = super().compose_node(parent, index)
         finally:
             if nested:
                 self._depth -= 1
+        self._sizes[id(node)] = self._expanded - start
+        return node
+
+    def _check_expanded(self, mark: yaml.Mark) -> None:
+        """The document as expanded is within the profile's cap (keys are
+        nodes too), or within what aliases may add to any file."""
+        if self._max_nodes is not None and self._expanded > 2 * self._max_nodes + 1:
+            limit = self._max_nodes
+        elif self._max_nodes is None and self._expanded - self._nodes > 2 * MAX_VALUES + 1:
+            limit = MAX_VALUES
+        else:
+            return
+        # Reported at the top-level key being expanded, as the builder does.
+        top = self._top
+        if top is not None:
+            raise _Stop(top.start_mark, Said("yaml_alias_bomb", limit=limit), str(top.value))
+        raise _Stop(mark, Said("yaml_alias_bomb", limit=limit))
 
 
 _SCALARS = yaml.constructor.SafeConstructor()
@@ -144,44 +178,34 @@ class _Builder:
         self.budget = budget
         self.seen: set[int] = set()
         self.values = 0
+        self.expanded = 0  # every value built, an alias's visits included
         self.max_values = max_values
 
     def loc(self, node: yaml.Node) -> Loc:
         return Loc(self.label, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def _refuse(self, node: yaml.Node, path: KeyPath, message: Said) -> None:
+        """A size limit: reported at the top-level key being expanded (deeper paths mean nothing here)."""
+        at = self.locations.get(path[:1], self.loc(node))
+        raise ProfileError(Problem(self.label, at.line, at.column, dotted(path[:1]), message))
 
     def fail(self, node: yaml.Node, path: KeyPath, message: Said) -> ProfileError:
         loc = self.loc(node)
         return ProfileError(Problem(self.label, loc.line, loc.column, dotted(path), message))
 
     def build(self, node: yaml.Node, path: KeyPath = (), depth: int = 0) -> Any:
+        self.expanded += 1
         if id(node) in self.seen:
             self.budget -= 1
         else:
             self.seen.add(id(node))
             self.values += 1  # the file's own values; what aliases add is the budget's
-            if self.max_values is not None and self.values > self.max_values:
-                at = self.locations.get(path[:1], self.loc(node))
-                raise ProfileError(
-                    Problem(
-                        self.label,
-                        at.line,
-                        at.column,
-                        dotted(path[:1]),
-                        Said("yaml_values", limit=self.max_values),
-                    )
-                )
+        if self.max_values is not None and self.expanded > self.max_values:
+            # A profile's cap counts values as expanded: what aliases add included.
+            own = self.values > self.max_values
+            self._refuse(node, path, Said("yaml_values" if own else "yaml_alias_bomb", limit=self.max_values))
         if self.budget < 0:
-            # Report at the top-level key being expanded: deeper paths mean nothing here.
-            at = self.locations.get(path[:1], self.loc(node))
-            raise ProfileError(
-                Problem(
-                    self.label,
-                    at.line,
-                    at.column,
-                    dotted(path[:1]),
-                    Said("yaml_alias_bomb", limit=MAX_VALUES),
-                )
-            )
+            self._refuse(node, path, Said("yaml_alias_bomb", limit=MAX_VALUES))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path, depth + 1)
         if isinstance(node, yaml.SequenceNode):
@@ -230,10 +254,10 @@ class _Builder:
             raise self.fail(node, path, Said("yaml_unreadable_value", value=short(node.value))) from None
 
 
-def _refused(label: str, message: Said, mark: yaml.Mark | None = None) -> ProfileError:
+def _refused(label: str, message: Said, mark: yaml.Mark | None = None, key: str = "") -> ProfileError:
     line = mark.line + 1 if mark else None
     col = mark.column + 1 if mark else None
-    return ProfileError(Problem(label, line, col, "", message))
+    return ProfileError(Problem(label, line, col, key, message))
 
 
 def _syntax(context: str | None, problem: str | None) -> Said:
@@ -262,7 +286,7 @@ def _compose_all(text: str, label: str, max_values: int | None = None) -> list[y
         while loader.check_node():
             nodes.append(loader.get_node())
     except _Stop as stop:
-        raise _refused(label, stop.message, stop.mark) from None
+        raise _refused(label, stop.message, stop.mark, stop.key) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise _refused(label, _syntax(exc.context, exc.problem), mark) from None
@@ -332,21 +356,51 @@ def load_yaml_documents(text: str, label: str = "<string>") -> list[YamlDoc]:
 # composer is most of what a profile costs to load. Reading is a function of
 # the text, the label and the limits alone, so what it gave is kept under all
 # of them, and handed out as a fresh copy each time: a caller may change it.
-# A refusal is not kept (it is found again by reading again). What is kept is
-# bounded by its text (32 KiB a file, ten times the largest preset; 512 KiB in
-# all, the oldest let go first), so that a server read many pasted house files
-# holds a few megabytes of them at most.
+# A refusal is never kept (it is found again by reading again), nor is a
+# reading made inside `kept_if_accepted` whose block is refused (a pasted
+# profile that fails validation). What is kept is bounded by what it holds
+# once expanded, not by its text (a few hundred characters of nested aliases
+# expand into thousands of values): values and located keys, 20,000 an entry
+# and 100,000 in all (the fullest preset holds a few hundred), and by its
+# text (32 KiB a file, 512 KiB in all), the oldest let go first.
 _KEEP_TEXT_CHARS = 32 * 1024
 _KEEP_CHARS = 512 * 1024
 _KEEP_ENTRIES = 512
+_KEEP_ENTRY_VALUES = 20_000
+_KEEP_VALUES = 100_000
 _kept_docs: OrderedDict[tuple[Any, ...], list[YamlDoc]] = OrderedDict()
+_kept_sizes: dict[tuple[Any, ...], int] = {}
 _kept_chars = 0
+_kept_values = 0
 _kept_lock = threading.Lock()
+_pending = threading.local()  # the keys kept inside this thread's kept_if_accepted blocks
 
 
 def _limits() -> tuple[int, ...]:
     """The limits as they are now (tests lower some): an answer holds only under the same."""
     return (MAX_FILE_BYTES, MAX_DEPTH, MAX_ALIASES, MAX_VALUES, MAX_INT_DIGITS)
+
+
+def held_values(docs: list[YamlDoc]) -> int:
+    """What a reading holds: its values (as expanded) and its located keys."""
+    n = 0
+    for doc in docs:
+        n += len(doc.locations)
+        stack = [doc.data]
+        while stack:
+            item = stack.pop()
+            n += 1
+            if isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+    return n
+
+
+def kept_size() -> tuple[int, int, int]:
+    """Entries kept, their texts' characters, and what they hold (see held_values)."""
+    with _kept_lock:
+        return len(_kept_docs), _kept_chars, _kept_values
 
 
 def _kept(key: tuple[Any, ...]) -> list[YamlDoc] | None:
@@ -361,18 +415,57 @@ def _kept(key: tuple[Any, ...]) -> list[YamlDoc] | None:
 
 
 def _keep(key: tuple[Any, ...], docs: list[YamlDoc]) -> None:
-    global _kept_chars
+    global _kept_chars, _kept_values
     if len(key[1]) > _KEEP_TEXT_CHARS:
+        return
+    size = held_values(docs)
+    if size > _KEEP_ENTRY_VALUES:
         return
     copies = [_copy_doc(d) for d in docs]  # the caller gets `docs`, never these
     with _kept_lock:
         if key in _kept_docs:
             return
         _kept_docs[key] = copies
+        _kept_sizes[key] = size
         _kept_chars += len(key[1])
-        while len(_kept_docs) > _KEEP_ENTRIES or _kept_chars > _KEEP_CHARS:
+        _kept_values += size
+        while len(_kept_docs) > _KEEP_ENTRIES or _kept_chars > _KEEP_CHARS or _kept_values > _KEEP_VALUES:
             old, _ = _kept_docs.popitem(last=False)
-            _kept_chars -= len(old[1])
+            _forget_locked(old)
+    pending = getattr(_pending, "keys", None)
+    if pending is not None:
+        pending.append(key)
+
+
+def _forget_locked(key: tuple[Any, ...]) -> None:
+    global _kept_chars, _kept_values
+    _kept_docs.pop(key, None)
+    size = _kept_sizes.pop(key, None)
+    if size is not None:
+        _kept_chars -= len(key[1])
+        _kept_values -= size
+
+
+@contextlib.contextmanager
+def kept_if_accepted() -> Iterator[None]:
+    """The readings first kept inside the block are let go again if it
+    raises: a refused input (a pasted profile refused by its validation,
+    its extends or a plugin) leaves nothing kept."""
+    outer = getattr(_pending, "keys", None)
+    keys: list[tuple[Any, ...]] = []
+    _pending.keys = keys
+    try:
+        yield
+    except BaseException:
+        with _kept_lock:
+            for key in keys:
+                _forget_locked(key)
+        keys.clear()
+        raise
+    finally:
+        _pending.keys = outer
+        if outer is not None:
+            outer.extend(keys)
 
 
 def _copy_doc(doc: YamlDoc) -> YamlDoc:

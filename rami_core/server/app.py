@@ -33,7 +33,7 @@ from ..userfiles import loads_json
 from .advice import check_action, hint_of, hint_view, table_rules
 from .guard import EXCEPTION_HANDLERS, CrossSite, LastResort, json_body
 from .hub import EXPIRE_AFTER, Hub
-from .limits import Limits
+from .limits import Limits, peer
 from .lobby import described, house_names, profile_and_warnings
 from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
 from .public import PublicRoom, load_offers
@@ -46,6 +46,7 @@ from .words import Words, page_lang, table_events
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_WS_MESSAGE = 256 * 1024
 PROFILE_SECONDS = 10.0  # the longest a creation waits for its pasted profile to be read
+SEND_SECONDS = 30.0  # the longest one message may wait for a WebSocket reader
 ADVICE_SECONDS = 10.0  # the longest a hint or a check waits for its turn to be thought
 
 
@@ -144,13 +145,16 @@ def create_app(
     public_house: Sequence[str | Path] = (),
     public_wait: float = 30.0,
     expire_after: float | None = EXPIRE_AFTER,
+    reproducible_seeds: bool = False,
 ) -> Starlette:
     """The app. `public_house`: house files offered for "play now" beside the
     presets (a bad one raises ProfileError before anything starts);
     `public_wait`: the seconds a public table waits for people before bots
     take the seats left; `expire_after`: the seconds a table may stay
     unchanged before it is deleted (None: kept until its creator deletes it);
-    `limits_options`: the fields of `Limits` (checked: ValueError)."""
+    `limits_options`: the fields of `Limits` (checked: ValueError);
+    `reproducible_seeds`: a given seed deals as given at every table (tests
+    that replay a game offline; never on a server strangers use)."""
     offers = load_offers(list(public_house))
     store = Store(db, synchronous=synchronous)
     hub = Hub(
@@ -160,6 +164,7 @@ def create_app(
         think_budget=think_budget,
         clock_scale=clock_scale,
         expire_after=expire_after,
+        reproducible_seeds=reproducible_seeds,
     )
     limits = Limits(**(limits_options or {}))
     hub.load()
@@ -220,11 +225,12 @@ def create_app(
             req = CreateTable.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e))
-        limits.check_create(hub, request.client.host if request.client else "")
+        client = peer(request)
+        limits.check_create(hub, client)
         try:
             read, warnings = await read_profile(req)
             t = await hub.create(req, read)
-            limits.created(request.client.host if request.client else "")
+            limits.created(client)
         except ProfileError as e:
             return profile_refused(e, page_lang(request.query_params.get("lang") or req.lang))
         seats = [
@@ -264,7 +270,7 @@ def create_app(
             req = PublicJoin.model_validate(data)
         except ValidationError as e:
             return error(400, "invalid_request", validation_message(e), request.query_params.get("lang"))
-        ticket = await public.join(req)
+        ticket = await public.join(req, peer(request), limits)
         return JSON(await public.status(ticket.id), status_code=201)
 
     @guarded
@@ -283,6 +289,7 @@ def create_app(
 
     @guarded
     async def view(request: Request) -> Response:
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         return JSON(await hub.current_view(t, seat))
@@ -291,6 +298,7 @@ def create_app(
     async def events(request: Request) -> Response:
         """The game's events so far as the seat sees them, with their words in
         `lang`: a page rebuilds its log from them when it opens."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         lang = page_lang(request.query_params.get("lang"))
@@ -324,6 +332,7 @@ def create_app(
     @guarded
     async def hint(request: Request) -> Response:
         """The terminal's hint for the seat to play, in the page's language."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         async with t.lock:  # the view of the stored game, none half-written
@@ -333,6 +342,7 @@ def create_app(
     @guarded
     async def check(request: Request) -> Response:
         """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
+        limits.spend(peer(request))
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await json_body(request)
@@ -377,8 +387,13 @@ def create_app(
             await websocket.close(code=4000 + e.status)
             return
         lang = page_lang(websocket.query_params.get("lang"))
-        client = websocket.client.host if websocket.client else ""
+        client = peer(websocket)
         refusal = limits.refuse_connection(t, client)
+        if refusal is None:
+            try:
+                limits.spend(client)  # a reconnection is a repeatable request too
+            except ServerError as e:
+                refusal = e
         if refusal is not None:
             await websocket.send_text(
                 _dumps({"type": "error", "code": refusal.code, "message": refusal.message})
@@ -388,11 +403,17 @@ def create_app(
         conn = Conn(seat, lang, client=client)
 
         async def pump() -> None:
-            while True:
-                msg = await conn.queue.get()
-                if msg is None:
-                    break
-                await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
+            try:
+                while True:
+                    msg = await conn.queue.get()
+                    if msg is None:
+                        break
+                    # A reader that takes no message in SEND_SECONDS is dropped: its
+                    # queue (MAX_QUEUED messages) is the most it pins meanwhile.
+                    async with asyncio.timeout(SEND_SECONDS):
+                        await websocket.send_text(msg if isinstance(msg, str) else _dumps(msg))
+            except TimeoutError:
+                conn.closed = True
             with contextlib.suppress(Exception):
                 await websocket.close()
 
@@ -428,6 +449,11 @@ def create_app(
                     conn.send({"type": "error", "code": "invalid_message", "message": validation_message(e)})
                     continue
                 if msg.type == "ping":
+                    try:
+                        limits.spend(client)
+                    except ServerError as e:
+                        conn.send(ws_error(e.code, e.message, lang))
+                        continue
                     conn.send({"type": "view", "view": await hub.current_view(t, seat)})
                     continue
                 try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -26,7 +27,12 @@ if TYPE_CHECKING:
 
 
 def loop_time() -> float:
-    return asyncio.get_running_loop().time()
+    """The event loop's clock; in a worker thread building a view, the same
+    clock read directly (asyncio's loops keep time.monotonic())."""
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
 
 
 def capped(t: Table) -> str | None:

@@ -111,6 +111,13 @@ from .limits import MAX_TABLES, SOCKETS_PER_CLIENT, SOCKETS_PER_TABLE, TABLES_PE
     help="WebSockets on one table (players and spectators).",
 )
 @click.option(
+    "--reproducible-seeds",
+    is_flag=True,
+    default=False,
+    help="Deal a given seed as given at tables of several people too (tests that replay a game; "
+    "never on a server strangers use: the creator could rebuild the others' hands).",
+)
+@click.option(
     "--export",
     "export_id",
     metavar="TABLE",
@@ -135,6 +142,7 @@ def serve(
     tables_window: float,
     sockets_per_client: int,
     sockets_per_table: int,
+    reproducible_seeds: bool,
     export_id: str | None,
     lang: str,
 ) -> None:
@@ -169,6 +177,7 @@ def serve(
             public_house=public_house,
             public_wait=public_wait,
             expire_after=expire_after,
+            reproducible_seeds=reproducible_seeds,
             limits_options={
                 "max_tables": max_tables,
                 "tables_per_client": tables_per_client,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import secrets
 import sys
 import time
@@ -44,6 +45,8 @@ Change: TypeAlias = "A.Action | A.NextRound | Callable[[], A.Action | A.NextRoun
 
 EXPIRE_AFTER = 24 * 3600.0  # seconds a table may stay unchanged before it is forgotten (--expire-after)
 SWEEP_SECONDS = 60.0  # the most between two looks for expired tables
+PUBLIC_UNSEEN = 90.0  # seconds a public table waits for one of its people to connect, then ends
+PUBLIC_ALONE = 300.0  # seconds a public table lasts once nobody is connected to any seat
 
 
 def gone(table_id: str) -> ServerError:
@@ -73,11 +76,22 @@ class Hub:
         think_budget: float = 5.0,
         clock_scale: float = 1.0,
         expire_after: float | None = EXPIRE_AFTER,
+        reproducible_seeds: bool = False,
     ):
         self.store = store
+        # A seed chosen by the creator of a table of several people is mixed
+        # with this process's secret and the table's id (see `deal_seed`):
+        # the creator holds no key to the others' hands. Tests that replay a
+        # game offline turn it off (`reproducible_seeds`).
+        self.seed_secret = secrets.token_bytes(32)
+        self.reproducible_seeds = reproducible_seeds
         # A table unchanged for this many seconds (a finished game, one
         # nobody plays) is deleted; None: tables are kept until deleted.
         self.expire_after = expire_after
+        # A public table whose seats nobody opened, or nobody holds any more,
+        # ends after these many seconds (its slot goes to the next people).
+        self.public_unseen = PUBLIC_UNSEEN
+        self.public_alone = PUBLIC_ALONE
         self.sweeper: asyncio.Task | None = None
         self.tables: dict[str, Table] = {}
         self.round_pause = round_pause
@@ -86,6 +100,7 @@ class Hub:
         self.clock_scale = clock_scale  # tests shrink the profile's seconds
         self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
         self.started = False
+        self.viewing = asyncio.Semaphore(2)  # views thought in worker threads at once
         # The store's writer thread, from start() on: no write waits on the loop.
         # Without it (a hub that only loads, an export) a write runs in place.
         self.writer: Writer | None = None
@@ -105,6 +120,7 @@ class Hub:
             except Exception as e:  # one table this version cannot replay must not keep the others down
                 print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
                 continue
+            t.seen = True  # its people may come back: the longer wait
             self.tables[t.id] = t
 
     def start(self) -> None:
@@ -115,8 +131,7 @@ class Hub:
         for t in self.tables.values():
             t.turn_key = ()
             schedule(self, t)
-        if self.expire_after is not None:
-            self.sweeper = asyncio.create_task(self._sweep_forever())
+        self.sweeper = asyncio.create_task(self._sweep_forever())
 
     async def stop(self) -> None:
         self.started = False  # nothing may schedule a new timer or bot turn from here on
@@ -195,10 +210,10 @@ class Hub:
         names = list(req.names or [])
         if len(names) > n:
             raise ServerError(400, "invalid_request", f"names: {len(names)} names for {n} seats")
-        seed = req.seed if req.seed is not None else secrets.randbelow(2**62)
         table_id = secrets.token_hex(5)
         while table_id in self.tables:
             table_id = secrets.token_hex(5)
+        seed = self.deal_seed(req, table_id)
         seats = []
         for i, kind in enumerate(req.seats):
             name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or default_name(
@@ -230,6 +245,23 @@ class Hub:
         if self.started:
             schedule(self, t)
         return t
+
+    def deal_seed(self, req: CreateTable, table_id: str) -> int:
+        """The seed a new table is dealt with. None given: drawn at random.
+        Given, at a table of one person (with bots) or none: as given, so a
+        deal can be played again. Given, at a table of several people: mixed
+        with the server's secret and the table's id, so that the creator, who
+        chose it, cannot rebuild another person's hand, the stock or a bot's
+        hand offline (nor deal two tables alike and watch one through the
+        other). The seed dealt is what the store keeps: a restart replays it."""
+        if req.seed is None:
+            return secrets.randbelow(2**62)
+        if self.reproducible_seeds or sum(1 for k in req.seats if k == HUMAN) <= 1:
+            return req.seed
+        mixed = hashlib.blake2b(
+            f"{table_id}:{req.seed}".encode(), key=self.seed_secret, digest_size=8, person=b"rami-deal"
+        ).digest()
+        return int.from_bytes(mixed, "big") >> 2  # 62 bits, as a drawn seed
 
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
@@ -285,20 +317,40 @@ class Hub:
         now = time.monotonic() if now is None else now
         return [t for t in self.tables.values() if now - t.touched > self.expire_after]
 
+    def deserted(self, now: float | None = None) -> list[Table]:
+        """The public tables nobody holds: none of their people connected in
+        `public_unseen` seconds from the start, or nobody connected for
+        `public_alone` seconds since the last one left."""
+        now = time.monotonic() if now is None else now
+        out = []
+        for t in self.tables.values():
+            if not t.public or t.alone_since is None or t.held():
+                continue
+            if now - t.alone_since > (self.public_alone if t.seen else self.public_unseen):
+                out.append(t)
+        return out
+
     async def sweep(self) -> int:
-        """Delete the expired tables; how many were (a busy store: the rest wait for the next sweep)."""
+        """Delete the expired tables and the deserted public ones; how many
+        were (a busy store: the rest wait for the next sweep)."""
         n = 0
-        for t in self.expired():
+        for t, why in [
+            *((t, f"expired after {self.expire_after:g} s unchanged") for t in self.expired()),
+            *((t, "ended: nobody was connected to it") for t in self.deserted()),
+        ]:
+            if t.deleted:
+                continue
             try:
-                await self.remove(t, f"expired after {self.expire_after:g} s unchanged")
+                await self.remove(t, why)
             except ServerError:
                 break
             n += 1
         return n
 
     async def _sweep_forever(self) -> None:
-        assert self.expire_after is not None
-        pause = min(SWEEP_SECONDS, max(self.expire_after / 4, 0.05))
+        pause = min(SWEEP_SECONDS, max(min(self.public_unseen, self.public_alone) / 4, 0.05))
+        if self.expire_after is not None:
+            pause = min(pause, max(self.expire_after / 4, 0.05))
         while True:
             await asyncio.sleep(pause)
             with contextlib.suppress(Exception):  # never lose the sweeper to one table
@@ -514,6 +566,9 @@ class Hub:
                 return
             before = t.connected()
             t.conns.add(conn)
+            if conn.seat is not None:
+                t.seen = True
+                t.alone_since = None
             if t.connected() != before:
                 self._changed(t, [])
             else:
@@ -524,13 +579,22 @@ class Hub:
         async with t.lock:
             before = t.connected()
             t.conns.discard(conn)
+            if not t.held() and t.alone_since is None:
+                t.alone_since = time.monotonic()
             if self.started and t.connected() != before:
                 self._changed(t, [])
 
     async def current_view(self, t: Table, seat: int | None) -> dict[str, Any]:
         """The seat's view once no change is being written (see tell_all)."""
         async with t.lock:
-            return self.view(t, seat)
+            # Built in a worker thread (a large profile's legal moves and
+            # meld offer cost up to a second): the loop, every other table's
+            # clocks and sockets, never waits on it. The lock keeps the game
+            # still meanwhile; a bounded number of views think at once.
+            if not self.started:
+                return self.view(t, seat)
+            async with self.viewing:
+                return await asyncio.to_thread(self.view, t, seat)
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)

@@ -44,6 +44,7 @@ from .table import HUMAN
 
 if TYPE_CHECKING:
     from .hub import Hub
+    from .limits import Limits
 
 PUBLIC_BOT = "greedy"  # who takes a seat nobody came for
 PUBLIC_TURN_SECONDS = 120  # Ramio's public games: 120 s a turn
@@ -76,6 +77,7 @@ class Ticket:
     seat: int | None = None
     token: str | None = None
     waiting: Waiting | None = None  # the list it waits in (kept while its table is being made)
+    client: str = ""  # who clicked (limits.client_key): the per-client quota counts its tickets
 
 
 @dataclass(eq=False)
@@ -179,7 +181,21 @@ class PublicRoom:
             if t.public and not t.game.state.game_over and t.stopped is None
         )
 
-    async def join(self, req: PublicJoin) -> Ticket:
+    def held(self, client: str) -> int:
+        """The tickets `client` holds: waiting, or seated at a table still in play."""
+        n = 0
+        for tk in self.tickets.values():
+            if tk.client != client:
+                continue
+            if tk.table is None:
+                n += 1
+                continue
+            t = self.hub.tables.get(tk.table)
+            if t is not None and not t.deleted and not t.game.state.game_over and t.stopped is None:
+                n += 1
+        return n
+
+    async def join(self, req: PublicJoin, client: str = "", limits: Limits | None = None) -> Ticket:
         offer = self.offers.get(req.offer)
         if offer is None:
             known = ", ".join(self.offers)
@@ -196,16 +212,21 @@ class PublicRoom:
         if not name:
             raise ServerError(400, "invalid_request", "name: a name is needed to sit at a public table")
         self._forget_old()
-        if self.live_tables() + len(self.waiting) >= MAX_PUBLIC_TABLES:
-            raise ServerError(503, "public_full", "every public table is taken: try again in a while")
+        if limits is not None:
+            limits.check_public(client, self.held(client))
         key = (offer.name, players)
+        # A click joining a list already waiting makes no new table.
+        if key not in self.waiting and self.live_tables() + len(self.waiting) >= MAX_PUBLIC_TABLES:
+            raise ServerError(503, "public_full", "every public table is taken: try again in a while")
         w = self.waiting.get(key)
         if w is None:
             w = Waiting(offer.name, players, loop_time() + self.wait)
             self.waiting[key] = w
             if self.hub.started:
                 w.task = asyncio.create_task(self._timer(w))
-        ticket = Ticket(secrets.token_urlsafe(18), name, req.lang, offer.name, players)
+        ticket = Ticket(secrets.token_urlsafe(18), name, req.lang, offer.name, players, client=client)
+        if limits is not None:
+            limits.joined_public(client)
         self.tickets[ticket.id] = ticket
         w.tickets.append(ticket)
         ticket.waiting = w
@@ -308,7 +329,7 @@ class PublicRoom:
             if tk.table is None:
                 continue
             t = self.hub.tables.get(tk.table)
-            if t is None or t.game.state.game_over or now - tk.made > TICKET_SECONDS:
+            if t is None or t.deleted or t.game.state.game_over or now - tk.made > TICKET_SECONDS:
                 del self.tickets[tid]
 
     async def stop(self) -> None:

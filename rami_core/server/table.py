@@ -97,6 +97,11 @@ class Table:
     # change): a table idle for the server's --expire-after is forgotten.
     touched: float = field(default_factory=time.monotonic)
     deleted: bool = False  # forgotten (expired, or deleted by its creator): nothing moves it again
+    # A public table's people: whether any seat was ever opened by a socket,
+    # and since when (time.monotonic()) no seat is (None: one is now). A
+    # public table nobody holds ends (Hub.deserted): bots alone hold no slot.
+    seen: bool = False
+    alone_since: float | None = field(default_factory=time.monotonic)
 
     @property
     def players(self) -> int:
@@ -117,6 +122,10 @@ class Table:
         if not token or self.creator is None:
             return False
         return secrets.compare_digest(self.creator.encode("utf-8"), token.encode("utf-8", "surrogatepass"))
+
+    def held(self) -> bool:
+        """Whether some seat is open in a socket now (spectators hold nothing)."""
+        return any(c.seat is not None and not c.closed for c in self.conns)
 
     def connected(self) -> list[bool]:
         live = {c.seat for c in self.conns if not c.closed}
