@@ -4,8 +4,8 @@
     python -m rami_core.rl.checks rami51 voleur   # some profiles
     python -m rami_core.rl.checks --require-sb3   # fail (not skip) without stable-baselines3
 
-PettingZoo's `api_test`, `seed_test` and `render_test` on `rl.env` (the
-full action space, then the compact one for `api_test`); Gymnasium's
+PettingZoo's `api_test` (1,000 cycles), `seed_test` (500) and `render_test`
+on `rl.env` (the full action space, then the compact one for `api_test`); Gymnasium's
 `check_env` and Stable-Baselines3's `check_env` on `rl.single_agent_env`
 as it is (both checkers step unmasked samples, which end the episode with
 the illegal reward by default). A checker that fails prints its error and
@@ -24,6 +24,11 @@ import warnings
 from collections.abc import Callable
 
 from ..resources import house_names, preset_names
+
+# The libraries' own strength: PettingZoo's api_test at 1,000 cycles and
+# seed_test at 500 (the cycles their own classic environments are tested at).
+API_CYCLES = 1000
+SEED_CYCLES = 500
 
 CHECKERS = (
     "api_test",
@@ -48,13 +53,13 @@ def _checks(name: str, require_sb3: bool) -> dict[str, Callable[[], str | None]]
     from . import env, single_agent_env
 
     def api() -> None:
-        api_test(env(name, seed=5), num_cycles=10, verbose_progress=False)
+        api_test(env(name, seed=5), num_cycles=API_CYCLES, verbose_progress=False)
 
     def api_compact() -> None:
-        api_test(env(name, seed=5, actions="compact"), num_cycles=10, verbose_progress=False)
+        api_test(env(name, seed=5, actions="compact"), num_cycles=API_CYCLES, verbose_progress=False)
 
     def seeds() -> None:
-        seed_test(lambda: env(name), num_cycles=10)
+        seed_test(lambda: env(name), num_cycles=SEED_CYCLES)
 
     def render() -> None:
         render_test(lambda render_mode=None: env(name, render_mode=render_mode))
