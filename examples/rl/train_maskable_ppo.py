@@ -3,6 +3,7 @@
     pip install -e '.[rl-train]'            # sb3-contrib and torch (CPU is enough)
     python examples/rl/train_maskable_ppo.py --variant classic --minutes 10
     python examples/rl/train_maskable_ppo.py --variant rami51 --minutes 10
+    python examples/rl/train_maskable_ppo.py --variant classic --timesteps 200000   # by steps: reproducible at any load
 
 No adapter beyond what rami ships: `rl.single_agent_env` is a Gymnasium
 environment with `action_masks()`, the compact action space (one discard per
@@ -125,6 +126,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="classic", help="a preset or house file (classic, rami51, ...)")
     ap.add_argument("--minutes", type=float, default=10.0, help="training time budget (wall clock)")
+    ap.add_argument(
+        "--timesteps",
+        type=int,
+        default=None,
+        help="train for this many sub-steps instead of --minutes: the same curve on any machine, at any load",
+    )
     ap.add_argument("--envs", type=int, default=8, help="environments stepped together (one process)")
     ap.add_argument("--eval", type=int, default=200, help="evaluation rounds on unseen seeds")
     ap.add_argument("--control", action="store_true", help="also evaluate a random masked policy")
@@ -141,7 +148,7 @@ def main() -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     torch.set_num_threads(args.threads)
-    budget = args.minutes * 60.0
+    budget = args.minutes * 60.0 if args.timesteps is None else float("inf")
 
     class Clock(BaseCallback):
         """Stops at the time budget; prints the learning curve as it goes."""
@@ -187,11 +194,12 @@ def main() -> None:
     )
     print(
         f"{args.variant}: {gym.spaces.flatdim(venv.observation_space)} observation values, "
-        f"{gym.spaces.flatdim(venv.action_space)} actions, {args.envs} environments, {args.minutes:g} minutes",
+        f"{gym.spaces.flatdim(venv.action_space)} actions, {args.envs} environments, "
+        + (f"{args.minutes:g} minutes" if args.timesteps is None else f"{args.timesteps} sub-steps"),
         flush=True,
     )
     clock = Clock()
-    model.learn(total_timesteps=10**9, callback=clock)
+    model.learn(total_timesteps=10**9 if args.timesteps is None else args.timesteps, callback=clock)
     trained = time.perf_counter() - clock.start
     print(f"trained {trained:.0f} s, {model.num_timesteps} sub-steps", flush=True)
     wins, cut = evaluate(model, args.variant, args.eval, args.max_turns)
