@@ -585,8 +585,3 @@ class Profile(Strict):
         if self.teams_at(players) and self.game.team_target is not None:
             return self.game.team_target
         return self.game.target
-
-    @property
-    def positional_jokers(self) -> bool:
-        """Jokers keep their place on the table unless the table may be rearranged."""
-        return not self.table.rearrange

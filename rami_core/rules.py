@@ -148,7 +148,7 @@ class Rules:
 
         p = profile
         host = PluginHost(p.active_plugins, plugins)
-        teams = p.teams.enabled and players == 4  # as Profile.teams_at
+        teams = p.teams_at(players)
         return cls(
             profile=p,
             players=players,
@@ -157,7 +157,7 @@ class Rules:
             hooks=host,
             decks=p.deck.decks,
             deck_jokers=p.deck.jokers,
-            hand_size=p.deal.hand_size_by_players.get(players, p.deal.hand_size),
+            hand_size=p.hand_size(players),
             dealer_extra_card=p.deal.dealer_extra_card,
             upcard=p.deal.upcard,
             random_first_player=p.deal.first_player == FirstPlayer.random,
@@ -199,7 +199,7 @@ class Rules:
             positive_scores=p.scoring.positive,
             opponents_pay_only=p.teams.opponents_pay_only,
             game_end=p.game.end,
-            target=p.game.team_target if teams and p.game.team_target is not None else p.game.target,
+            target=p.target_for(players),
             target_outcome=p.game.target_outcome,
             rounds=p.game.rounds,
             end_on_empty_stock=p.game.end_on_empty_stock,

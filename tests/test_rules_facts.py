@@ -41,6 +41,15 @@ def settings() -> list[tuple[str, str]]:
 
 # Read by a method of the Profile model itself (the schema), not by Rules.
 BY_PROFILE = {("players", "min"), ("players", "max"), ("players", "counts")}
+# Decided once, by a Profile method that the schema's own checks need too,
+# and that Rules.build calls: the setting is read there, and only there.
+THROUGH_PROFILE = {
+    ("teams", "enabled"): Profile.teams_at,
+    ("game", "team_target"): Profile.target_for,
+    ("game", "target"): Profile.target_for,
+    ("deal", "hand_size"): Profile.hand_size,
+    ("deal", "hand_size_by_players"): Profile.hand_size,
+}
 
 # Modules that still read profile groups, and why.
 ELSEWHERE = {
@@ -60,6 +69,12 @@ def test_every_setting_is_read_by_rules_and_documented(group: str, name: str) ->
     path = f"{group}.{name}"
     if (group, name) in BY_PROFILE:
         assert f"self.{path}" in inspect.getsource(Profile.allows_players)
+    elif (group, name) in THROUGH_PROFILE:
+        method = THROUGH_PROFILE[(group, name)]
+        assert f"self.{path}" in inspect.getsource(method), f"{path} is not read by Profile.{method.__name__}"
+        assert re.search(rf"\bp\.{method.__name__}\(", RULES_PY), (
+            f"Rules.build does not call {method.__name__}"
+        )
     else:
         assert re.search(rf"\bp\.{group}\.{name}\b", RULES_PY), f"{path} is read by nothing in Rules.build"
     assert re.search(rf"`{group}\.{name}\b", SETTINGS_MD) or re.search(
