@@ -377,14 +377,9 @@ def _take_one(hand: list[Card], face: Card, first: Sequence[Card] = ()) -> Card:
     raise RuleError("card_not_in_hand", Reason("not_in_hand", card=format_card(face)))
 
 
-def may_lay_freely(rules: Rules, s: GameState, seat: int) -> bool:
-    """Opened, or (in a team game where the partner's opening frees the other) covered by a partner."""
-    return rules.may_lay_freely(s, seat)
-
-
 def check_opened(rules: Rules, s: GameState, seat: int, what: str) -> None:
     """The seat (or its team) has opened, and not this very turn where the profile waits a turn."""
-    if not may_lay_freely(rules, s, seat):
+    if not rules.may_lay_freely(s, seat):
         raise RuleError("not_opened", Reason("open_first", what=what))
     if s.opened_this_turn and not rules.lay_in_opening_turn:
         raise RuleError("not_opened", Reason("next_turn", what=what))
@@ -460,7 +455,7 @@ def check_discard_draw(rules: Rules, s: GameState, seat: int) -> None:
     house rule says no."""
     if not rules.draw_from_discard:
         raise RuleError("draw_forbidden", Reason("stock_only"))
-    if not rules.discard_draw_before_opening and not may_lay_freely(rules, s, seat):
+    if not rules.discard_draw_before_opening and not rules.may_lay_freely(s, seat):
         raise RuleError("draw_forbidden", Reason("discard_after_opening"))
     if not s.discard:
         raise RuleError("draw_forbidden", Reason("discard_empty"))
@@ -519,7 +514,7 @@ def check_new_melds(rules: Rules, s: GameState, seat: int) -> None:
     """New melds may go down now: where the profile lays none after the
     opening turn, only in the turn the seat opens."""
     if (
-        may_lay_freely(rules, s, seat)
+        rules.may_lay_freely(s, seat)
         and s.opened[seat]
         and not rules.new_melds_after_opening
         and not rules.lays_all_at_once
@@ -1007,7 +1002,6 @@ __all__ = [
     "discard_card_refusal",
     "discard_refusal",
     "discards_unchecked",
-    "may_lay_freely",
     "play_on",
     "rng_for",
 ]

@@ -146,7 +146,6 @@ def check_discards_in_place(game: Game, s: GameState, discards: list[A.Action]) 
 
 def check_terminal(game: Game, legal: LegalMoves) -> None:
     """The terminal's prompt names exactly the kinds the engine offers."""
-    from rami_core.engine import may_lay_freely
     from rami_core.terminal.card_text import CardStyle
     from rami_core.terminal.screen import Screen
 
@@ -157,7 +156,7 @@ def check_terminal(game: Game, legal: LegalMoves) -> None:
         return
     msg = Messages("en")
     screen = Screen(game.rules, [f"p{i}" for i in range(s.players)], CardStyle("en", ascii_only=True), msg)
-    lines = [t.plain for t in screen.actions_now(game.view(seat), may_lay_freely(game.rules, s, seat), legal)]
+    lines = [t.plain for t in screen.actions_now(game.view(seat), game.rules.may_lay_freely(s, seat), legal)]
     prompt = lines[0]
     if s.phase == DRAW:
         assert (msg("can_draw_discard", card="").split("(")[0] in prompt) == legal.may("draw_discard")

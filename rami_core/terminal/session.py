@@ -21,7 +21,7 @@ from rich.text import Text
 from .. import actions as A
 from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from ..cards import Card
-from ..engine import Game, may_lay_freely
+from ..engine import Game
 from ..errors import RuleError
 from ..events import Event, EventKind
 from ..i18n import Messages
@@ -262,7 +262,7 @@ class Session:
         if self.term.interactive:
             self.term.clear()
             recent = self.turn_recent[-RECENT_LINES:] or None
-        opened = may_lay_freely(g.rules, g.state, seat)
+        opened = g.rules.may_lay_freely(g.state, seat)
         self.term.show(
             self.screen.render(
                 view, viewer=seat, show_hand=True, opened=opened, recent=recent, legal=legal_moves(g, seat)
@@ -307,7 +307,7 @@ class Session:
             self.term.line(Text(self.msg("help")))
             g = self.game
             if g.state.turn == seat:  # what the engine offers now, after the list of commands
-                opened = may_lay_freely(g.rules, g.state, seat)
+                opened = g.rules.may_lay_freely(g.state, seat)
                 for line in self.screen.actions_now(g.view(seat), opened, legal_moves(g, seat)):
                     self.term.line(line)
         elif isinstance(cmd, C.Scores):
