@@ -18,6 +18,17 @@ With `--memory`, only the memory of pasted profiles (issue 44): the
 server's RSS growth over 30 hostile pastes (nested aliases, merge keys) to
 the create route, each refused, under 60 s in all.
 
+With `--latency`, latency under attack (issue 44, "no visitor-controlled
+work on the event loop"): an innocent visitor at a plain Rami 51 table
+times its requests (GET its view, POST an action: draw, then discard) while
+an attacker, from other addresses, loops each costly route with the
+expensive pasted profile (EXPENSIVE: 4 decks, 8 jokers, 30 cards a hand,
+two-card melds): views (and actions, so the views change), WebSocket
+reconnects and pings, checks, hints, creations; `--seconds` in all (at most
+60). Prints a table: per route the attacker's requests and answers, and the
+innocent's p50, p95 and worst. Each actor is its own client through
+`X-Forwarded-For` (uvicorn trusts it from 127.0.0.1).
+
 Run it once against a checkout from before the hardening and once after to
 get the before and after figures (docs/server.md quotes them). Every loop is
 bounded by a count and a deadline.
@@ -200,12 +211,217 @@ def memory_attack(url: str, pid: int, pastes: int = 30) -> dict[str, float]:
     return {"rss_before_mib": before, "rss_after_mib": after, "growth_mib": after - before, **statuses}
 
 
+EXPENSIVE = """extends: rami51
+deck: {decks: 4, jokers: 8}
+deal: {hand_size: 30}
+melds: {run_min: 2, set_min: 2, set_max: 8, set_distinct_suits: false}
+opening: {points: 0, pure_run: false, required: false}
+"""
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def latency_attack(url: str, seconds: float) -> dict[str, object]:
+    """The innocent's p50/p95/worst per request while the attacker loops every costly route."""
+    seconds = min(seconds, 60.0)
+    ws_url = url.replace("http://", "ws://")
+
+    def as_client(n: int) -> dict[str, str]:
+        return {"x-forwarded-for": f"10.0.{n // 250}.{n % 250 + 1}"}
+
+    # The attacker's tables (4 of them, two seats each), made before the clock starts.
+    setup = httpx.Client(timeout=120, headers=as_client(900))
+    tables = []
+    for i in range(4):
+        r = setup.post(url + "/api/tables", json={"seats": ["human", "human"], "rules": EXPENSIVE, "seed": i})
+        r.raise_for_status()
+        out = r.json()
+        tables.append((out["table"], [s["token"] for s in out["seats"]]))
+    innocent_h = {"x-forwarded-for": "192.0.2.77"}
+    ok = httpx.post(
+        url + "/api/tables",
+        json={"seats": ["human", "human"], "variant": "rami51", "seed": 5},
+        headers=innocent_h,
+    ).json()
+    mine, my_tokens = ok["table"], [s["token"] for s in ok["seats"]]
+    stop = time.monotonic() + seconds
+    counts: dict[str, dict[str, int]] = {}
+    lock = threading.Lock()
+
+    def tally(route: str, status: object) -> None:
+        with lock:
+            d = counts.setdefault(route, {})
+            d[str(status)] = d.get(str(status), 0) + 1
+
+    def play(c: httpx.Client, table: str, tokens: list[str], route: str = "action") -> None:
+        """One move at `table` by the seat to play: draw, else discard its first card."""
+        v = c.get(f"{url}/api/tables/{table}/view").json()
+        tok = tokens[v["turn"]]
+        mine_v = c.get(f"{url}/api/tables/{table}/view?token={tok}").json()
+        allowed = mine_v.get("legal", {}).get("allowed", [])
+        body: dict[str, object] = (
+            {"draw": "stock"} if "draw_stock" in allowed else {"discard": mine_v["hand"][0]}
+        )
+        r = c.post(f"{url}/api/tables/{table}/actions?token={tok}", json=body)
+        tally(route, r.status_code)
+
+    def attack_views(n: int) -> None:
+        table, tokens = tables[n % len(tables)]
+        with httpx.Client(timeout=60, headers=as_client(n)) as c:
+            while time.monotonic() < stop:
+                with contextlib.suppress(httpx.HTTPError, KeyError, IndexError, ValueError):
+                    for tok in tokens:
+                        tally("view", c.get(f"{url}/api/tables/{table}/view?token={tok}").status_code)
+                    play(c, table, tokens)  # a new version: the next views are new work
+
+    def attack_ws(n: int) -> None:
+        from websockets.sync.client import connect
+
+        table, tokens = tables[n % len(tables)]
+        i = 0
+        while time.monotonic() < stop:
+            i += 1
+            try:
+                with connect(
+                    f"{ws_url}/ws/tables/{table}?token={tokens[i % 2]}",
+                    additional_headers=as_client(n),
+                    open_timeout=30,
+                    close_timeout=2,
+                ) as ws:
+                    ws.recv(timeout=30)
+                    for _ in range(3):
+                        ws.send(json.dumps({"type": "ping"}))
+                        ws.recv(timeout=30)
+                tally("ws reconnect+ping", "ok")
+            except Exception as e:  # refused (429 close), timed out: counted by kind
+                tally("ws reconnect+ping", type(e).__name__)
+
+    def attack_check(n: int) -> None:
+        table, tokens = tables[n % len(tables)]
+        with httpx.Client(timeout=60, headers=as_client(n)) as c:
+            while time.monotonic() < stop:
+                with contextlib.suppress(httpx.HTTPError):
+                    for tok in tokens:
+                        r = c.post(
+                            f"{url}/api/tables/{table}/check?token={tok}",
+                            json={"meld": [["2H", "3H"], ["5S", "5D"]]},
+                        )
+                        tally("check", r.status_code)
+
+    def attack_hint(n: int) -> None:
+        table, tokens = tables[n % len(tables)]
+        with httpx.Client(timeout=60, headers=as_client(n)) as c:
+            while time.monotonic() < stop:
+                with contextlib.suppress(httpx.HTTPError):
+                    for tok in tokens:
+                        tally("hint", c.get(f"{url}/api/tables/{table}/hint?token={tok}").status_code)
+
+    def attack_create(n: int) -> None:
+        with httpx.Client(timeout=60, headers=as_client(n)) as c:
+            while time.monotonic() < stop:
+                with contextlib.suppress(httpx.HTTPError):
+                    r = c.post(url + "/api/tables", json={"seats": ["human", "human"], "rules": EXPENSIVE})
+                    tally("create", r.status_code)
+
+    attackers = [
+        *(threading.Thread(target=attack_views, args=(k,)) for k in range(4)),
+        *(threading.Thread(target=attack_ws, args=(k,)) for k in range(10, 12)),
+        *(threading.Thread(target=attack_check, args=(k,)) for k in range(20, 22)),
+        *(threading.Thread(target=attack_hint, args=(k,)) for k in range(30, 32)),
+        *(threading.Thread(target=attack_create, args=(k,)) for k in range(40, 42)),
+    ]
+    for th in attackers:
+        th.start()
+    time.sleep(min(2.0, seconds / 4))  # the attack under way
+    gets: list[float] = []
+    posts: list[float] = []
+    with httpx.Client(timeout=120, headers=innocent_h) as c:
+        for _ in range(100_000):
+            if time.monotonic() >= stop:
+                break
+            try:
+                t0 = time.perf_counter()
+                v = c.get(f"{url}/api/tables/{mine}/view").json()
+                tok = my_tokens[v["turn"]]
+                t1 = time.perf_counter()
+                mv = c.get(f"{url}/api/tables/{mine}/view?token={tok}").json()
+                gets.append(time.perf_counter() - t1)
+                gets.append(t1 - t0)
+                allowed = mv["legal"]["allowed"]
+                if "next_round" in allowed or not allowed:
+                    break
+                body = {"draw": "stock"} if "draw_stock" in allowed else {"discard": mv["hand"][0]}
+                t0 = time.perf_counter()
+                r = c.post(f"{url}/api/tables/{mine}/actions?token={tok}", json=body)
+                posts.append(time.perf_counter() - t0)
+                tally("innocent action", r.status_code)
+            except (httpx.HTTPError, KeyError, IndexError, ValueError) as e:
+                tally("innocent error", type(e).__name__)
+            time.sleep(0.05)
+    for th in attackers:
+        th.join(timeout=120)
+    setup.close()
+    return {
+        "seconds": seconds,
+        "attacker": counts,
+        "innocent_get": {
+            "n": len(gets),
+            "p50": _pct(gets, 0.5),
+            "p95": _pct(gets, 0.95),
+            "max": max(gets or [0]),
+        },
+        "innocent_post": {
+            "n": len(posts),
+            "p50": _pct(posts, 0.5),
+            "p95": _pct(posts, 0.95),
+            "max": max(posts or [0]),
+        },
+    }
+
+
+def print_latency(out: dict[str, object]) -> None:
+    attacker = out["attacker"]
+    assert isinstance(attacker, dict)
+    print(f"attack of {out['seconds']:g} s; attacker's requests by answer:")
+    for route, answers in sorted(attacker.items()):
+        print(f"  {route:<20} " + ", ".join(f"{k}: {v}" for k, v in sorted(answers.items())))
+    print(f"{'innocent':<14}{'n':>6}{'p50 s':>9}{'p95 s':>9}{'max s':>9}")
+    for name in ("innocent_get", "innocent_post"):
+        d = out[name]
+        assert isinstance(d, dict)
+        print(
+            f"{name[9:] + ' ' + ('view' if name.endswith('get') else 'action'):<14}{d['n']:>6}"
+            f"{d['p50']:>9.3f}{d['p95']:>9.3f}{d['max']:>9.3f}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--memory", action="store_true", help="only the hostile pastes' RSS growth")
+    ap.add_argument("--latency", action="store_true", help="only the innocent's latency under attack")
     args = ap.parse_args()
+    if args.latency:
+        with tempfile.TemporaryDirectory() as tmp:
+            port = free_port()
+            proc = start(args.checkout.resolve(), Path(tmp) / "bench.sqlite", port)
+            try:
+                out = latency_attack(f"http://127.0.0.1:{port}", args.seconds)
+            finally:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+        print_latency(out)
+        print(json.dumps(out))
+        return
     if args.memory:
         with tempfile.TemporaryDirectory() as tmp:
             port = free_port()

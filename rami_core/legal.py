@@ -49,7 +49,7 @@ from .errors import RuleError
 from .melds import RUN, rank_at
 from .refusals import Reason, refusal_json
 from .rules import OpeningNeed, Rules
-from .solver import best_opening, solve
+from .solver import StateBudget, best_opening, solve
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -76,6 +76,12 @@ COMPLETE_KINDS = frozenset(
 # that the answer is the same on every machine and under any load.
 REARRANGE_STATES = 4000
 OPENING_STATES = 200_000
+# What a server view may spend on its searches, all together (the opening
+# searches of the meld offer, the rebuilds of the rearrange offer, each
+# rebuild counted at REARRANGE_STATES): sized so that a view of the largest
+# profile a visitor may paste costs about a tenth of a second. Where it runs
+# out the offer is marked inexact (see `Offer.exact`).
+VIEW_STATES = 30_000
 
 
 @dataclass(frozen=True)
@@ -174,23 +180,37 @@ class LegalMoves:
         }
 
 
-def legal_moves(game: Game, seat: int | None, kinds: tuple[str, ...] = KINDS) -> LegalMoves:
+def legal_moves(
+    game: Game, seat: int | None, kinds: tuple[str, ...] = KINDS, *, states: int | None = None
+) -> LegalMoves:
     """What `seat` may do now in `game` (None, a spectator: nothing)."""
-    return legal_moves_in(game.rules, game.state, seat, kinds)
+    return legal_moves_in(game.rules, game.state, seat, kinds, states=states)
 
 
 def legal_moves_in(
-    rules: Rules, s: GameState, seat: int | None, kinds: tuple[str, ...] = KINDS
+    rules: Rules,
+    s: GameState,
+    seat: int | None,
+    kinds: tuple[str, ...] = KINDS,
+    *,
+    states: int | None = None,
 ) -> LegalMoves:
     """What `seat` may do in state `s` under `rules` (the same answer as
     :func:`legal_moves`; bots ask it of the state rebuilt from their view).
-    `kinds`: only these are judged (the others are withheld unjudged)."""
+    `kinds`: only these are judged (the others are withheld unjudged).
+    `states`: the search states the meld and rearrange offers may spend
+    together (the server's views: :data:`VIEW_STATES`); where they run out,
+    the offer is made by the rules' permission, ``exact`` false. None: each
+    search has its own budget (OPENING_STATES, REARRANGE_STATES)."""
+    budget = StateBudget(states) if states is not None else None
     offers: dict[str, Offer] = {}
     for kind in KINDS:
         if seat is None:
             offers[kind] = Offer(kind, False, refusal=RuleError("not_your_turn", Reason("spectator")))
         elif kind not in kinds:
             offers[kind] = _UNJUDGED[kind]
+        elif kind in _SEARCHED:
+            offers[kind] = _SEARCHED[kind](rules, s, seat, budget)
         else:
             offers[kind] = _JUDGES[kind](rules, s, seat)
     return LegalMoves(seat, offers)
@@ -427,34 +447,51 @@ def swap_candidates(s: GameState, seat: int) -> Iterator[A.Swap]:
                 yield A.Swap(seat, given, k)
 
 
-def _meld(rules: Rules, s: GameState, seat: int) -> Offer:
+def _meld(rules: Rules, s: GameState, seat: int, budget: StateBudget | None = None) -> Offer:
+    """Offered with an accepted lay as proof; withheld when the gates refuse
+    or the opening search proves that no lay meets the need. Where the
+    search ran out of states (`budget`) before finding a lay the engine
+    accepts, a lay may still exist: offered by permission, ``exact`` false
+    and no example (as rearrange)."""
     refused = kind_refusal(rules, s, seat, "meld")
     bounds = None if refused else _bounds(rules, s, seat)
-    return _judge(
+    offer = _judge(
         "meld",
         rules,
         s,
         refused,
-        [] if refused else meld_candidates(rules, s, seat),
+        [] if refused else meld_candidates(rules, s, seat, budget),
         complete=False,
         none_left=lambda: RuleError("invalid_meld", Reason("nothing_to_lay")),
         bounds=bounds,
     )
+    if offer.allowed or refused is not None or budget is None or not budget.cut:
+        return offer
+    return Offer("meld", True, (), complete=False, bounds=bounds, exact=False)
 
 
-def meld_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Meld]:
+def meld_candidates(
+    rules: Rules, s: GameState, seat: int, budget: StateBudget | None = None
+) -> Iterator[A.Meld]:
     """New lays worth asking the engine, the likeliest first: the solver's
     opening of the most cards that meets the seat's need (the need of an
     opened seat is none), the same with one face held back (a card kept to
     discard, an all-at-once lay of all but the kept cards), going out below
-    the points where the profile allows it, then each meld of those alone."""
+    the points where the profile allows it, then each meld of those alone.
+    `budget`: the states every opening search here shares (spent: no more
+    searches; its `cut` tells whether one stopped short)."""
     hand = list(s.hands[seat])
     need = rules.opening_need(s, seat) if rules.must_open(s, seat) else OpeningNeed()
     kept = rules.kept_going_out
     found: list[list[list[Card]]] = []
 
     def best(cards: list[Card], spec: OpeningNeed) -> list[list[Card]] | None:
-        return best_opening(cards, rules.melds, spec, score=rules.score_args, max_states=OPENING_STATES)
+        if budget is not None and budget.left <= 0:
+            budget.cut = True
+            return None
+        return best_opening(
+            cards, rules.melds, spec, score=rules.score_args, max_states=OPENING_STATES, budget=budget
+        )
 
     def lay(melds: list[list[Card]]) -> A.Meld:
         return A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))
@@ -482,7 +519,7 @@ def meld_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.Meld]:
                 yield lay([m])
 
 
-def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
+def _rearrange(rules: Rules, s: GameState, seat: int, budget: StateBudget | None = None) -> Offer:
     """Offered when the rules permit a rebuild now (the kind's gates) and one
     exists; withheld when the gates refuse, or when the solver proves that no
     rebuild of the table takes a hand card (no valid table at all: the
@@ -500,7 +537,7 @@ def _rearrange(rules: Rules, s: GameState, seat: int) -> Offer:
         rules,
         s,
         refused,
-        [] if refused else rearrange_candidates(rules, s, seat, search),
+        [] if refused else rearrange_candidates(rules, s, seat, search, budget),
         complete=False,
         none_left=lambda: RuleError("no_card_from_hand", Reason("nothing_to_rearrange")),
         bounds=bounds,
@@ -518,14 +555,19 @@ class _RebuildSearch:
 
 
 def rearrange_candidates(
-    rules: Rules, s: GameState, seat: int, search: _RebuildSearch | None = None
+    rules: Rules,
+    s: GameState,
+    seat: int,
+    search: _RebuildSearch | None = None,
+    budget: StateBudget | None = None,
 ) -> Iterator[A.Rearrange]:
     """Rebuilds of the table worth asking the engine: the solver's taking the
     most hand cards, then one taking each face of the hand alone, then each
     face with the rest of the hand optional (a house rule that refuses the
     widest rebuild, no_joker_split's, may accept another that lays the same
     face). Where the first search proves that no rebuild takes a hand card,
-    there is nothing more to try."""
+    there is nothing more to try. `budget`: each rebuild spends
+    REARRANGE_STATES of it; once it is spent, no more rebuilds are tried."""
     if not s.table:
         if search is not None:
             search.none_exists = True
@@ -534,34 +576,52 @@ def rearrange_candidates(
     hand = list(s.hands[seat])
 
     def rebuild(required: list[Card], optional: list[Card]) -> tuple[A.Rearrange | None, bool]:
+        if budget is not None:
+            if budget.left < REARRANGE_STATES:
+                budget.cut = True
+                raise _Spent
+            budget.left -= REARRANGE_STATES
         sol = solve([*table, required], optional, rules.melds, max_states=REARRANGE_STATES)
         if sol.feasible and (sol.laid or required):
             return A.Rearrange(seat, tuple(tuple(c.face_card for c in m) for m in sol.melds)), sol.optimal
         return None, sol.optimal
 
-    widest, proven = rebuild([], hand)
-    if widest is not None:
-        yield widest
-    elif proven:
-        if search is not None:
-            search.none_exists = True
+    try:
+        widest, proven = rebuild([], hand)
+        if widest is not None:
+            yield widest
+        elif proven:
+            if search is not None:
+                search.none_exists = True
+            return
+        faces = _faces(hand)
+        for c in faces:
+            alone, _ = rebuild([c], [])
+            if alone is not None:
+                yield alone
+        for c in faces:
+            rest = list(hand)
+            rest.remove(next(x for x in rest if x.face == c.face))
+            with_rest, _ = rebuild([c], rest)
+            if with_rest is not None:
+                yield with_rest
+    except _Spent:
         return
-    faces = _faces(hand)
-    for c in faces:
-        alone, _ = rebuild([c], [])
-        if alone is not None:
-            yield alone
-    for c in faces:
-        rest = list(hand)
-        rest.remove(next(x for x in rest if x.face == c.face))
-        with_rest, _ = rebuild([c], rest)
-        if with_rest is not None:
-            yield with_rest
+
+
+class _Spent(Exception):
+    """The view's state budget is spent: no more rebuilds are tried."""
 
 
 # The offer of a kind left unjudged (`legal_moves_in`'s `kinds`): one per
 # kind, shared, as an Offer is immutable.
 _UNJUDGED: dict[str, Offer] = {kind: Offer(kind, False, complete=False) for kind in KINDS}
+
+# The kinds a search decides: judged with the view's state budget.
+_SEARCHED: dict[str, Callable[[Rules, GameState, int, StateBudget | None], Offer]] = {
+    "meld": _meld,
+    "rearrange": _rearrange,
+}
 
 _JUDGES: dict[str, Callable[[Rules, GameState, int], Offer]] = {
     "draw_stock": _draw_stock,
@@ -577,6 +637,7 @@ _JUDGES: dict[str, Callable[[Rules, GameState, int], Offer]] = {
 
 __all__ = [
     "KINDS",
+    "VIEW_STATES",
     "Bounds",
     "LegalMoves",
     "Offer",

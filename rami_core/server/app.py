@@ -289,10 +289,11 @@ def create_app(
 
     @guarded
     async def view(request: Request) -> Response:
-        limits.spend(peer(request))
+        client = peer(request)
+        limits.spend(client)
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
-        return JSON(await hub.current_view(t, seat))
+        return JSON(await hub.current_view(t, seat, client))
 
     @guarded
     async def events(request: Request) -> Response:
@@ -313,51 +314,57 @@ def create_app(
 
     # A hint (the terminal's planner) or a check (the engine on a copy, every
     # meld read) costs up to a few tenths of a second for the largest
-    # action the protocol lets through: thought in a worker thread, one at a
-    # time, from a copy taken under the table's lock, so the loop never
-    # waits on it; ADVICE_SECONDS bounds the wait for the turn (then 503).
+    # action the protocol lets through: thought in the hub's worker threads
+    # (`work`), one at a time, from a copy taken under the table's lock, so
+    # the loop never waits on it. What one client has queued there is
+    # bounded (429 beyond); ADVICE_SECONDS bounds the wait for the turn (503).
     advising = asyncio.Semaphore(1)
 
-    async def advise(fn: Any, *args: Any) -> Any:
+    async def advise(client: str, t: Any, fn: Any, *args: Any) -> Any:
+        hub.work.admit(client, t.id)
         try:
             async with asyncio.timeout(ADVICE_SECONDS):
                 await advising.acquire()
         except TimeoutError:
             raise ServerError(503, "busy", "the server is checking other moves: try again") from None
         try:
-            return await asyncio.to_thread(fn, *args)
+            return await hub.work.run(fn, *args, client=client, table=t.id)
         finally:
             advising.release()
 
     @guarded
     async def hint(request: Request) -> Response:
         """The terminal's hint for the seat to play, in the page's language."""
-        limits.spend(peer(request))
+        client = peer(request)
+        limits.spend(client)
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         async with t.lock:  # the view of the stored game, none half-written
             seen = hint_view(t, seat)
-        return JSON(await advise(hint_of, seen, t, page_lang(request.query_params.get("lang"))))
+        lang = page_lang(request.query_params.get("lang"))
+        return JSON(await advise(client, t, hint_of, seen, t, lang))
 
     @guarded
     async def check(request: Request) -> Response:
         """Would this action be accepted now? Judged by the engine on a copy: nothing changes."""
-        limits.spend(peer(request))
+        client = peer(request)
+        limits.spend(client)
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await json_body(request)
         async with t.lock:
             state = t.game.state.copy()
         lang = page_lang(request.query_params.get("lang"))
-        return JSON(await advise(check_action, hub, t, seat, data, lang, state))
+        return JSON(await advise(client, t, check_action, hub, t, seat, data, lang, state))
 
     @guarded
     async def act(request: Request) -> Response:
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         data = await json_body(request)
-        await hub.act(t, seat, data)
-        return JSON(await hub.current_view(t, seat))
+        client = peer(request)
+        await hub.act(t, seat, data, client)
+        return JSON(await hub.current_view(t, seat))  # made already when the seat is connected
 
     @guarded
     async def export(request: Request) -> Response:
@@ -454,10 +461,15 @@ def create_app(
                     except ServerError as e:
                         conn.send(ws_error(e.code, e.message, lang))
                         continue
-                    conn.send({"type": "view", "view": await hub.current_view(t, seat)})
+                    try:
+                        view = await hub.current_view(t, seat, client)
+                    except ServerError as e:
+                        conn.send(ws_error(e.code, e.message, lang))
+                        continue
+                    conn.send({"type": "view", "view": view})
                     continue
                 try:
-                    await hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True))
+                    await hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True), client)
                 except ServerError as e:
                     conn.send(ws_error(e.code, e.message, lang))
                 except RuleError as e:

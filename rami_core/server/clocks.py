@@ -3,8 +3,10 @@ rounds, and the bots.
 
 The turn clock is an asyncio timer that plays the profile's timeout whoever
 is connected; each timer stands down when the turn it was started for has
-passed. Bots think in worker threads on a copy of their view, within a think
-budget, so one slow bot never holds up another table.
+passed. Bots think in their own pool of worker threads (`work`) on a copy
+of their view, within a think budget, so one slow bot never holds up another
+table, nor a view; the move they choose, and the clock's timeout, are played
+by the engine in a worker thread too (`Hub.accept`).
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
             view = g.view(seat)
         try:
             action: A.Action = await asyncio.wait_for(
-                asyncio.to_thread(bot.choose, view, g.rules), hub.think_budget
+                hub.work.run(bot.choose, view, g.rules, bot=True), hub.think_budget
             )
         except TimeoutError:
             action = A.Timeout(seat)  # over its think budget: the clock's default for the seat

@@ -35,8 +35,9 @@ from .lobby import profile_from_request
 from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
 from .store import Store, StoreBusy, StoredTable, Writer
 from .table import HUMAN, Conn, Seat, Table, dumps
-from .views import build_view
+from .views import build_view, cached_view
 from .words import Words, default_name, event_message
+from .work import Work
 
 # What accept plays: an action, or a function of the table's state giving it
 # (called under the table's lock: a timeout names the seat then to play).
@@ -100,7 +101,9 @@ class Hub:
         self.clock_scale = clock_scale  # tests shrink the profile's seconds
         self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
         self.started = False
-        self.viewing = asyncio.Semaphore(2)  # views thought in worker threads at once
+        # The worker pools (views, actions, hints, checks; bots) and the
+        # bounds on what each client and table has queued there (`work`).
+        self.work = Work()
         # The store's writer thread, from start() on: no write waits on the loop.
         # Without it (a hub that only loads, an export) a write runs in place.
         self.writer: Writer | None = None
@@ -126,6 +129,10 @@ class Hub:
     def start(self) -> None:
         """Start the clocks, bots and round timers (needs a running event loop)."""
         self.started = True
+        if self.work.closed:
+            self.work = Work(
+                self.work.threads, self.work.bot_threads, self.work.per_client, self.work.per_table
+            )
         if self.writer is None:
             self.writer = Writer(self.store)
         for t in self.tables.values():
@@ -155,6 +162,7 @@ class Hub:
         if self.writer is not None:
             await asyncio.to_thread(self.writer.close)  # the writes handed over are finished first
             self.writer = None
+        self.work.close()
 
     async def write(self, fn: Callable[..., None], *args: Any) -> None:
         """One store write, in the writer thread (StoreBusy: refused, nothing written)."""
@@ -380,8 +388,10 @@ class Hub:
         except (A.ActionFormatError, CardError) as e:
             raise ServerError(400, "invalid_action", str(e)) from None
 
-    async def act(self, t: Table, seat: int | None, data: Any) -> None:
-        """Play one client action for `seat` (raises ServerError or RuleError, nothing changed)."""
+    async def act(self, t: Table, seat: int | None, data: Any, client: str | None = None) -> None:
+        """Play one client action for `seat` (raises ServerError or RuleError,
+        nothing changed). `client`: the visitor's address, whose bounds on
+        queued work the engine's judging counts against (`work`)."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot play: join with a seat's link")
         if t.deleted:
@@ -395,21 +405,33 @@ class Hub:
             await self.next_round(t, seat)
         else:
             assert not isinstance(action, str)
-            await self.accept(t, action)
+            self.work.admit(client, t.id)  # over its bounds: 429 before the table is waited for
+            await self.accept(t, action, client=client)
 
-    async def accept(self, t: Table, action: Change, *, still: Callable[[], bool] | None = None) -> bool:
+    async def accept(
+        self,
+        t: Table,
+        action: Change,
+        *,
+        still: Callable[[], bool] | None = None,
+        client: str | None = None,
+    ) -> bool:
         """Judge, store, then tell: the one path every change takes, one at a
         time per table (under its lock, while the store writes off the loop).
         `still`, asked under the lock, lets a clock or bot whose turn has
         passed stand down (False: nothing done). Shielded: a caller that goes
         away mid-write leaves the change to finish (told) or to be taken back."""
-        return await asyncio.shield(self._accept(t, action, still))
+        return await asyncio.shield(self._accept(t, action, still, client))
 
-    async def _accept(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
+    async def _accept(
+        self, t: Table, action: Change, still: Callable[[], bool] | None, client: str | None = None
+    ) -> bool:
         async with t.lock:
-            return await self._accept_locked(t, action, still)
+            return await self._accept_locked(t, action, still, client)
 
-    async def _accept_locked(self, t: Table, action: Change, still: Callable[[], bool] | None) -> bool:
+    async def _accept_locked(
+        self, t: Table, action: Change, still: Callable[[], bool] | None, client: str | None = None
+    ) -> bool:
         if still is not None and not still():
             return False
         if t.deleted:
@@ -423,10 +445,13 @@ class Hub:
         before_events = len(g.events)
         before_phase = g.state.phase
         cp = g.checkpoint()
+        # The engine judges and plays in a worker thread (the largest action
+        # the protocol lets through costs tenths of a second); the lock keeps
+        # every other change and view of this table waiting meanwhile.
         if isinstance(action, A.NextRound):
-            g.next_round()
+            await self.think(g.next_round)
         else:
-            g.apply(action)  # RuleError: nothing changed
+            await self.think(g.apply, action, client=client, table=t.id)  # RuleError: nothing changed
         try:
             await self.write(self.store.append, t.id, len(g.log) - 1, A.action_to_dict(action))
         except StoreBusy:
@@ -437,8 +462,9 @@ class Hub:
             raise
         if isinstance(action, A.NextRound):
             t.deals += 1
+        t.moved += 1
         self._track_undo(t, before_phase)
-        self._changed(t, g.events[before_events:])
+        await self._changed(t, g.events[before_events:])
         if self.on_accept is not None:
             self.on_accept(t, time.perf_counter() - started)
         return True
@@ -493,8 +519,9 @@ class Hub:
             except StoreBusy:
                 raise busy() from None
             t.game.rollback(t.undo_point)
+            t.moved += 1
             t.undo_point = t.game.checkpoint()
-            self._changed(t, [Event(EventKind.UNDONE, seat)])
+            await self._changed(t, [Event(EventKind.UNDONE, seat)])
 
     async def next_round(
         self, t: Table, seat: int | None = None, *, still: Callable[[], bool] | None = None
@@ -519,39 +546,73 @@ class Hub:
                     return False  # asked twice: the first one counts
                 t.ready.add(seat)
                 if not t.all_ready():
-                    self._changed(t, [])  # every page shows who is still reading the round's end
+                    await self._changed(t, [])  # every page shows who is still reading the round's end
                     return False
             return await self._accept_locked(t, A.NextRound(), None)
 
     # ------------------------------------------------------------ telling
 
-    def _changed(self, t: Table, events: list[Event]) -> None:
+    async def think(
+        self, fn: Callable[..., Any], *args: Any, client: str | None = None, table: str | None = None
+    ) -> Any:
+        """`fn(*args)` off the loop once the hub is started (`work`); before
+        (a hub that only loads, an export), in place."""
+        if not self.started:
+            return fn(*args)
+        return await self.work.run(fn, *args, client=client, table=table)
+
+    async def _changed(self, t: Table, events: list[Event]) -> None:
+        """A change is stored: a new version, and every connection is told
+        (its events, then its view). Under the table's lock; the views and
+        the messages are made in a worker thread, the loop only queues them."""
         t.version += 1
         t.touched = time.monotonic()
         if self.started:
             # Before the views are made: a new turn's clock (its deadline) and
             # round timer are part of what every seat is told.
             schedule(self, t)
-        # Each message is made and written out once per seat (and language),
-        # then shared by every connection that sees it the same way: 500
-        # spectators cost one spectator view, and a queue holds references.
+        conns = [c for c in t.conns if not c.closed]
+        if not conns:
+            return
+        job = asyncio.ensure_future(self.think(self._messages, t, events, conns))
+        try:
+            told = await asyncio.shield(job)
+        except asyncio.CancelledError:
+            # The caller went away (a socket closing): the thread still reads
+            # the game, so the lock is kept until it is done.
+            with contextlib.suppress(BaseException):
+                await job
+            raise
+        for c, msgs in zip(conns, told, strict=True):
+            for m in msgs:
+                c.send(m)
+
+    def _messages(self, t: Table, events: list[Event], conns: list[Conn]) -> list[list[str]]:
+        """What each connection is told of a change: its events and its view.
+        Each message is made and written out once per seat (and language),
+        then shared by every connection that sees it the same way: 500
+        spectators cost one spectator view, and a queue holds references."""
         views: dict[int | None, str] = {}
         told: dict[tuple[int, int | None, str], str] = {}
-        for c in list(t.conns):
+        out = []
+        for c in conns:
+            msgs = []
             for i, e in enumerate(events):
                 k = (i, c.seat, c.lang)
                 if k not in told:
                     told[k] = dumps(event_message(t, e, c.seat, c.lang))
-                c.send(told[k])
+                msgs.append(told[k])
             if c.seat not in views:
                 views[c.seat] = dumps({"type": "view", "view": self.view(t, c.seat)})
-            c.send(views[c.seat])
+            msgs.append(views[c.seat])
+            out.append(msgs)
+        return out
 
     async def tell_all(self, t: Table) -> None:
         """Send every connection its view, once no change is being written:
         nobody sees what is not yet stored."""
         async with t.lock:
-            self._changed(t, [])
+            await self._changed(t, [])
 
     async def joined(self, t: Table, conn: Conn) -> None:
         """A connection came: it gets its view; the others only when the
@@ -570,9 +631,10 @@ class Hub:
                 t.seen = True
                 t.alone_since = None
             if t.connected() != before:
-                self._changed(t, [])
+                await self._changed(t, [])
             else:
-                conn.send(dumps({"type": "view", "view": self.view(t, conn.seat)}))
+                view = cached_view(self, t, conn.seat) or await self.think(self.view, t, conn.seat)
+                conn.send(dumps({"type": "view", "view": view}))
 
     async def left(self, t: Table, conn: Conn) -> None:
         """A connection went: the others are told only if its seat is now unheld."""
@@ -582,19 +644,29 @@ class Hub:
             if not t.held() and t.alone_since is None:
                 t.alone_since = time.monotonic()
             if self.started and t.connected() != before:
-                self._changed(t, [])
+                await self._changed(t, [])
 
-    async def current_view(self, t: Table, seat: int | None) -> dict[str, Any]:
-        """The seat's view once no change is being written (see tell_all)."""
+    async def current_view(self, t: Table, seat: int | None, client: str | None = None) -> dict[str, Any]:
+        """The seat's view of the stored game (see tell_all). The view of the
+        current version, when kept, is a look-up (no lock: it shows a stored
+        game); else it is built in a worker thread (`work`: a large
+        profile's legal moves cost tenths of a second, bounded by
+        VIEW_STATES), the loop never waiting on it, under the table's lock,
+        counted against `client`'s bounds (429 beyond)."""
+        kept = cached_view(self, t, seat)
+        if kept is not None:
+            return kept
+        self.work.admit(client, t.id)
+        # Shielded: a visitor who hangs up leaves the view to finish under
+        # the lock (the thread reads the game until it is done).
+        return await asyncio.shield(self._build_view(t, seat, client))
+
+    async def _build_view(self, t: Table, seat: int | None, client: str | None) -> dict[str, Any]:
         async with t.lock:
-            # Built in a worker thread (a large profile's legal moves and
-            # meld offer cost up to a second): the loop, every other table's
-            # clocks and sockets, never waits on it. The lock keeps the game
-            # still meanwhile; a bounded number of views think at once.
-            if not self.started:
-                return self.view(t, seat)
-            async with self.viewing:
-                return await asyncio.to_thread(self.view, t, seat)
+            kept = cached_view(self, t, seat)  # made meanwhile (a push, another read)
+            if kept is not None:
+                return kept
+            return await self.think(self.view, t, seat, client=client, table=t.id)
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)

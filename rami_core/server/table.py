@@ -76,6 +76,14 @@ class Table:
     # Grows with every change, and across restarts (it starts from the clock
     # in microseconds), so a client can drop a view older than one it has.
     version: int = field(default_factory=lambda: time.time_ns() // 1000)
+    # Grows with every change of the game itself (an action, an undo, a new
+    # round): the legal moves are searched again only then (views.seat_legal).
+    moved: int = 0
+    # The views made for this version, by seat, and the legal moves for this
+    # `moved`, by seat (views.build_view): a repeated read, a ping or a
+    # reconnect is a look-up. Only the current version's are kept.
+    view_cache: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
+    legal_cache: dict[tuple[int, int | None], Any] = field(default_factory=dict)
     undo_point: tuple | None = None
     turn_key: tuple = ()
     deadline: float | None = None  # loop time when the clock fires

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..legal import LegalMoves, lay_bounds, legal_moves
+from ..legal import VIEW_STATES, LegalMoves, lay_bounds, legal_moves
 from ..refusals import LANGS
 from ..state import LAY, OVER, card_code
 from .clocks import loop_time
@@ -62,21 +62,51 @@ def _owes(t: Table, seat: int | None) -> dict[str, Any]:
     }
 
 
+def seat_legal(t: Table, seat: int | None) -> LegalMoves:
+    """The seat's legal moves, searched within VIEW_STATES (counted states:
+    the same answer on every machine) and kept until the game next changes
+    (`Table.moved`): a connection coming or going, a round's "continue", a
+    repeated read or a reconnect search nothing again. Called under the
+    table's lock (the game still)."""
+    key = (t.moved, seat)
+    cached = t.legal_cache.get(key)
+    if cached is None:
+        if t.legal_cache and next(iter(t.legal_cache))[0] != t.moved:
+            t.legal_cache.clear()
+        cached = t.legal_cache[key] = legal_moves(t.game, seat, states=VIEW_STATES)
+    return cached
+
+
 def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
-    table adds."""
+    table adds. Made once per (version, seat) and kept (`Table.view_cache`);
+    what changes with the time alone (the clock, the round pause, who is
+    connected) is read again on every call. Under the table's lock, unless
+    the view of this version is already kept."""
+    key = (t.version, seat)
+    base = t.view_cache.get(key)
+    if base is None:
+        base = _view_body(hub, t, seat)
+        if t.view_cache and next(iter(t.view_cache))[0] != t.version:
+            t.view_cache.clear()
+        t.view_cache[key] = base
+    return {**base, **_timed(hub, t)}
+
+
+def cached_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any] | None:
+    """The view of this version if it is kept (no lock needed: a kept view
+    shows a stored game), else None."""
+    base = t.view_cache.get((t.version, seat))
+    if base is None:
+        return None
+    return {**base, **_timed(hub, t)}
+
+
+def _timed(hub: Hub, t: Table) -> dict[str, Any]:
+    """The fields of a view read afresh each time (the clock, the round
+    pause, who is connected)."""
     g = t.game
-    d = g.view(0 if seat is None else seat).to_dict()
-    if seat is None:
-        d.update(seat=None, hand=None)
-    melds = d.pop("table")
-    d["table"] = [m["cards"] for m in melds]
-    d["melds"] = [
-        {"number": i, "cards": m["cards"], "owner": m["owner"], "kind": g.state.table[i].reading.kind}
-        for i, m in enumerate(melds)
-    ]
-    d["discard_top"] = d["discard"][-1] if d["discard"] else None
     r = g.rules
     clock = None
     if r.turn_time_limit and t.deadline is not None and g.state.phase != OVER:
@@ -94,18 +124,32 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     nxt = None
     if t.next_round_at is not None and g.state.phase == OVER and not g.state.game_over:
         nxt = round(max(0.0, t.next_round_at - loop_time()), 1)
-    legal = legal_moves(g, seat)  # after the clock is read: the search never eats the seat's time
+    return {"clock": clock, "next_round_in": nxt, "connected": t.connected()}
+
+
+def _view_body(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
+    g = t.game
+    d = g.view(0 if seat is None else seat).to_dict()
+    if seat is None:
+        d.update(seat=None, hand=None)
+    melds = d.pop("table")
+    d["table"] = [m["cards"] for m in melds]
+    d["melds"] = [
+        {"number": i, "cards": m["cards"], "owner": m["owner"], "kind": g.state.table[i].reading.kind}
+        for i, m in enumerate(melds)
+    ]
+    d["discard_top"] = d["discard"][-1] if d["discard"] else None
+    r = g.rules
+    legal = seat_legal(t, seat)
     d.update(
         table_id=t.id,
         version=t.version,
         variant=t.variant,
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
-        connected=t.connected(),
         may=_may(hub, t, seat, legal),
         legal=legal.to_json(),
         undo_available=hub.undo_available(t, seat),
-        clock=clock,
         score_sheet=_score_sheet(t),
         rules={
             "discard": r.ends_with_discard,
@@ -116,7 +160,6 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
             "swap": r.swaps_to_hand,
             "undo": t.undo,
         },
-        next_round_in=nxt,
         owes=_owes(t, seat),
         ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )

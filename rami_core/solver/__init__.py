@@ -115,7 +115,7 @@ Every solve is bounded by a count of search states (``max_states``, default
 
 from __future__ import annotations
 
-from .best_opening import OPENING_MAX_STATES, best_opening
+from .best_opening import OPENING_MAX_STATES, StateBudget, best_opening
 from .check import check_position
 from .lay_offs import best_lay_offs
 from .results import (
@@ -138,6 +138,7 @@ __all__ = [
     "SolverInputError",
     "SolverOptions",
     "SolverTimeout",
+    "StateBudget",
     "best_lay_offs",
     "best_opening",
     "check_position",

@@ -126,6 +126,25 @@ _PURE, _A_RUN, _A_SET = 1, 2, 4  # what an opening holds, as bits (best_opening)
 OPENING_MAX_STATES = 1_000_000  # search steps of best_opening unless the caller names a limit
 
 
+class StateBudget:
+    """Search states several searches share (a count, never seconds: a seed
+    gives the same answer on every machine). Each search given it spends
+    from `left`; `cut` turns true once one of them stopped for want of
+    states (its answer is then the best found, not proven the best)."""
+
+    __slots__ = ("cut", "left")
+
+    def __init__(self, states: int):
+        self.left = max(0, int(states))
+        self.cut = False
+
+    def spend(self, states: int, limit: int) -> None:
+        """`states` spent by a search allowed `limit`: cut when it used them all."""
+        self.left = max(0, self.left - states)
+        if states >= limit:
+            self.cut = True
+
+
 def best_opening(
     hand: Sequence[Card],
     rules: MeldRules,
@@ -134,6 +153,7 @@ def best_opening(
     score: dict | None = None,
     options: SolverOptions = DEFAULT_OPTIONS,
     max_states: int | None = None,
+    budget: StateBudget | None = None,
 ) -> list[list[Card]] | None:
     """The opening (melds from the hand only) that meets the opening settings and
     lays the most cards (ties: the most points), or None if there is none.
@@ -143,7 +163,9 @@ def best_opening(
     at the bottom of a run, 11 elsewhere; a joker as the face it stands for);
     ``score`` passes ``ace``, ``ace_low`` and ``court`` to it. ``max_states``
     bounds the search (default :data:`OPENING_MAX_STATES`); past it the best
-    opening found so far is returned."""
+    opening found so far is returned. ``budget``: a :class:`StateBudget`
+    shared with other searches: the search takes at most what is left of it
+    (and ``max_states``), spends what it used and marks it cut when it ran out."""
     score = dict(score or {})
     need_points = getattr(opening, "points", 0) or 0
     need_pure = bool(getattr(opening, "pure_run", False))
@@ -191,6 +213,8 @@ def best_opening(
     best_melds: list | None = None
     # a count of search steps bounds the work: past it, the best opening found so far
     calls, limit = 0, OPENING_MAX_STATES if max_states is None else max_states
+    if budget is not None:
+        limit = min(limit, budget.left)
     total_cards = sum(pool.values())
 
     def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
@@ -225,6 +249,8 @@ def best_opening(
         left[first] += 1
 
     rec(0, [], 0, 0, 0, total_cards)
+    if budget is not None:
+        budget.spend(calls, limit)
     if best_melds is None:
         return None
     # the candidates name the first copy of each face; give distinct physical cards
