@@ -16,6 +16,9 @@ function texts() {
   $("title").textContent = t("title");
   $("h-lobby").textContent = t("lobby");
   $("daily-puzzle").textContent = t("daily_puzzle");
+  $("daily-puzzle").href = `/puzzle?lang=${lang()}`;
+  $("all-puzzles").textContent = t("all_puzzles");
+  $("all-puzzles").href = `/puzzles?lang=${lang()}`;
   $("l-lang").textContent = t("language");
   $("l-preset").textContent = t("preset");
   $("l-paste").textContent = t("paste");
