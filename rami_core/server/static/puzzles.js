@@ -114,17 +114,20 @@ function render() {
   }
 }
 
-$("p-lang").onchange = (e) => {
-  setLang(e.target.value);
-  const u = new URL(location.href);
-  u.searchParams.set("lang", e.target.value);
-  history.replaceState(null, "", u);
-  render();
-};
+// The page's own code runs on the puzzles page only (another page may import WORDS).
+if ($("l-grades")) {
+  $("p-lang").onchange = (e) => {
+    setLang(e.target.value);
+    const u = new URL(location.href);
+    u.searchParams.set("lang", e.target.value);
+    history.replaceState(null, "", u);
+    render();
+  };
 
-loadList().then((d) => {
-  data = d;
-  const daily = d.puzzles.find((p) => p.id === d.daily);
-  if (daily) openGrades.add(daily.difficulty);
-  render();
-});
+  loadList().then((d) => {
+    data = d;
+    const daily = d.puzzles.find((p) => p.id === d.daily);
+    if (daily) openGrades.add(daily.difficulty);
+    render();
+  });
+}
