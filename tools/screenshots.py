@@ -225,11 +225,8 @@ def shoot(out: Path, chromium: str) -> list[Path]:
             done = {
                 pid: ("solved" if i % 3 else "tried") for i, pid in enumerate(same[:5]) if pid != daily["id"]
             }
-            for size, name in (
-                ({"width": 390, "height": 844}, "puzzles-phone.png"),
-                ({"width": 1280, "height": 800}, "puzzles-desktop.png"),
-            ):
-                ctx = b.new_context(viewport=size, locale="fr-FR")
+            for width, height, name in ((390, 844, "puzzles-phone.png"), (1280, 800, "puzzles-desktop.png")):
+                ctx = b.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
                 page = ctx.new_page()
                 page.goto(f"{srv.url}/puzzles?lang=fr")
                 page.evaluate("(d) => localStorage.setItem('rami-puzzles', JSON.stringify(d))", done)
