@@ -11,7 +11,11 @@ shows the same cards), and drives the page with Playwright as a player would:
 - ``table-phone.png``: the same table at 390x844, hand and actions at the
   bottom of the screen;
 - ``voleur-rearrange.png``: rami voleur in French, a rearrangement in
-  progress: a hand card dragged into a run, a table card being moved.
+  progress: a hand card dragged into a run, a table card being moved;
+- ``hand-26-phone.png``: a 26-card voleur hand at 390x844, every card in
+  sight (overlapping, on two rows), a rearrangement in progress;
+- ``puzzles-phone.png``, ``puzzles-desktop.png``: the puzzles page in
+  French, some puzzles solved and tried, the day's highlighted.
 
 Needs the [server] and [browser] extras; never downloads a browser.
 """
@@ -52,6 +56,18 @@ VOLEUR = {
         {"cards": ["4D", "5D", "6D"], "owner": 1},
         {"cards": ["9H", "9C", "9S"], "owner": 0},
     ],
+    "opened": [True, True],
+}
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+HAND26 = {
+    "hands": [
+        [r + s for s in "SH" for r in RANKS][:22] + ["10C", "10D", "JK", "JK"],
+        ["2C", "7D", "8C", "9C"],
+    ],
+    "stock": ["QD", "4D", "6D", "JC", "3C", "9D"],
+    "table": [{"cards": ["5C", "6C", "7C"], "owner": 1}, {"cards": ["JD", "QD", "KD"], "owner": 1}],
     "opened": [True, True],
 }
 
@@ -186,6 +202,40 @@ def shoot(out: Path, chromium: str) -> list[Path]:
             page.screenshot(path=str(path))
             shots.append(path)
             ctx.close()
+
+            tid, links = table_with(srv, "voleur", ["human", "human"], ["Anne", "Luc"], HAND26)
+            ctx = b.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", has_touch=True)
+            page = ctx.new_page()
+            page.goto(f"{srv.url}{links[0]}&lang=fr")
+            page.wait_for_selector("#hand .card")
+            page.tap("#stock")
+            page.wait_for_selector("#b-rearrange:not([hidden])")
+            page.tap("#b-rearrange")
+            page.wait_for_selector("#work .meld")
+            page.tap('#hand .card[data-card="JK"] >> nth=0')
+            page.wait_for_timeout(300)
+            path = out / "hand-26-phone.png"
+            page.screenshot(path=str(path))
+            shots.append(path)
+            ctx.close()
+
+            listing = httpx.get(f"{srv.url}/api/puzzles").json()
+            daily = next(p for p in listing["puzzles"] if p["id"] == listing["daily"])
+            same = [p["id"] for p in listing["puzzles"] if p["difficulty"] == daily["difficulty"]]
+            done = {
+                pid: ("solved" if i % 3 else "tried") for i, pid in enumerate(same[:5]) if pid != daily["id"]
+            }
+            for width, height, name in ((390, 844, "puzzles-phone.png"), (1280, 800, "puzzles-desktop.png")):
+                ctx = b.new_context(viewport={"width": width, "height": height}, locale="fr-FR")
+                page = ctx.new_page()
+                page.goto(f"{srv.url}/puzzles?lang=fr")
+                page.evaluate("(d) => localStorage.setItem('rami-puzzles', JSON.stringify(d))", done)
+                page.reload()
+                page.wait_for_selector(".puzzle-item.daily")
+                path = out / name
+                page.screenshot(path=str(path))
+                shots.append(path)
+                ctx.close()
             b.close()
     return shots
 

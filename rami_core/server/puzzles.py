@@ -8,9 +8,12 @@ accepted (with the engine's refusal code and reason when not) and whether
 the goal is reached. The witness is never sent with the puzzle: a hint
 reveals one of its melds, the solution all of them, on request.
 
-Routes: ``GET /puzzle`` (the page), ``GET /api/puzzles/daily``,
+Routes: ``GET /puzzle`` (the page), ``GET /puzzles`` (the collection's
+page), ``GET /api/puzzles`` (every bundled puzzle's id and grade, and the
+day's puzzle), ``GET /api/puzzles/daily``,
 ``GET /api/puzzles/{id}``, ``POST /api/puzzles/{id}/try`` (body
-``{"table": [["7S", "8S", "9S"], ...]}``), ``GET /api/puzzles/{id}/hint?n=K``
+``{"table": [["7S", "8S", "9S"], ...]}``, a refusal also in words with
+``?lang=``), ``GET /api/puzzles/{id}/hint?n=K``
 (the K-th meld of the solution, from 1), ``GET /api/puzzles/{id}/solution``.
 """
 
@@ -30,7 +33,9 @@ from ..errors import RuleError
 from ..puzzles import collection
 from ..puzzles.format import Puzzle, meld_text
 from ..puzzles.prove import Position, game_of
+from ..refusals import refusal_json
 from .guard import json_body
+from .words import Words
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MELDS = 60
@@ -62,6 +67,20 @@ def _find(pid: str) -> Puzzle | None:
 
 async def page(request: Request) -> Response:
     return FileResponse(STATIC / "puzzle.html")
+
+
+async def list_page(request: Request) -> Response:
+    return FileResponse(STATIC / "puzzles.html")
+
+
+async def listing(request: Request) -> Response:
+    """Every bundled puzzle by its id and grade (the collection's order), and the day's."""
+    return JSONResponse(
+        {
+            "daily": collection.daily().id,
+            "puzzles": [{"id": p.id, "difficulty": p.difficulty} for p in collection.bundled()],
+        }
+    )
 
 
 async def daily(request: Request) -> Response:
@@ -114,7 +133,11 @@ async def attempt(request: Request) -> Response:
     try:
         game.apply(A.Rearrange(0, melds))
     except RuleError as e:
-        return JSONResponse({"accepted": False, "solved": False, "code": e.code, "message": e.message})
+        # The refusal as a table's (reason, parameters, words in every
+        # language) and, in the page's language, as the page shows it: cards
+        # in its notation, melds numbered from 1 as the page numbers them.
+        words = Words(request.query_params.get("lang") or "en")
+        return JSONResponse({"accepted": False, "solved": False, **refusal_json(e), "text": words.refused(e)})
     left = Counter(c.face for c in game.state.hands[0])
     laid = []
     for c in pos.hand:
@@ -134,6 +157,8 @@ async def attempt(request: Request) -> Response:
 
 ROUTES = [
     Route("/puzzle", page),
+    Route("/puzzles", list_page),
+    Route("/api/puzzles", listing),
     Route("/api/puzzles/daily", daily),
     Route("/api/puzzles/{id}", one),
     Route("/api/puzzles/{id}/hint", hint),

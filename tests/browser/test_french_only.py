@@ -34,7 +34,7 @@ HOUSE = (
     "opening:\n  points: 40\n"
 )
 # Words a French page once showed in English, whatever the catalogues hold.
-ONCE_SHOWN = {"presets", "house", "bot", "bots"}
+ONCE_SHOWN = {"presets", "house", "bot", "bots", "greedy", "random", "team", "new", "meld", "short"}
 CARD_CODE = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)JK(?!\w)")
 WORD = re.compile(r"[^\W\d_]{3,}")
 
@@ -249,7 +249,7 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     errors: list[str] = []
     ctx = browser.new_context(viewport=SIZES[size], locale="fr-FR", has_touch=size == "phone")
     page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e.stack or e}"))
 
     # The lobby, the variant chosen or the house file pasted.
     page.goto(f"{srv.url}/?lang=fr")
@@ -318,8 +318,49 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     if kind == "rami51":
         page.goto(f"{srv.url}/puzzle?lang=fr")
         page.wait_for_selector("#p-hand .card")
-        reader.catalogues(page, ["/static/puzzle.js"])
+        reader.catalogues(page, ["/static/puzzle.js", "/static/puzzles.js"])
         reader.read(page, "puzzle")
+        # a hint (cards in ♠♥♦♣), then a refused table: a new meld of one card
+        page.click("#p-hint")
+        page.wait_for_selector("#p-hints li")
+        page.click("#p-hand .card >> nth=0")
+        page.click("#p-new-meld")
+        page.click("#p-send")
+        page.wait_for_selector("#p-error:not(:empty)")
+        reader.read(page, "puzzle, a hint, a refusal")
+        page.goto(f"{srv.url}/puzzles?lang=fr")
+        page.wait_for_selector(".puzzle-item.daily")
+        reader.read(page, "puzzles, the list")
+
+        # A rami71 table of four: two teams on the score sheet.
+        r = httpx.post(
+            f"{srv.url}/api/tables",
+            json={
+                "variant": "rami71",
+                "seats": ["human"] * 4,
+                "names": ["Anne", "Luc", "Marc", "Zoé"],
+                "lang": "fr",
+            },
+        )
+        assert r.status_code == 201, r.text
+        page.goto(f"{srv.url}{r.json()['links'][0]}&lang=fr")
+        page.wait_for_selector("#sheet thead th >> nth=2")
+        reader.read(page, "table, rami71 in teams")
+
+        # The lobby's way back to a public seat: the game in words, no identifier.
+        page.goto(f"{srv.url}/?lang=fr")
+        page.evaluate(
+            "([table, token]) => localStorage.setItem('rami-public-seats', JSON.stringify([{table, token, offer: 'rami51', at: Date.now()}]))",
+            [tid, tokens[0]],
+        )
+        page.reload()
+        page.wait_for_selector("a.back-to-seat")
+        page.wait_for_function(
+            "() => !document.querySelector('a.back-to-seat').textContent.includes('rami51')"
+        )
+        back = page.text_content("a.back-to-seat")
+        assert tid not in back and "rami51" not in back, back
+        reader.read(page, "lobby, back to a public seat")
 
     ctx.close()
     assert not errors, errors

@@ -16,6 +16,9 @@ function texts() {
   $("title").textContent = t("title");
   $("h-lobby").textContent = t("lobby");
   $("daily-puzzle").textContent = t("daily_puzzle");
+  $("daily-puzzle").href = `/puzzle?lang=${lang()}`;
+  $("all-puzzles").textContent = t("all_puzzles");
+  $("all-puzzles").href = `/puzzles?lang=${lang()}`;
   $("l-lang").textContent = t("language");
   $("l-preset").textContent = t("preset");
   $("l-paste").textContent = t("paste");
@@ -44,7 +47,7 @@ function el(tag, props = {}, ...children) {
 
 // A join link copied in one click (the clipboard, else the link selected to copy by hand).
 function copyButton(url) {
-  const b = el("button", { type: "button", class: "copy", text: lang() === "fr" ? "Copier le lien" : "Copy the link" });
+  const b = el("button", { type: "button", class: "copy", text: t("copy_the_link") });
   b.onclick = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -173,14 +176,14 @@ async function create(ev) {
         el(
           "li",
           {},
-          `${t("play_seat")} ${s.seat + 1} (${s.name}): `,
+          `${t("play_seat")} ${s.seat + 1} (${s.name})${t("colon")} `,
           el("a", { class: "join", href, dataset: { seat: s.seat }, text: `${location.origin}${href}` }),
           " ",
           copyButton(`${location.origin}${href}`),
         ),
       );
     } else {
-      ul.append(el("li", { text: `${t("seat")} ${s.seat + 1}: ${t("bot")} ${s.kind}` }));
+      ul.append(el("li", { text: `${t("seat")} ${s.seat + 1}${t("colon")} ${t("bot")} ${t("bots")[s.kind] || s.kind}` }));
     }
   });
   ul.append(el("li", {}, el("a", { href: `${data.url}?lang=${lang()}`, text: t("watch") })));

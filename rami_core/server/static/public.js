@@ -25,7 +25,7 @@ export const WORDS = {
     leave: "Leave",
     seated: "Your table is ready…",
     my_seats: "Your public tables",
-    back: (variant, id) => `Back to your seat: ${variant}, table ${id}`,
+    back: (game, names) => `Back to your seat: ${game}, with ${names}`,
     refused: "Refused",
     colon: ":",
     per_turn: (s) => `${s} s a turn`,
@@ -43,7 +43,7 @@ export const WORDS = {
     leave: "Quitter l'attente",
     seated: "Votre table est prête…",
     my_seats: "Vos tables publiques",
-    back: (variant, id) => `Revenir à votre place : ${variant}, table ${id}`,
+    back: (game, names) => `Revenir à votre place : ${game}, avec ${names}`,
     refused: "Refusé",
     colon: " :",
     per_turn: (s) => `${s} s par tour`,
@@ -242,12 +242,12 @@ async function renderSeats() {
       const r = await fetch(`/api/tables/${encodeURIComponent(s.table)}`);
       if (!r.ok) continue;
       const tb = await r.json();
-      if (!tb.game_over) live.push({ ...s, variant: tb.variant });
+      if (!tb.game_over) live.push({ ...s, variant: tb.variant, names: (tb.seats || []).map((x) => x.name) });
     } catch (e) {
       live.push(s);
     }
   }
-  store(SEATS_KEY, live.length ? live.map(({ variant, ...s }) => s) : null);
+  store(SEATS_KEY, live.length ? live.map(({ variant, names, ...s }) => s) : null);
   box.replaceChildren();
   if (!live.length) return;
   const h = document.createElement("h3");
@@ -257,7 +257,10 @@ async function renderSeats() {
     const a = document.createElement("a");
     a.className = "back-to-seat";
     a.href = `/t/${encodeURIComponent(s.table)}?token=${encodeURIComponent(s.token)}&lang=${lang()}`;
-    a.textContent = w("back", s.variant || s.offer, s.table);
+    // The game by its line in the page's language (its name is an identifier), the table by its players.
+    const o = offers.find((x) => x.name === s.offer || x.name === s.variant);
+    const game = (o && ((o.descriptions || {})[lang()] || o.description)) || s.offer || s.variant;
+    a.textContent = w("back", game, (s.names || []).join(", "));
     const li = document.createElement("li");
     li.append(a);
     ul.append(li);
@@ -274,6 +277,7 @@ $("lang").addEventListener("change", texts);
 setInterval(tick, 500);
 texts();
 loadOffers().then(() => {
+  renderSeats(); // the games named in words, now that the offers are known
   const ticket = stored(TICKET_KEY, null);
   if (ticket) follow(ticket);
 });

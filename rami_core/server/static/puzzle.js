@@ -2,8 +2,9 @@
 // Pick a card (from the hand or a meld), then "here" on a meld or "New meld";
 // "Submit the table" asks the server's referee. Words in English and French.
 
-import { cardElement } from "./cards.js";
+import { cardElement, text as cardText } from "./cards.js";
 import { lang, refusal, setLang } from "./i18n.js";
+import { loadList, mark, nextPuzzle, opened, progress } from "./progress.js";
 
 export const WORDS = {
   en: {
@@ -27,6 +28,10 @@ export const WORDS = {
     hint_line: (n, of, meld) => `Hint ${n} of ${of}: the solution holds the meld ${meld}`,
     solution_line: "The solution is on the table.",
     left_cards: "Cards left in hand",
+    all: "All the puzzles",
+    next: "Next puzzle",
+    daily_one: "today's puzzle",
+    state: { solved: "You solved this puzzle.", tried: "You tried this puzzle." },
   },
   fr: {
     title: (id, d) => `Casse-tête ${id} — difficulté ${d}`,
@@ -49,6 +54,10 @@ export const WORDS = {
     hint_line: (n, of, meld) => `Indice ${n} sur ${of} : la solution contient la combinaison ${meld}`,
     solution_line: "La solution est sur la table.",
     left_cards: "Cartes restées en main",
+    all: "Tous les casse-têtes",
+    next: "Casse-tête suivant",
+    daily_one: "le casse-tête du jour",
+    state: { solved: "Vous avez résolu ce casse-tête.", tried: "Vous avez essayé ce casse-tête." },
   },
 };
 
@@ -58,7 +67,8 @@ function w(key, ...args) {
 }
 
 const $ = (id) => document.getElementById(id);
-const ui = { puzzle: null, work: [], hand: [], picked: null, hints: 0, solved: false };
+let list = { daily: null, puzzles: [] };
+const ui = { puzzle: null, work: [], hand: [], picked: null, hints: 0, solved: false, revealed: false };
 
 function reset() {
   const p = ui.puzzle;
@@ -90,7 +100,14 @@ function render() {
   $("p-lang").value = lang();
   $("p-l-lang").textContent = w("language");
   $("p-lobby").textContent = w("lobby");
-  $("p-title").textContent = w("title", p.id, p.difficulty);
+  $("p-title").textContent = w("title", p.id, p.difficulty) + (list.daily === p.id ? ` · ${w("daily_one")}` : "");
+  $("p-all").textContent = w("all");
+  $("p-all").href = `/puzzles?lang=${lang()}`;
+  $("p-next").textContent = w("next");
+  $("p-next").disabled = !nextPuzzle(list.puzzles, p.id);
+  const state = progress()[p.id];
+  $("p-progress").textContent = state ? w("state")[state] : "";
+  document.body.dataset.progress = state || "";
   const g = p.goal;
   $("p-goal").textContent = g.kind === "all" ? w("goal_all") : g.kind === "cards" ? w("goal_cards", g.count) : w("goal_points", g.points);
   $("p-h-table").textContent = w("table");
@@ -149,7 +166,7 @@ function status(text) {
 
 async function send() {
   const table = ui.work.filter((m) => m.length).map((m) => m.map((c) => c.code));
-  const r = await fetch(`/api/puzzles/${encodeURIComponent(ui.puzzle.id)}/try`, {
+  const r = await fetch(`/api/puzzles/${encodeURIComponent(ui.puzzle.id)}/try?lang=${lang()}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ table }),
@@ -159,9 +176,12 @@ async function send() {
     $("p-error").textContent = refusal(d.error.code, d.error.message);
     return;
   }
+  mark(ui.puzzle.id, d.solved && !ui.revealed ? "solved" : "tried"); // the solution shown: tried
+  render();
   if (!d.accepted) {
     $("p-status").textContent = "";
-    $("p-error").textContent = refusal(d.code, d.message);
+    // The server's words in the page's language (cards and meld numbers as shown here).
+    $("p-error").textContent = d.text || refusal(d.code, d.message, d.messages);
     return;
   }
   if (d.solved) {
@@ -169,7 +189,7 @@ async function send() {
     status(w("solved", ui.puzzle.min_moves));
     document.body.dataset.solved = "true";
   } else {
-    status(`${w("accepted")} ${w("left_cards")}: ${d.left.join(" ")}`);
+    status(`${w("accepted")} ${w("left_cards")}${lang() === "fr" ? " :" : ":"} ${d.left.map(cardText).join(" ")}`);
   }
 }
 
@@ -178,7 +198,7 @@ async function hint() {
   const r = await fetch(`/api/puzzles/${encodeURIComponent(ui.puzzle.id)}/hint?n=${ui.hints}`);
   const d = await r.json();
   const li = document.createElement("li");
-  li.textContent = w("hint_line", d.n, d.of, d.meld.join(" "));
+  li.textContent = w("hint_line", d.n, d.of, d.meld.map(cardText).join(" "));
   $("p-hints").appendChild(li);
 }
 
@@ -188,6 +208,8 @@ async function solution() {
   ui.work = d.table.map((m) => m.map((code) => ({ code, hand: false })));
   ui.hand = [];
   ui.picked = null;
+  ui.revealed = true;
+  mark(ui.puzzle.id, "tried");
   status(w("solution_line"));
   render();
 }
@@ -208,6 +230,10 @@ $("p-lang").onchange = (e) => {
   history.replaceState(null, "", u);
   render();
 };
+$("p-next").onclick = () => {
+  const next = nextPuzzle(list.puzzles, ui.puzzle.id);
+  if (next) location.href = `/puzzle?id=${encodeURIComponent(next.id)}&lang=${lang()}`;
+};
 
 const id = new URLSearchParams(location.search).get("id");
 fetch(id ? `/api/puzzles/${encodeURIComponent(id)}` : "/api/puzzles/daily")
@@ -218,6 +244,11 @@ fetch(id ? `/api/puzzles/${encodeURIComponent(id)}` : "/api/puzzles/daily")
       return;
     }
     ui.puzzle = d;
+    opened(d.id);
     reset();
     render();
+    loadList().then((l) => {
+      list = l;
+      render();
+    });
   });

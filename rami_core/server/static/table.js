@@ -19,13 +19,23 @@ const stagedKey = `rami-staged:${tableId}:${token}`;
 const base = `/api/tables/${tableId}`;
 const FLASH_MS = 4000; // how long the last move stays highlighted
 
+const SORT_KEY = "rami-sort"; // the hand's order, by suit or by rank: this browser's choice
+
+function storedSort() {
+  try {
+    return localStorage.getItem(SORT_KEY) === "rank" ? "rank" : "suit";
+  } catch (e) {
+    return "suit";
+  }
+}
+
 const ui = {
   view: null,
   version: -1,
   selected: [], // card codes (a multiset) chosen in the hand
   staged: [], // melds built from the hand, not yet laid
   target: null, // the table meld chosen for a lay off or a swap
-  sortBy: "suit",
+  sortBy: storedSort(),
   rearranging: false,
   work: [], // the table being rearranged: [[{code, hand}]]
   picked: [], // cards chosen to move in a rearrangement: {from: "hand", code} | {from: "work", m, i}
@@ -400,6 +410,7 @@ function renderHand() {
     };
     box.appendChild(el);
   }
+  layoutHand();
   // Melds being prepared: each a drop zone; a card clicked goes back to the hand.
   const mine = v.turn === v.seat && v.phase === "lay" && !ui.rearranging;
   show($("staged-box"), ui.staged.length > 0 || (mine && may("meld")));
@@ -433,6 +444,70 @@ function renderHand() {
   fresh.textContent = `+ ${t("new_meld")}`;
   st.appendChild(fresh);
   $("staged-why").textContent = check && !check.out.ok ? check.out.error.text : "";
+}
+
+// On a phone every card of the hand is in sight, without sideways scrolling:
+// the cards overlap, each showing a strip at least MIN_STRIP px wide (its
+// rank and suit in the corner), on as many rows as that takes.
+const PHONE = window.matchMedia("(max-width: 700px), (max-height: 500px)");
+const MIN_STRIP = 24;
+
+function layoutHand() {
+  const box = $("hand");
+  const cards = [...box.querySelectorAll(".card")];
+  box.classList.remove("fan", "overlap");
+  box.style.gridTemplateColumns = "";
+  if (!PHONE.matches || !cards.length || box.clientWidth === 0) return;
+  const cs = getComputedStyle(box);
+  const room = box.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const cw = cards[0].offsetWidth;
+  const gap = 4;
+  let rows = 1;
+  let perRow = cards.length;
+  let step = cw + gap;
+  for (; rows <= 6; rows++) {
+    perRow = Math.ceil(cards.length / rows);
+    step = perRow > 1 ? Math.min(cw + gap, (room - cw) / (perRow - 1)) : cw;
+    if (step >= MIN_STRIP) break;
+  }
+  step = Math.floor(step * 10) / 10;
+  box.classList.add("fan");
+  box.classList.toggle("overlap", step < cw);
+  box.style.gridTemplateColumns = perRow > 1 ? `repeat(${perRow - 1}, ${step}px) ${cw}px` : `${cw}px`;
+  box.dataset.rows = String(Math.ceil(cards.length / perRow));
+}
+PHONE.addEventListener("change", () => render());
+window.addEventListener("resize", () => {
+  if (ui.view && ui.view.seat !== null) layoutHand();
+});
+
+// The hand's card a dragged card goes before: in the row under the pointer,
+// the first card whose visible strip's middle is right of it (null: the end).
+function cardAt(x, y, moving) {
+  const els = [...$("hand").querySelectorAll(".card")].filter((el) => !moving.includes(el.dataset.card));
+  // Rows by their place in the layout (a chosen card is raised, not moved to another row).
+  const rows = new Map();
+  for (const el of els) {
+    const top = el.offsetTop;
+    if (!rows.has(top)) rows.set(top, []);
+    rows.get(top).push({ el, r: el.getBoundingClientRect() });
+  }
+  const tops = [...rows.keys()].sort((a, b) => a - b);
+  if (!tops.length) return null;
+  const centre = (top) => {
+    const r = rows.get(top)[0].r;
+    return r.top + r.height / 2;
+  };
+  const at = y === undefined ? tops[0] : tops.reduce((a, b) => (Math.abs(y - centre(b)) < Math.abs(y - centre(a)) ? b : a));
+  const row = rows.get(at);
+  for (let i = 0; i < row.length; i++) {
+    const next = row[i + 1];
+    const strip = next ? Math.min(row[i].r.width, next.r.left - row[i].r.left) : row[i].r.width;
+    if (x < row[i].r.left + strip / 2) return row[i].el;
+  }
+  // Right of the row's last card: before the next row's first, or at the end.
+  const later = tops.find((t) => t > at);
+  return later === undefined ? null : rows.get(later)[0].el;
 }
 
 function tidyStaged() {
@@ -664,7 +739,7 @@ function renderStatus() {
   if (v.phase === "over") {
     text = v.game_over ? t("game_over") : t("round_over");
     const w = v.game_over ? v.game_winner : v.winner;
-    if (v.game_over && v.teams) text += ` ${w === null ? t("no_winner") : t("winner", "team " + (w + 1))}`;
+    if (v.game_over && v.teams) text += ` ${w === null ? t("no_winner") : t("winner", t("team", w + 1))}`;
     else text += ` ${w === null ? t("no_winner") : t("winner", nameOf(w))}`;
   } else if (v.seat === null) {
     text = `${t("spectator")}. ${t("turn_of", nameOf(v.turn))}.`;
@@ -700,7 +775,7 @@ function renderHandToggle() {
 function renderSheet() {
   const v = ui.view;
   const cols = v.scores.length;
-  const heads = cols === v.players ? v.names.map((n, i) => nameOf(i)) : v.scores.map((_, i) => `team ${i + 1}`);
+  const heads = cols === v.players ? v.names.map((n, i) => nameOf(i)) : v.scores.map((_, i) => t("team", i + 1));
   let html = `<caption class="sr-only">${t("score_sheet")}</caption><thead><tr><th scope="col">${t("round")}</th>${heads.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>`;
   for (const line of v.score_sheet) {
     const pens = cols === v.players ? line.penalties : line.scores;
@@ -835,6 +910,11 @@ $("rearrange-send").onclick = async () => {
 $("sort").onclick = () => {
   ui.handOrder = null;
   ui.sortBy = ui.sortBy === "suit" ? "rank" : "suit";
+  try {
+    localStorage.setItem(SORT_KEY, ui.sortBy);
+  } catch (e) {
+    /* no storage: the choice lasts as long as the page */
+  }
   render();
 };
 document.addEventListener("keydown", (e) => {
@@ -850,7 +930,7 @@ document.addEventListener("keydown", (e) => {
 
 // Where a card is dropped says what to do: the page asks the server as a
 // click would (the same actions), and judges nothing itself.
-onDrop(async (data, zone, x) => {
+onDrop(async (data, zone, x, y) => {
   const kind = zone.dataset.drop;
   const index = Number(zone.dataset.index);
   if (data.from === "work-picks") {
@@ -880,10 +960,7 @@ onDrop(async (data, zone, x) => {
   if (kind === "hand") {
     // Reorder the hand: the dragged cards go before the card under the pointer.
     const shown = handShown();
-    const over = [...$("hand").querySelectorAll(".card")].find((el) => {
-      const r = el.getBoundingClientRect();
-      return x < r.left + r.width / 2 && !cards.includes(el.dataset.card);
-    });
+    const over = cardAt(x, y, cards);
     const rest = minus(shown, cards);
     const at = over ? rest.indexOf(over.dataset.card) : rest.length;
     rest.splice(at < 0 ? rest.length : at, 0, ...cards);
