@@ -12,8 +12,9 @@ draw: stock}`), because scenarios and saved games already spell it so.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .cards import Card, CardError, format_card, parse_card
 from .problems import Said, said
@@ -155,7 +156,40 @@ class NextRound:
 
 
 Action = Draw | Meld | LayOff | Swap | Rearrange | Discard | EndTurn | Timeout
+
+
+# ---------------------------------------------------------------- the codec: dict form <-> Action
+#
+# The one codec for actions: the scenario runner, saved games, the diff tools,
+# the legal-move offers and the table server all read and write actions here.
+# `action_from_dict` reads the dict form (`{player: 0, draw: stock}`) and says
+# where it is wrong (ActionFormatError); `action_from_parts` builds an action
+# from a kind and its value once the value's shape is known good, and is the
+# one step both `action_from_dict` and the server (after its protocol model,
+# rami_core.server.protocol, derived from the names below) end in; each rule
+# of the form is written once, here.
+
 ACTION_KEYS = ("draw", "meld", "layoff", "swap", "rearrange", "discard", "end_turn", "timeout")
+# Each kind's key in the dict form, and the action it reads as (in ACTION_KEYS order).
+ACTION_TYPES: dict[str, type[Action]] = {
+    "draw": Draw,
+    "meld": Meld,
+    "layoff": LayOff,
+    "swap": Swap,
+    "rearrange": Rearrange,
+    "discard": Discard,
+    "end_turn": EndTurn,
+    "timeout": Timeout,
+}
+Pile = Literal["stock", "discard"]
+DRAW_PILES: tuple[str, ...] = get_args(Pile)  # where a `draw` may take its card
+LAYOFF_ITEM_KEYS = ("card", "to", "as")  # one laid-off card: `as` optional (a joker's stand-in)
+
+
+def one_swap_form(has_card: bool, has_cards: bool) -> bool:
+    """A swap names the cards it gives as `card` (one) or `cards` (several):
+    one of the two, never both, never neither."""
+    return has_card != has_cards
 
 
 class ActionFormatError(ValueError):
@@ -189,6 +223,69 @@ def _int(value: Any, where: str) -> int:
     return value
 
 
+def action_from_parts(seat: int, key: str, value: Any) -> Action:
+    """The action of kind `key` (one of ACTION_KEYS) for `seat`, from its value
+    as the dict form gives it, except two: a layoff's items as `(card, to,
+    as)` triples (`as` None when not given) and a swap as a `(form, given,
+    meld)` triple, `form` the key it names its cards by (`card` or `cards`)
+    and `given` that key's value. Cards are read here; a card
+    that is not one, or a number that is not a whole one, is an
+    ActionFormatError located at the kind."""
+    try:
+        if key == "draw":
+            if value not in DRAW_PILES:
+                raise ActionFormatError(Said("action_draw_pile", value=short(value)))
+            return Draw(seat, value)
+        if key == "meld":
+            return Meld(seat, _melds(value, "meld"))
+        if key == "rearrange":
+            return Rearrange(seat, _melds(value, "rearrange"))
+        if key == "layoff":
+            items = []
+            for card, to, as_ in value:
+                as_card = parse_card(as_) if as_ is not None else None
+                items.append(LayOffItem(parse_card(card), _int(to, "layoff.to"), as_card))
+            return LayOff(seat, tuple(items))
+        if key == "swap":
+            form, given, meld = value
+            cards = (parse_card(given),) if form == "card" else _cards(given, "swap.cards")
+            return Swap(seat, cards, _int(meld, "swap.meld"))
+        if key == "discard":
+            return Discard(seat, parse_card(value))
+        if key == "end_turn":
+            return EndTurn(seat)
+        if key == "timeout":
+            return Timeout(seat)
+    except CardError as e:
+        raise ActionFormatError(Said("at", where=key, detail=e.said)) from None
+    raise ValueError(f"not an action kind: {key!r}")
+
+
+def _layoff_items(value: Any) -> Iterator[tuple[Any, Any, Any]]:
+    # A generator: each item's form is checked as it is built, so the first
+    # thing wrong in the list is the one told.
+    if not isinstance(value, list):
+        raise ActionFormatError(Said("action_layoff_list", value=short(value)))
+    for it in value:
+        if not isinstance(it, dict) or "card" not in it or "to" not in it:
+            raise ActionFormatError(Said("action_layoff_item", value=short(it)))
+        extra = set(it) - set(LAYOFF_ITEM_KEYS)
+        if extra:
+            raise ActionFormatError(Said("action_layoff_keys", keys=str(sorted(map(str, extra)))))
+        yield it["card"], it["to"], it.get("as")
+
+
+def _swap_parts(value: Any) -> tuple[Any, Any, Any]:
+    if (
+        not isinstance(value, dict)
+        or "meld" not in value
+        or not one_swap_form("card" in value, "cards" in value)
+    ):
+        raise ActionFormatError(Said("action_swap_form", value=short(value)))
+    form = "card" if "card" in value else "cards"
+    return form, value[form], value["meld"]
+
+
 def action_from_dict(step: dict[str, Any]) -> Action:
     """Build an action from its dict form, e.g. `{player: 0, draw: stock}`."""
     keys = [k for k in ACTION_KEYS if k in step]
@@ -200,41 +297,12 @@ def action_from_dict(step: dict[str, Any]) -> Action:
     if "player" not in step:
         raise ActionFormatError(Said("action_needs_player", action=key))
     seat = _int(step["player"], "player")
-    v = step[key]
-    try:
-        if key == "draw":
-            if v not in ("stock", "discard"):
-                raise ActionFormatError(Said("action_draw_pile", value=short(v)))
-            return Draw(seat, v)
-        if key == "meld":
-            return Meld(seat, _melds(v, "meld"))
-        if key == "rearrange":
-            return Rearrange(seat, _melds(v, "rearrange"))
-        if key == "layoff":
-            if not isinstance(v, list):
-                raise ActionFormatError(Said("action_layoff_list", value=short(v)))
-            items = []
-            for it in v:
-                if not isinstance(it, dict) or "card" not in it or "to" not in it:
-                    raise ActionFormatError(Said("action_layoff_item", value=short(it)))
-                extra = set(it) - {"card", "to", "as"}
-                if extra:
-                    raise ActionFormatError(Said("action_layoff_keys", keys=str(sorted(map(str, extra)))))
-                as_ = parse_card(it["as"]) if it.get("as") is not None else None
-                items.append(LayOffItem(parse_card(it["card"]), _int(it["to"], "layoff.to"), as_))
-            return LayOff(seat, tuple(items))
-        if key == "swap":
-            if not isinstance(v, dict) or "meld" not in v or ("card" in v) == ("cards" in v):
-                raise ActionFormatError(Said("action_swap_form", value=short(v)))
-            cards = (parse_card(v["card"]),) if "card" in v else _cards(v["cards"], "swap.cards")
-            return Swap(seat, cards, _int(v["meld"], "swap.meld"))
-        if key == "discard":
-            return Discard(seat, parse_card(v))
-        if key == "end_turn":
-            return EndTurn(seat)
-        return Timeout(seat)
-    except CardError as e:
-        raise ActionFormatError(Said("at", where=key, detail=e.said)) from None
+    value = step[key]
+    if key == "layoff":
+        value = _layoff_items(value)
+    elif key == "swap":
+        value = _swap_parts(value)
+    return action_from_parts(seat, key, value)
 
 
 def action_to_dict(a: Action | NextRound) -> dict[str, Any]:

@@ -469,7 +469,7 @@ def create_app(
                     conn.send({"type": "view", "view": view})
                     continue
                 try:
-                    await hub.act(t, seat, msg.action.model_dump(by_alias=True, exclude_none=True), client)
+                    await hub.act(t, seat, msg.action, client)  # validated: parsed no further
                 except ServerError as e:
                     conn.send(ws_error(e.code, e.message, lang))
                 except RuleError as e:

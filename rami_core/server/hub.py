@@ -32,7 +32,16 @@ from ..savegame import to_save
 from ..state import LAY, OVER
 from .clocks import schedule
 from .lobby import profile_from_request
-from .protocol import ACTION_ADAPTER, MAX_NAME, CreateTable, ServerError, plain_text, validation_message
+from .protocol import (
+    ACTION_ADAPTER,
+    ACTION_MODELS,
+    MAX_NAME,
+    CreateTable,
+    ServerError,
+    plain_text,
+    validation_message,
+    wire_parts,
+)
 from .store import Store, StoreBusy, StoredTable, Writer
 from .table import HUMAN, Conn, Seat, Table, dumps
 from .views import build_view, cached_view
@@ -368,23 +377,27 @@ class Hub:
 
     def parse_action(self, t: Table, seat: int, data: Any) -> A.Action | str:
         """A client's action, validated against the protocol: an engine action,
-        or 'undo' / 'next_round' (the server's own two)."""
-        try:
-            model = ACTION_ADAPTER.validate_python(data)
-        except ValidationError as e:
-            raise ServerError(400, "invalid_action", validation_message(e)) from None
-        body = model.model_dump(by_alias=True, exclude_none=True)
-        player = body.pop("player", None)
+        or 'undo' / 'next_round' (the server's own two). `data` is the body's
+        JSON, or an action model a client message was validated into already:
+        its shape is checked once (the protocol's model), its cards read once
+        (the codec's `action_from_parts`), with no dict in between."""
+        if isinstance(data, ACTION_MODELS):
+            model = data
+        else:
+            try:
+                model = ACTION_ADAPTER.validate_python(data)
+            except ValidationError as e:
+                raise ServerError(400, "invalid_action", validation_message(e)) from None
+        player = model.player
         if player is not None and player != seat:
             raise ServerError(
                 400, "invalid_action", f"player: this token plays seat {seat}, not seat {player}"
             )
-        if "undo" in body:
-            return "undo"
-        if "next_round" in body:
-            return "next_round"
+        key, value = wire_parts(model)
+        if key in ("undo", "next_round"):
+            return key
         try:
-            return A.action_from_dict({"player": seat, **body})
+            return A.action_from_parts(seat, key, value)
         except (A.ActionFormatError, CardError) as e:
             raise ServerError(400, "invalid_action", str(e)) from None
 

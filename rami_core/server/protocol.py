@@ -5,11 +5,16 @@ with them before anything else looks at it, and `rami schema --protocol`
 prints the JSON Schemas generated from them, so a client written in another
 language validates against the same text the server enforces. Actions keep
 the scenario format's dict form (`{"draw": "stock"}`), without `player`: the
-seat comes from the token.
+seat comes from the token. Their models are derived from the engine's codec
+(rami_core.actions: the kinds, the piles, the swap's `card` xor `cards`), with
+the server's bounds on sizes; a validated model goes to the codec's
+`action_from_parts` as it is (`wire_parts`), never through a dict.
 """
 
 from __future__ import annotations
 
+import functools
+import operator
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -20,9 +25,11 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    create_model,
     model_validator,
 )
 
+from .. import actions as A
 from ..profile import Descriptions
 
 Card = Annotated[
@@ -57,16 +64,6 @@ class _Action(_Strict):
     )
 
 
-class DrawAction(_Action):
-    draw: Literal["stock", "discard"]
-
-
-class MeldAction(_Action):
-    meld: Annotated[
-        list[CardList], Field(min_length=1, max_length=MAX_MELDS), AfterValidator(_within_deck)
-    ] = Field(description="New melds from the hand, laid in one action (an opening is one such action).")
-
-
 class LayOffItem(_Strict):
     card: Card
     to: int = Field(ge=0, le=999, description="The table meld's number (from 0, in table order).")
@@ -76,10 +73,6 @@ class LayOffItem(_Strict):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
-class LayOffAction(_Action):
-    layoff: Annotated[list[LayOffItem], Field(min_length=1, max_length=120)]
-
-
 class SwapSpec(_Strict):
     card: Card | None = None
     cards: Annotated[list[Card], Field(min_length=1, max_length=4)] | None = None
@@ -87,27 +80,49 @@ class SwapSpec(_Strict):
 
     @model_validator(mode="after")
     def _one_of(self) -> SwapSpec:
-        if (self.card is None) == (self.cards is None):
+        if not A.one_swap_form(self.card is not None, self.cards is not None):
             raise ValueError("a swap gives `card` or `cards`, not both, not neither")
         return self
 
 
-class SwapAction(_Action):
-    swap: SwapSpec
+_Melds = Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS), AfterValidator(_within_deck)]
 
+# The wire's bounds on each engine action a client may send (a timeout is the
+# clock's, never a client's): the kinds, their keys and their rules are the
+# codec's (rami_core.actions), the sizes are the server's.
+_WIRE_VALUES: dict[str, tuple[Any, Any]] = {
+    "draw": (A.Pile, ...),
+    "meld": (
+        _Melds,
+        Field(description="New melds from the hand, laid in one action (an opening is one such action)."),
+    ),
+    "layoff": (Annotated[list[LayOffItem], Field(min_length=1, max_length=120)], ...),
+    "swap": (SwapSpec, ...),
+    "rearrange": (
+        _Melds,
+        Field(description="The complete new table; the difference with the old one comes from the hand."),
+    ),
+    "discard": (Card, ...),
+    "end_turn": (Literal[True], ...),
+}
+CLIENT_KEYS = tuple(k for k in A.ACTION_KEYS if k != "timeout")
+assert tuple(_WIRE_VALUES) == CLIENT_KEYS, "every kind a client may send has its wire bounds"
+assert (
+    tuple(LayOffItem.model_fields) == ("card", "to", "as_") and LayOffItem.model_fields["as_"].alias == "as"
+)
+assert A.LAYOFF_ITEM_KEYS == ("card", "to", "as")
 
-class RearrangeAction(_Action):
-    rearrange: Annotated[
-        list[CardList], Field(min_length=1, max_length=MAX_MELDS), AfterValidator(_within_deck)
-    ] = Field(description="The complete new table; the difference with the old one comes from the hand.")
-
-
-class DiscardAction(_Action):
-    discard: Card
-
-
-class EndTurnAction(_Action):
-    end_turn: Literal[True]
+# One model a kind, named after the engine's action (DrawAction, LayOffAction...):
+# `player` and the kind's key.
+_KIND_MODELS: dict[type[_Action], str] = {
+    create_model(  # type: ignore[call-overload]
+        f"{A.ACTION_TYPES[key].__name__}Action",
+        __base__=_Action,
+        __module__=__name__,
+        **{key: _WIRE_VALUES[key]},
+    ): key
+    for key in CLIENT_KEYS
+}
 
 
 class UndoAction(_Action):
@@ -124,18 +139,29 @@ class NextRoundAction(_Action):
     next_round: Literal[True]
 
 
-ActionModel = (
-    DrawAction
-    | MeldAction
-    | LayOffAction
-    | SwapAction
-    | RearrangeAction
-    | DiscardAction
-    | EndTurnAction
-    | UndoAction
-    | NextRoundAction
-)
+ACTION_MODELS: tuple[type[_Action], ...] = (*_KIND_MODELS, UndoAction, NextRoundAction)
+ActionModel: Any = functools.reduce(operator.or_, ACTION_MODELS)
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(ActionModel)
+
+
+def wire_parts(model: _Action) -> tuple[str, Any]:
+    """A validated action model's kind and value, as the codec's
+    `action_from_parts` takes them (or `undo` / `next_round`, the server's own)."""
+    if isinstance(model, UndoAction):
+        return "undo", True
+    if isinstance(model, NextRoundAction):
+        return "next_round", True
+    key = _KIND_MODELS[type(model)]
+    value = getattr(model, key)
+    if key == "layoff":
+        return key, [(it.card, it.to, it.as_) for it in value]
+    if key == "swap":
+        return key, ("card", value.card, value.meld) if value.cards is None else (
+            "cards",
+            value.cards,
+            value.meld,
+        )
+    return key, value
 
 
 class ClientAction(_Strict):
