@@ -410,10 +410,15 @@ def _table_acceptable(
 def check_joker_departures(
     rules: Rules, old_table: Sequence[TableMeld], new_table: Sequence[TableMeld]
 ) -> None:
-    """A joker leaves a set only as ``jokers.set_swap`` allows, whatever action
-    took it (rami_core/table_jokers.py judges the two tables)."""
+    """A joker leaves a set only as ``jokers.set_swap`` allows, and, where
+    jokers are won back by the card they stand for (``jokers.swap: to_hand``),
+    a run only when that card takes its place; whatever action took it
+    (rami_core/table_jokers.py judges the two tables)."""
     refusal = joker_departure_refusal(
-        rules.set_swap_any, [m.reading for m in old_table], [m.reading for m in new_table]
+        rules.set_swap_any,
+        [m.reading for m in old_table],
+        [m.reading for m in new_table],
+        run_exact=rules.swaps_to_hand,
     )
     if refusal is not None:
         raise refusal

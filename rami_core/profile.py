@@ -254,7 +254,7 @@ class Jokers(Strict):
     )
     set_swap: SetSwap = Field(
         SetSwap.fourth_card,
-        description="fourth_card: a joker in a set is freed only when the set becomes four natural cards (both missing cards from a three-card set); any: one card frees it.",
+        description="fourth_card: a joker leaves a set only when the set is a full carré of four cards afterwards (both missing cards from a three-card set, the card it stands for in a carré), by a swap or a rearrangement alike; any: one card frees it.",
     )
     who: SwapWho = Field(
         SwapWho.opened, description="Who may swap a joker: only a player who has opened, or anyone."

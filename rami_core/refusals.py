@@ -337,9 +337,14 @@ _REASONS: tuple[tuple[str, str, str], ...] = (
         "le joker d'un brelan de trois cartes se reprend seulement avec les deux cartes manquantes à la fois",
     ),
     (
+        "run_joker_stays",
+        "a joker leaves a run only when the card it stands for ({card}) takes its place",
+        "un joker ne quitte une suite que si la carte qu'il remplace ({card}) prend sa place",
+    ),
+    (
         "set_joker_stays",
-        "a joker leaves a set only when the set becomes four natural cards",
-        "un joker ne quitte un brelan que lorsque le brelan devient quatre cartes naturelles",
+        "a joker leaves a set only when the set is a full carré of four cards afterwards",
+        "un joker ne quitte un brelan que si le brelan reste un carré complet de quatre cartes",
     ),
     (
         "set_no_joker_for",

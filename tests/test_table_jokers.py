@@ -130,3 +130,54 @@ def test_departures_follow_a_set_by_its_natural_cards():
     assert joker_departure_refusal(False, before, [reading(["9S", "9H", "9D"])]) is not None
     assert joker_departure_refusal(True, before, [reading(["9S", "9H", "9D"])]) is None
     assert joker_departure_refusal(False, before, [reading(["9S", "9H", "9D", "9C"])]) is None
+
+
+RUN_EXACT = (["5H", "JK", "7H"], ["6H"], ["5H", "6H", "7H"])  # the joker's own card takes its place
+RUN_OTHER = (["5H", "6H", "JK"], ["4H"], ["4H", "5H", "6H"])  # another card: the run stands without it
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: Path(p).stem)
+@pytest.mark.parametrize("case", [RUN_EXACT, RUN_OTHER], ids=["exact card", "another card"])
+def test_a_runs_joker_is_judged_alike_by_swap_and_rearrangement(path, case):
+    table, given, run_after = case
+    game = table_for(path, table, given)
+    if game is None:
+        pytest.skip("the profile has no jokers, no two-player game, or no such turn")
+    rules = game.rules
+    rebuild = A.Rearrange(0, (tuple(cards(run_after)), tuple(cards(NEW_MELD + ["JK"]))))
+    by_rebuild = verdict(game, [rebuild])
+    exact = case is RUN_EXACT
+    if rules.may_rearrange:
+        if rules.swaps_to_hand and not exact:
+            assert by_rebuild == "joker_swap_forbidden"  # won back only by the card it stands for
+        else:
+            assert by_rebuild == "accepted" or "." in by_rebuild, by_rebuild
+    if exact and rules.swaps_to_hand:
+        by_swap = verdict(
+            game, [A.Swap(0, tuple(cards(given)), 0), A.Meld(0, (tuple(cards(NEW_MELD + ["JK"])),))]
+        )
+        assert by_swap == "accepted" or "." in by_swap, by_swap
+        if rules.may_rearrange:
+            assert by_swap == by_rebuild
+
+
+def test_a_split_run_keeps_its_joker_with_its_own_cards():
+    from rami_core.melds import read_meld
+    from rami_core.rules import Rules
+    from rami_core.table_jokers import run_departures
+
+    meld_rules = Rules.build(load_profile("voleur_002"), 2).melds
+
+    def run(texts):
+        r = read_meld(cards(texts), meld_rules)
+        assert r is not None
+        return r
+
+    before = [run(["5H", "6H", "7H", "JK", "9H"])]
+    assert run_departures(before, [run(["5H", "6H", "7H"]), run(["8H", "JK", "9H"])]) == []
+    (d,) = run_departures(before, [run(["5H", "6H", "7H", "8H", "9H"]), run(["QD", "KD", "JK"])])
+    assert (d.jokers, d.replaced) == (1, 1)
+    (d,) = run_departures(
+        before, [run(["5H", "6H", "7H"]), run(["9H", "10H", "JH"]), run(["QD", "KD", "JK"])]
+    )
+    assert (d.jokers, d.replaced) == (1, 0)
