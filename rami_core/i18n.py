@@ -17,6 +17,7 @@ from typing import Any
 from rich.text import Text
 
 from .errors import RuleError
+from .printable import visible_params
 from .refusals import LANGS, refusal_words
 
 __all__ = ["LANGS", "MESSAGES", "Messages"]
@@ -764,7 +765,7 @@ class Messages:
 
     def __call__(self, key: str, **kw: object) -> str:
         text = self._table.get(key) or MESSAGES["en"][key]
-        return text.format(**kw) if kw else text
+        return text.format(**visible_params(kw)) if kw else text
 
     def count(self, key: str, n: int, **kw: object) -> str:
         """A message about `n` things: `key_one` for one (and zero in French), else `key_many`."""

@@ -21,6 +21,8 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .printable import visible_params
+
 LANGS = ("en", "fr")
 
 # The frame of a located problem: the suggestion, the words joining a list of
@@ -1223,7 +1225,7 @@ def _shown(value: Any, lang: str) -> Any:
 def _render(code: str, params: Mapping[str, Any], lang: str) -> str:
     texts = PROBLEMS[code]
     template = texts.get(lang) or texts["en"]
-    return template.format(**{k: _shown(v, lang) for k, v in params.items()})
+    return template.format(**visible_params({k: _shown(v, lang) for k, v in params.items()}))
 
 
 def said(message: str) -> Said:

@@ -24,6 +24,8 @@ import string
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .printable import visible_params
+
 LANGS = ("en", "fr")
 
 # A refusal's frame: the code (English only, for a bug report) and the reason.
@@ -569,7 +571,7 @@ def _render(
     template = (SHOWN.get(key, {}).get(lang) if person else None) or REFUSALS[key][lang]
     if lang == "fr" and str(shown.get("what", "x"))[:1] in FR_VOWELS:
         template = template.replace("de {what}", "d'{what}")  # elision: « avant d'échanger »
-    return template.format(**shown)
+    return template.format(**visible_params(shown))
 
 
 def reason_words(

@@ -21,6 +21,7 @@ import os
 import stat
 from typing import Any, TextIO
 
+from .printable import visible
 from .problems import Said
 
 MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
@@ -272,11 +273,3 @@ def loads_json(text: str) -> Any:
     if _depth(data) > MAX_JSON_DEPTH:
         raise ValueError(Said("json_deeper", limit=MAX_JSON_DEPTH))
     return data
-
-
-def visible(text: str) -> str:
-    """Text from a user as it may be shown on a terminal: control characters (an
-    escape sequence, a NUL, a bell) appear as ``\\x1b``-style escapes, never raw."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)

@@ -158,14 +158,15 @@ def _write(path: Path, text: str) -> None:
     rename: never through a link, never into a FIFO or a device); a refusal
     is one line, exit 1."""
     from rami_core.cli.common import current_lang
+    from rami_core.printable import visible
     from rami_core.problems import words
     from rami_core.userfiles import FileRefused, write_text_safely
 
     try:
         write_text_safely(path, text)
     except FileRefused as e:
-        click.echo(f"rami diff: {path}: {words(e.reason, current_lang())}", err=True)
+        click.echo(f"rami diff: {visible(str(path))}: {words(e.reason, current_lang())}", err=True)
         sys.exit(1)
     except OSError as e:
-        click.echo(f"rami diff: {path}: {(e.strerror or type(e).__name__).lower()}", err=True)
+        click.echo(f"rami diff: {visible(str(path))}: {(e.strerror or type(e).__name__).lower()}", err=True)
         sys.exit(1)

@@ -40,7 +40,7 @@ def variants(show_all: bool, lang: str) -> None:
                 failed = True
                 continue
             label = f"[{tag}] " if tag else ("[preset] " if show_all else "")
-            click.echo(f"{name:<{width}}  {label}{description}".rstrip())
+            click.echo(f"{visible(name):<{width}}  {label}{visible(description)}".rstrip())
     if failed:
         sys.exit(1)
 

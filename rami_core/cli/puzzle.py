@@ -16,6 +16,7 @@ import click
 
 import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
+from rami_core.printable import visible
 
 
 @click.group("puzzle")
@@ -83,12 +84,12 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
             checked += 1
             if problems:
                 failed += 1
-                click.echo(f"FAIL {pz.id}")
+                click.echo(f"FAIL {visible(pz.id)}")
                 for p in problems:
                     click.echo(f"     {words(p, lang)}")
             elif not quiet:
                 proved = msg.count("puzzle_check_ok", pz.proof.min_moves, difficulty=pz.difficulty)
-                click.echo(f"ok   {pz.id} ({proved})")
+                click.echo(f"ok   {visible(pz.id)} ({proved})")
             for n in notes:
                 noted += 1
                 if not quiet:
