@@ -145,7 +145,10 @@ def test_the_round_end_says_why_and_play_again(browser, server):
         how = page.inner_text("#round-end-how")
         assert "Rami sec" in how and "Le rami sec double chaque paiement." in how
         why = page.inner_text(".round-end-seats li[data-seat='1'] .why-paid")
-        assert "le rami sec double les 36 points de la main" in why and "1 joker resté en main : 20 points" in why
+        assert (
+            "le rami sec double les 36 points de la main" in why
+            and "1 joker resté en main : 20 points" in why
+        )
         assert (
             page.inner_text(".round-end-seats li[data-seat='1'] .paid").strip().startswith("paie 72 points")
         )
