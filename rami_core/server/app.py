@@ -287,6 +287,7 @@ def create_app(
     async def rematch(request: Request) -> Response:
         """ "Play again" (`POST /api/tables/ID/rematch?token=SECRET`): the new
         table of the same rules and people, and this seat's place there."""
+        await json_body(request)  # read as every changing route's is (`{}`: nothing in it is used)
         t = hub.get(request.path_params["id"])
         seat = t.seat_of(request.query_params.get("token"))
         client = peer(request)
