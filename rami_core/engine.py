@@ -172,6 +172,7 @@ class Game:
             self._turn_start if undone else self.state,
             new,
             discard_enabled=self.rules.ends_with_discard,
+            rules=self.rules,
         )
         if undone:
             events[0] = Event(events[0].kind, events[0].seat, {"undone": True})

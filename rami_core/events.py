@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import actions as A
 from .state import OVER, GameState, card_code
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 
 class EventKind(StrEnum):
@@ -112,10 +115,38 @@ def _shared(a: Counter, b: Counter) -> int:
     return sum(min(n, b[f]) for f, n in a.items() if f in b)
 
 
+def payments(rules: Rules, s: GameState) -> dict[str, Any]:
+    """Why each seat paid what it paid at a round's end, for `round_over`:
+    the profile's `rami_sec_rule` (double, bonus or none) and
+    `rami_sec_bonus`; each seat's `hand_values` (what its hand costs before
+    a rami sec doubles it or adds the bonus: the fixed penalty under
+    `penalty: fixed`), its `jokers_left` in hand and what one costs
+    (`joker_cost`, null under a fixed penalty); and the `sides` of a team
+    game (the seats of each team, as `scores` counts them; null otherwise)."""
+    from .scoring import seat_payment
+
+    return {
+        "rami_sec_rule": rules.rami_sec.value,
+        "rami_sec_bonus": rules.rami_sec_bonus,
+        "hand_values": [seat_payment(rules, s, seat) for seat in range(s.players)],
+        "jokers_left": [sum(1 for c in h if c.is_joker) for h in s.hands],
+        "joker_cost": rules.joker_penalty if rules.fixed_penalty is None else None,
+        "sides": [[x for x in range(s.players) if rules.side(x) == side] for side in range(rules.sides)]
+        if rules.teams
+        else None,
+    }
+
+
 def events_for(
-    action: A.Action, before: GameState, after: GameState, *, discard_enabled: bool
+    action: A.Action,
+    before: GameState,
+    after: GameState,
+    *,
+    discard_enabled: bool,
+    rules: Rules | None = None,
 ) -> list[Event]:
-    """What an accepted action changed, in order."""
+    """What an accepted action changed, in order. With `rules`, a
+    `round_over` also says why each seat paid what it paid (`payments`)."""
     seat = action.seat
     out: list[Event] = []
     timeout = isinstance(action, A.Timeout)
@@ -197,6 +228,7 @@ def events_for(
                     "penalties": list(after.penalties),
                     "scores": list(after.scores),
                     "hands": [_cards(h) for h in after.hands],
+                    **(payments(rules, after) if rules is not None else {}),
                 },
             )
         )

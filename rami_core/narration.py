@@ -124,9 +124,42 @@ def _round_over(t: Teller, e: Event) -> Text | None:
     if d["how"] == "out" and d.get("winner") is not None:
         sec = t.msg("rami_sec") if d.get("rami_sec") else ""
         if d["winner"] == t.you:
-            return t.msg.text("evy_round_over_out", sec=sec, **tail)
-        return t.msg.text("ev_round_over_out", name=t.name(d["winner"]), sec=sec, **tail)
-    return t.msg.text("ev_round_over_stock", **tail)
+            said = t.msg.text("evy_round_over_out", sec=sec, **tail)
+        else:
+            said = t.msg.text("ev_round_over_out", name=t.name(d["winner"]), sec=sec, **tail)
+    else:
+        said = t.msg.text("ev_round_over_stock", **tail)
+    for why in _why_paid(t, d):
+        said.append(t.msg("ev_sep"))
+        said.append(why)
+    return said
+
+
+def _why_paid(t: Teller, d: dict) -> list[str]:
+    """What made the payments of a round (`events.payments`): a rami sec's
+    doubling or bonus, the jokers left in hand and their cost, the teams'
+    totals. Nothing for an event without those fields (an older save)."""
+    out = []
+    penalties = d.get("penalties") or []
+    if d.get("rami_sec") and d.get("how") == "out" and any(penalties):
+        rule = d.get("rami_sec_rule")
+        if rule == "double":
+            out.append(t.msg("ev_sec_double"))
+        elif rule == "bonus":
+            out.append(t.msg("ev_sec_bonus", bonus=d.get("rami_sec_bonus", 0)))
+    cost = d.get("joker_cost")
+    for seat, n in enumerate(d.get("jokers_left") or []):
+        if n and cost is not None:
+            points = t.msg.count("points", n * cost)
+            out.append(t.msg.count("ev_jokers_left", n, name=t.name(seat), points=points))
+    sides = d.get("sides")
+    if sides:
+        teams = ", ".join(
+            t.msg("ev_team", names=t.msg("ev_and").join(t.name(x) for x in side), score=d["scores"][i])
+            for i, side in enumerate(sides)
+        )
+        out.append(t.msg("ev_team_scores", teams=teams))
+    return out
 
 
 def _game_over(t: Teller, e: Event) -> Text | None:

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -233,22 +233,80 @@ def create_app(
             limits.created(client)
         except ProfileError as e:
             return profile_refused(e, page_lang(request.query_params.get("lang") or req.lang))
-        seats = [
-            {"seat": i, "kind": s.kind, "name": s.name, **({"token": s.token} if s.token else {})}
-            for i, s in enumerate(t.seats)
-        ]
-        url = f"/t/{t.id}"
-        links = [f"{url}?token={s.token}" if s.token else None for s in t.seats]
         return JSON(
             {
-                "table": t.id,
-                "seats": seats,
-                "url": url,
-                "links": links,
+                **seated(t),
                 "creator_token": t.creator,
                 "warnings": [w.to_json() for w in warnings],
             },
             status_code=201,
+        )
+
+    def seated(t: Any) -> dict[str, Any]:
+        """A new table's seats with their tokens and codes (the creation
+        answer: the only message that ever holds them)."""
+        seats = [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "name": s.name,
+                **({"token": s.token} if s.token else {}),
+                **({"code": s.code} if s.code else {}),
+            }
+            for i, s in enumerate(t.seats)
+        ]
+        url = f"/t/{t.id}"
+        return {
+            "table": t.id,
+            "seats": seats,
+            "url": url,
+            "links": [f"{url}?token={s.token}" if s.token else None for s in t.seats],
+            "joins": [f"/j/{s.code}" if s.code else None for s in t.seats],
+            "creator_seat": next((i for i, s in enumerate(t.seats) if s.token), None),
+        }
+
+    async def join_code(request: Request) -> Response:
+        """`/j/CODE`: a seat's short code opens its page (a redirect to its
+        link); a wrong code goes back to the lobby, which says so. Wrong
+        codes are counted per client (`Limits.check_code`)."""
+        client = peer(request)
+        lang = page_lang(request.query_params.get("lang"))
+        try:
+            limits.spend(client)
+            limits.check_code(client)
+        except ServerError:
+            return RedirectResponse(f"/?lang={lang}&join=limited", status_code=303)
+        found = hub.by_code(request.path_params["code"])
+        if found is None:
+            limits.wrong_code(client)
+            return RedirectResponse(f"/?lang={lang}&join=unknown", status_code=303)
+        t, i = found
+        return RedirectResponse(f"/t/{t.id}?token={t.seats[i].token}&lang={lang}", status_code=303)
+
+    @guarded
+    async def rematch(request: Request) -> Response:
+        """ "Play again" (`POST /api/tables/ID/rematch?token=SECRET`): the new
+        table of the same rules and people, and this seat's place there."""
+        await json_body(request)  # read as every changing route's is (`{}`: nothing in it is used)
+        t = hub.get(request.path_params["id"])
+        seat = t.seat_of(request.query_params.get("token"))
+        client = peer(request)
+        limits.spend(client)
+        fresh = t.rematch is None
+        if fresh:
+            limits.check_create(hub, client)
+        again = await hub.rematch(t, seat)
+        if fresh:
+            limits.created(client)
+        assert seat is not None
+        token = again.seats[seat].token
+        return JSON(
+            {
+                "table": again.id,
+                "seat": seat,
+                "token": token,
+                "url": f"/t/{again.id}?token={token}" if token else f"/t/{again.id}",
+            }
         )
 
     @guarded
@@ -455,6 +513,14 @@ def create_app(
                 except ValidationError as e:
                     conn.send({"type": "error", "code": "invalid_message", "message": validation_message(e)})
                     continue
+                if msg.type == "talk":
+                    try:
+                        if seat is not None:
+                            limits.talk(t.id, seat)
+                        hub.talk(t, seat, msg.phrase)
+                    except ServerError as e:
+                        conn.send(ws_error(e.code, e.message, lang))
+                    continue
                 if msg.type == "ping":
                     try:
                         limits.spend(client)
@@ -499,6 +565,7 @@ def create_app(
     routes = [
         Route("/", lobby),
         Route("/t/{id}", table_page),
+        Route("/j/{code}", join_code),
         Route("/api/meta", meta),
         Route("/api/schema", protocol_schema),
         Route("/api/tables", create_table, methods=["POST"]),
@@ -512,6 +579,7 @@ def create_app(
         Route("/api/tables/{id}/rules", rules_of),
         Route("/api/tables/{id}/hint", hint),
         Route("/api/tables/{id}/save", export),
+        Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
         Route("/api/public", public_offers, methods=["GET"]),
         Route("/api/public", public_join, methods=["POST"]),
         Route("/api/public/tickets/{ticket}", public_ticket, methods=["GET", "DELETE"]),

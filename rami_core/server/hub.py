@@ -43,7 +43,7 @@ from .protocol import (
     wire_parts,
 )
 from .store import Store, StoreBusy, StoredTable, Writer
-from .table import HUMAN, Conn, Seat, Table, dumps
+from .table import HUMAN, Conn, Seat, Table, dumps, new_code, plain_code
 from .views import build_view, cached_view
 from .words import Words, default_name, event_message
 from .work import Work
@@ -104,6 +104,8 @@ class Hub:
         self.public_alone = PUBLIC_ALONE
         self.sweeper: asyncio.Task | None = None
         self.tables: dict[str, Table] = {}
+        # Each seat's short code, to its table and seat (`/j/CODE`).
+        self.codes: dict[str, tuple[str, int]] = {}
         self.round_pause = round_pause
         self.bot_delay = bot_delay
         self.think_budget = think_budget
@@ -133,7 +135,10 @@ class Hub:
                 print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
                 continue
             t.seen = True  # its people may come back: the longer wait
-            self.tables[t.id] = t
+            self._add(t)
+            first = st.options.get("rematch_of")
+            if isinstance(first, str) and first in self.tables:
+                self.tables[first].rematch = t.id
 
     def start(self) -> None:
         """Start the clocks, bots and round timers (needs a running event loop)."""
@@ -186,7 +191,8 @@ class Hub:
         seats = []
         for i, s in enumerate(st.seats):
             bot = make_bot(s["kind"], seed=st.seed * 16 + i) if s["kind"] != HUMAN else None
-            seats.append(Seat(s["kind"], s["name"], s.get("token"), bot))
+            code = s.get("code") if isinstance(s.get("code"), str) else None
+            seats.append(Seat(s["kind"], s["name"], s.get("token"), bot, code))
         return Table(
             id=st.id,
             variant=st.variant,
@@ -201,12 +207,41 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
+    def _add(self, t: Table) -> None:
+        self.tables[t.id] = t
+        for i, seat in enumerate(t.seats):
+            if seat.code:
+                self.codes[seat.code] = (t.id, i)
+
+    def _new_code(self) -> str:
+        code = new_code()
+        while code in self.codes:
+            code = new_code()
+        return code
+
+    def by_code(self, code: str) -> tuple[Table, int] | None:
+        """The table and seat a seat's code opens, or None."""
+        found = self.codes.get(plain_code(code))
+        if found is None:
+            return None
+        t = self.tables.get(found[0])
+        if t is None or t.deleted:
+            return None
+        return t, found[1]
+
     async def create(
-        self, req: CreateTable, read: tuple[str, Profile] | None = None, *, public: bool = False
+        self,
+        req: CreateTable,
+        read: tuple[str, Profile] | None = None,
+        *,
+        public: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> Table:
         """A new table. `read` is the request's profile already read (the app
         reads it in a worker thread, off the loop); without it, read here.
-        `public`: a table of strangers seated by "play now" (`public`)."""
+        `public`: a table of strangers seated by "play now" (`public`), who
+        get no codes (their seats come by ticket). `extra`: more options
+        stored with the table (`rematch_of`)."""
         variant, profile = read if read is not None else profile_from_request(req)
         n = len(req.seats)
         if not profile.allows_players(n):
@@ -236,9 +271,14 @@ class Hub:
             name = (plain_text(names[i], MAX_NAME) if i < len(names) else "") or default_name(
                 kind, i, req.lang
             )
-            seats.append(
-                {"kind": kind, "name": name, "token": secrets.token_urlsafe(18) if kind == HUMAN else None}
-            )
+            seat: dict[str, Any] = {
+                "kind": kind,
+                "name": name,
+                "token": secrets.token_urlsafe(18) if kind == HUMAN else None,
+            }
+            if kind == HUMAN and not public:
+                seat["code"] = self._new_code()
+            seats.append(seat)
         st = StoredTable(
             id=table_id,
             created=time.time(),
@@ -250,6 +290,7 @@ class Hub:
             options={
                 "undo": req.undo,
                 **({"public": True} if public else {"creator": secrets.token_urlsafe(18)}),
+                **(extra or {}),
             },
             log=[],
         )
@@ -258,7 +299,7 @@ class Hub:
             await self.write(self.store.create_table, st)
         except StoreBusy:
             raise busy() from None
-        self.tables[t.id] = t
+        self._add(t)
         if self.started:
             schedule(self, t)
         return t
@@ -308,6 +349,9 @@ class Hub:
             t.deleted = True
             t.stopped = why
             self.tables.pop(t.id, None)
+            for seat in t.seats:
+                if seat.code and self.codes.get(seat.code, ("",))[0] == t.id:
+                    del self.codes[seat.code]
             for task in (t.clock_task, t.bot_task, t.round_task):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
@@ -562,6 +606,42 @@ class Hub:
                     await self._changed(t, [])  # every page shows who is still reading the round's end
                     return False
             return await self._accept_locked(t, A.NextRound(), None)
+
+    # ------------------------------------------------------------ after the game: talk and play again
+
+    def talk(self, t: Table, seat: int | None, phrase: str) -> None:
+        """A quick message (`protocol.PHRASES`, by id: never free text) from
+        a seat, told to every connection at the table; nothing is stored."""
+        if seat is None:
+            raise ServerError(403, "spectator", "a spectator cannot talk: join with a seat's link")
+        msg = dumps({"type": "talk", "seat": seat, "phrase": phrase})
+        for c in list(t.conns):
+            c.send(msg)
+
+    async def rematch(self, t: Table, seat: int | None) -> Table:
+        """ "Play again": once the game is over, a new table of the same rules,
+        seats (bots keep theirs) and names, made by the first person who
+        asks; every person who asks after gets the same table. Every page
+        at the old table is told (`rematch` in the view)."""
+        if seat is None:
+            raise ServerError(403, "spectator", "a spectator cannot play again: join with a seat's link")
+        if not t.game.state.game_over:
+            raise ServerError(409, "game_not_over", "a game is played again once it is over")
+        async with t.rematch_lock:
+            if t.rematch is not None:
+                again = self.tables.get(t.rematch)
+                if again is not None and not again.deleted:
+                    return again
+            req = CreateTable(
+                variant=t.variant[:100],
+                seats=[s.kind for s in t.seats],
+                names=[s.name for s in t.seats],
+                undo=t.undo,
+            )
+            again = await self.create(req, (t.variant, t.game.rules.profile), extra={"rematch_of": t.id})
+            t.rematch = again.id
+        await self.tell_all(t)
+        return again
 
     # ------------------------------------------------------------ telling
 

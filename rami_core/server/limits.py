@@ -34,6 +34,9 @@ TABLES_PER_CLIENT = 30  # tables one client may create ...
 TABLES_WINDOW = 600.0  # ... in this many seconds
 SOCKETS_PER_CLIENT = 32  # WebSockets one client may hold open at once
 SOCKETS_PER_TABLE = 500  # WebSockets on one table (players and spectators)
+WRONG_CODES_PER_CLIENT = 20  # seat codes (`/j/CODE`) one client may get wrong in TABLES_WINDOW seconds
+TALK_BURST = 3  # quick messages one seat may send at once ...
+TALK_PER_SECOND = 0.25  # ... and on average
 
 
 def client_key(host: str | None) -> str:
@@ -75,6 +78,11 @@ class Limits:
     _joins: dict[str, deque[float]] = field(default_factory=dict)
     _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
     _sockets: Counter[str] = field(default_factory=Counter)
+    wrong_codes_per_client: int = WRONG_CODES_PER_CLIENT
+    _wrong_codes: dict[str, deque[float]] = field(default_factory=dict)
+    talk_burst: int = TALK_BURST
+    talk_per_second: float = TALK_PER_SECOND
+    _talk: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         """Each limit a whole number of at least 1 (the window: finite seconds
@@ -87,6 +95,8 @@ class Limits:
             "public_tickets_per_client",
             "public_joins_per_client",
             "requests_burst",
+            "wrong_codes_per_client",
+            "talk_burst",
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -152,6 +162,43 @@ class Limits:
             ]
             for k in full:
                 del self._buckets[k]
+
+    def check_code(self, client: str) -> None:
+        """Refuse a seat code from a client that got too many wrong (429):
+        a code (2^39 of them) is guessed at most `wrong_codes_per_client`
+        times a window from one client, a /64 for IPv6."""
+        recent = self._recent(client, self._wrong_codes)
+        if len(recent) >= self.wrong_codes_per_client:
+            wait = int(recent[0] + self.tables_window - time.monotonic()) + 1
+            raise ServerError(
+                429,
+                "too_many_codes",
+                f"{self.wrong_codes_per_client} wrong seat codes from this address in "
+                f"{int(self.tables_window)} s: try again in {wait} s",
+            )
+
+    def wrong_code(self, client: str) -> None:
+        self._wrong_codes[client] = self._recent(client, self._wrong_codes)
+        self._wrong_codes[client].append(time.monotonic())
+
+    def talk(self, table: str, seat: int) -> None:
+        """One quick message of a seat: a token bucket of `talk_burst`
+        refilled at `talk_per_second`; 429 too_many_messages when empty."""
+        key = f"{table}:{seat}"
+        now = time.monotonic()
+        tokens, last = self._talk.get(key, (float(self.talk_burst), now))
+        tokens = min(float(self.talk_burst), tokens + (now - last) * self.talk_per_second)
+        if tokens < 1.0:
+            self._talk[key] = (tokens, now)
+            raise ServerError(429, "too_many_messages", "too many messages from this seat: wait a moment")
+        self._talk[key] = (tokens - 1.0, now)
+        if len(self._talk) > 50_000:  # forget the seats whose bucket is full again
+            for k in [
+                k
+                for k, (n, t) in self._talk.items()
+                if n + (now - t) * self.talk_per_second >= self.talk_burst
+            ]:
+                del self._talk[k]
 
     def check_public(self, client: str, held: int) -> None:
         """Refuse a "play now" click over this client's quotas (429): `held`

@@ -175,7 +175,21 @@ class ClientPing(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = ClientAction | ClientPing
+# The quick messages a seat may send (by id: never free text); each page
+# says them in its own words (static/i18n.js, `talk`).
+PHRASES = ("well_played", "hurry", "bravo", "thanks", "again")
+Phrase = Literal["well_played", "hurry", "bravo", "thanks", "again"]
+
+
+class ClientTalk(_Strict):
+    """A quick message from the fixed list (`phrase`), told to every
+    connection at the table; a few a seat (`Limits.talk`), never stored."""
+
+    type: Literal["talk"]
+    phrase: Phrase
+
+
+ClientMessage = ClientAction | ClientPing | ClientTalk
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -225,6 +239,9 @@ class SeatInfo(BaseModel):
     kind: str = Field(description="`human` or the bot's name.")
     name: str
     token: str | None = Field(None, description="Only in the creation answer, for a human seat.")
+    code: str | None = Field(
+        None, description="Only in the creation answer, for a human seat: its short code (`/j/CODE`)."
+    )
     connected: bool | None = None
 
 
@@ -233,6 +250,12 @@ class TableCreated(BaseModel):
     seats: list[SeatInfo]
     url: str = Field(description="The table page (add `?token=` for a seat).")
     links: list[str | None] = Field(description="Each human seat's join link (null for a bot).")
+    joins: list[str | None] = Field(
+        default_factory=list, description="Each human seat's short join link, `/j/CODE` (null for a bot)."
+    )
+    creator_seat: int | None = Field(
+        None, description="The first human seat: the creator's own (the lobby opens it), null without one."
+    )
 
 
 class TableSummary(BaseModel):
@@ -373,6 +396,25 @@ class Owes(BaseModel):
     keep_for_discard: bool = Field(description="A card must be kept to discard (one goes out by a discard).")
 
 
+class RoundDetail(BaseModel):
+    """Why each seat paid what it paid (the `round_over` event's own fields)."""
+
+    rami_sec_rule: Literal["double", "bonus", "none"] | None = Field(
+        None, description="The profile's `scoring.rami_sec`: what a rami sec does to the payments."
+    )
+    rami_sec_bonus: int | None = Field(None, description="With `bonus`, what each payment gains.")
+    hand_values: list[int] | None = Field(
+        None, description="What each hand cost before a rami sec doubled it or added the bonus."
+    )
+    jokers_left: list[int] | None = Field(None, description="The jokers left in each hand.")
+    joker_cost: int | None = Field(
+        None, description="What one joker left in hand costs (null: fixed penalty)."
+    )
+    sides: list[list[int]] | None = Field(
+        None, description="In a team game, each team's seats (as `scores` counts them); null otherwise."
+    )
+
+
 class View(BaseModel):
     """What one seat (or a spectator, seat null) may know, and nothing more.
     The engine may add public facts of the round as more keys."""
@@ -433,6 +475,12 @@ class View(BaseModel):
         description="At a round's end, which seats asked for the next round (`next_round`): "
         "a bot always, a person once they continued; all false otherwise."
     )
+    rematch: str | None = Field(
+        None, description="Once someone asked to play again: the new table's id (its seats by `rematch`)."
+    )
+    round_detail: RoundDetail | None = Field(
+        None, description="At a round's end, why each seat paid what it paid; null during a round."
+    )
 
 
 class Event(BaseModel):
@@ -455,6 +503,12 @@ class EventMessage(BaseModel):
     version: int | None = Field(None, description="The table's version after the change it belongs to.")
 
 
+class TalkMessage(BaseModel):
+    type: Literal["talk"]
+    seat: int = Field(description="The seat that sent it.")
+    phrase: Phrase = Field(description="Which quick message (`PHRASES`): each page says it in its words.")
+
+
 class ErrorMessage(RefusalFields):
     type: Literal["error"]
     code: str
@@ -462,7 +516,7 @@ class ErrorMessage(RefusalFields):
     text: str = Field("", description="The refusal in words, in the connection's `lang`.")
 
 
-ServerMessage = ViewMessage | EventMessage | ErrorMessage
+ServerMessage = ViewMessage | EventMessage | TalkMessage | ErrorMessage
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 

@@ -20,6 +20,23 @@ HUMAN = "human"
 MAX_QUEUED = 2000  # messages waiting unread: then the connection is dropped
 
 
+# A seat's code: CODE_LENGTH characters of an alphabet without the look-alikes
+# (no 0/O, 1/I/L, U): 30^8, about 2^39.3 codes. Guessing one is bounded by
+# the per-client limits (`Limits.wrong_code`: a few wrong codes a client in
+# a window), not by the length alone.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 8
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def plain_code(text: str) -> str:
+    """A code as typed (any case, spaces or dashes between its groups) as stored."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())[: CODE_LENGTH * 2]
+
+
 def dumps(data: Any) -> str:
     """A message as sent on the wire (compact, UTF-8 text)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -31,6 +48,9 @@ class Seat:
     name: str
     token: str | None = None
     bot: Bot | None = None
+    # The seat's short code (`/j/CODE` opens it, as its token does): said
+    # aloud or typed on a phone. None for a bot, or a table stored before.
+    code: str | None = None
 
 
 @dataclass(eq=False)
@@ -110,6 +130,11 @@ class Table:
     # public table nobody holds ends (Hub.deserted): bots alone hold no slot.
     seen: bool = False
     alone_since: float | None = field(default_factory=time.monotonic)
+    # "Play again" once the game is over: the new table of the same rules
+    # and people (its id; each person who clicks gets their seat's token
+    # there), made once whoever clicks first; None until then.
+    rematch: str | None = None
+    rematch_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def players(self) -> int:

@@ -46,6 +46,22 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
     return lines
 
 
+def round_detail(t: Table) -> dict[str, Any] | None:
+    """Why each seat paid what it paid, at a round's end (null during a
+    round): the last `round_over` event's `rami_sec_rule`,
+    `rami_sec_bonus`, `hand_values`, `jokers_left`, `joker_cost` and
+    `sides`."""
+    if t.game.state.phase != OVER:
+        return None
+    for e in reversed(t.game.events):
+        if e.kind == "round_over":
+            return {k: e.data.get(k) for k in ROUND_DETAIL}
+    return None
+
+
+ROUND_DETAIL = ("rami_sec_rule", "rami_sec_bonus", "hand_values", "jokers_left", "joker_cost", "sides")
+
+
 def _owes(t: Table, seat: int | None) -> dict[str, Any]:
     """What the seat must still do this turn, for the page's status line: the
     jokers won back to lay again, the card taken from the discard pile to
@@ -161,6 +177,8 @@ def _view_body(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
             "undo": t.undo,
         },
         owes=_owes(t, seat),
+        rematch=t.rematch,
+        round_detail=round_detail(t),
         ready=t.readiness() if g.state.phase == OVER and not g.state.game_over else [False] * t.players,
     )
     return d

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # The server's own refusals (the engine's are in the catalogue), in French.
 SERVER_FR = {
     "bad_token": "ce lien n'ouvre aucune place à cette table",
-    "game_not_over": "la partie s'exporte une fois finie",
+    "game_not_over": "la partie s'exporte, ou se rejoue, une fois finie",
     "invalid_action": "ce coup est mal formé",
     "invalid_json": "la requête n'est pas du JSON",
     "invalid_request": "la demande est mal formée",
@@ -42,6 +42,8 @@ SERVER_FR = {
     "too_many_tickets": "trop de places publiques demandées depuis cette adresse : réessayez plus tard",
     "too_many_connections": "trop de connexions ouvertes depuis cette adresse ou à cette table",
     "too_many_requests": "trop de demandes depuis cette adresse : ralentissez, puis réessayez",
+    "too_many_codes": "trop de codes de place erronés depuis cette adresse : réessayez plus tard",
+    "too_many_messages": "trop de messages de cette place : attendez un instant",
     "server_full": "le serveur tient déjà toutes les tables qu'il peut : réessayez plus tard",
     "busy": "le serveur est occupé : rien n'a changé, réessayez",
     "slow_reader": "cette connexion ne lisait plus ses messages : elle est fermée, rouvrez la page",

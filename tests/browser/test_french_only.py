@@ -24,6 +24,8 @@ from rami_core import i18n, problems, refusals
 from rami_core.loader import load_profile
 from rami_core.resources import house_dir, house_names, preset_names
 from rami_core.scenario import build_setup
+from tests.browser.test_club_table import MOVES as RAMI_SEC_MOVES
+from tests.browser.test_club_table import ONE_ROUND, RAMI_SEC
 from tests.browser.test_round_end import play_round_by_http
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
@@ -265,9 +267,16 @@ def _scan(browser, srv, kind: str, size: str) -> None:
         page.fill("#rules", HOUSE)
     else:
         page.select_option("#variant", kind)
+    page.select_option("select.kind[data-i='1']", "human")
     page.click("#create-btn")
-    page.wait_for_selector("a.join")
-    reader.read(page, "lobby, links")
+    # The creator is seated at once; the other seat's code is on their page.
+    page.wait_for_selector("#invite:not([hidden]) .invite-code")
+    page.wait_for_selector("#hand button.card")
+    reader.read(page, "table, the creator seated, the invite panel")
+    page.goto(f"{srv.url}/?lang=fr&join=unknown")
+    page.wait_for_selector("#offer option[value='rami51']", state="attached")
+    page.wait_for_function("() => document.querySelector('#join-error').textContent !== ''")
+    reader.read(page, "lobby, a wrong seat code")
 
     # "Play now": waiting for a second person (the wait is long: bots come after 1000 s).
     page.fill("#my-name", "Anne")
@@ -311,6 +320,9 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     assert r.status_code == 200, r.text
     page.wait_for_selector("body[data-turn='1']")
     reader.read(page, "table, the other seat's turn")
+    page.click("#talk button[data-phrase='again']")
+    page.wait_for_selector("#log li.talk-line")
+    reader.read(page, "table, a quick message")
     play_round_by_http(srv, tid, tokens)
     page.wait_for_selector("#round-end:not([hidden])")
     reader.read(page, "round end")
@@ -331,6 +343,24 @@ def _scan(browser, srv, kind: str, size: str) -> None:
         page.goto(f"{srv.url}/puzzles?lang=fr")
         page.wait_for_selector(".puzzle-item.daily")
         reader.read(page, "puzzles, the list")
+
+        # A rami sec with a joker left: the round end says why, and "Rejouer".
+        r = httpx.post(
+            f"{srv.url}/api/tables",
+            json={"rules": ONE_ROUND, "seats": ["human", "human"], "names": ["Anne", "Luc"]},
+        )
+        sec = r.json()
+        t = srv.hub.get(sec["table"])
+        t.game = build_setup(t.game.rules.profile, RAMI_SEC)
+        page.goto(f"{srv.url}{sec['links'][1]}&lang=fr")
+        page.wait_for_selector("#hand button.card")
+        for move in RAMI_SEC_MOVES:
+            httpx.post(
+                f"{srv.url}/api/tables/{sec['table']}/actions?token={sec['seats'][0]['token']}", json=move
+            )
+        page.wait_for_selector("#round-end:not([hidden]) .why-paid")
+        page.wait_for_selector("#b-again")
+        reader.read(page, "round end, a rami sec and a joker left, play again")
 
         # A rami71 table of four: two teams on the score sheet.
         r = httpx.post(

@@ -79,12 +79,14 @@ def test_a_pasted_house_file_played_to_the_rounds_end(browser, server, size):
     anne.fill("input.name[data-i='0']", "Anne")
     anne.fill("input.name[data-i='1']", "Luc")
     anne.click("#create-btn")
-    anne.wait_for_selector("a.join[data-seat='1']")
-    links = anne.eval_on_selector_all("a.join", "els => els.map(e => e.getAttribute('href'))")
-    tid = links[0].split("/t/")[1].split("?")[0]
+    anne.wait_for_selector("#invite-list a.join[data-seat='1']")  # Anne seated at once, Luc's code to share
+    tid = anne.url.split("/t/")[1].split("?")[0]
     t = server.hub.tables[tid]
+    links = [f"/t/{tid}?token={s.token}&lang=fr" for s in t.seats]
     assert t.game.rules.profile.name == "club_du_jeudi" and t.game.rules.opening.points == 40
     t.game = build_setup(t.game.rules.profile, SETUP)  # a known deal, under the file's rules
+    t.view_cache.clear()  # Anne's page saw the first deal already: no view of it is kept
+    t.legal_cache.clear()
     anne.goto(f"{server.url}{links[0]}")
     luc.goto(f"{server.url}{links[1]}")
     for page in (anne, luc):

@@ -190,10 +190,11 @@ def test_the_lobby_fits_the_phone(browser, srv, size):
     page.wait_for_selector("#offer option[value='rami51']", state="attached")
     _no_overflow(page, "lobby")
     page.select_option("#variant", "rami51")
+    page.select_option("select.kind[data-i='1']", "human")
     page.click("#create-btn")
-    page.wait_for_selector("a.join")
-    _no_overflow(page, "lobby, links")
-    for link in page.query_selector_all("a.join"):
+    page.wait_for_selector("#invite-list a.join")  # the creator's seat, the other seat's code
+    _no_overflow(page, "table, the invite panel")
+    for link in page.query_selector_all("#invite-list a.join, #invite-list button.share"):
         box = link.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
     page.context.close()

@@ -29,6 +29,11 @@ function texts() {
   $("create-btn").textContent = t("create");
   $("h-tables").textContent = t("open_tables");
   $("refresh").textContent = t("refresh");
+  $("h-join").textContent = t("join_title");
+  $("l-join-code").textContent = t("join_code");
+  $("join-btn").textContent = t("join_go");
+  const join = new URLSearchParams(location.search).get("join");
+  $("join-error").textContent = join === "unknown" ? t("join_unknown") : join === "limited" ? t("join_limited") : "";
   $("lang").value = lang();
 }
 
@@ -51,7 +56,7 @@ function copyButton(url) {
   b.onclick = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      b.textContent = lang() === "fr" ? "Copié" : "Copied";
+      b.textContent = t("copied");
     } catch (e) {
       const range = document.createRange();
       range.selectNodeContents(b.previousSibling?.previousSibling || b);
@@ -157,9 +162,26 @@ async function create(ev) {
     $("error").textContent = `${t("refused")}${t("colon")} ${refusal(data.error.code, data.error.message, data.error.messages)}`;
     return;
   }
+  // The creator takes the first person's seat at once; the table page lists
+  // the other seats' codes to share (kept in this browser: the creation
+  // answer is the only message that holds them).
+  const mine = data.creator_seat;
+  if (mine !== null && mine !== undefined) {
+    const others = data.seats.filter((s) => s.code && s.seat !== mine).map((s) => ({ seat: s.seat, name: s.name, code: s.code }));
+    try {
+      localStorage.setItem(`rami-invites:${data.table}`, JSON.stringify({ token: data.seats[mine].token, seats: others }));
+    } catch (e) {
+      /* a browser without storage: the lobby's list below is the way */
+    }
+  }
+  const warned = data.warnings && data.warnings.length;
+  if (mine !== null && mine !== undefined && !warned) {
+    location.href = `${data.url}?token=${encodeURIComponent(data.seats[mine].token)}&lang=${lang()}`;
+    return;
+  }
   const box = $("links");
   box.replaceChildren();
-  if (data.warnings && data.warnings.length) {
+  if (warned) {
     // Accepted, but said: the profile's warnings, located in the rules pasted.
     const warned = el("div", { class: "warnings", role: "status" }, el("p", { text: t("warnings") }));
     const wl = el("ul");
@@ -213,6 +235,11 @@ $("lang").onchange = () => {
 $("variant").addEventListener("change", describeVariant);
 $("rules").addEventListener("input", describeVariant);
 $("refresh").onclick = loadTables;
+$("join-form").onsubmit = (ev) => {
+  ev.preventDefault();
+  const code = $("join-code").value.toUpperCase().replace(/[^0-9A-Z]/g, "");
+  if (code) location.href = `/j/${encodeURIComponent(code)}?lang=${lang()}`;
+};
 $("create").onsubmit = create;
 texts();
 loadMeta().then(loadTables);

@@ -25,6 +25,17 @@ export const WORDS = {
     game_over: "The game is over.",
     hand: "hand",
     empty_hand: "no card left",
+    sec_double: (h) => `the rami sec doubles the hand's ${h} points`,
+    sec_bonus: (h, b) => `the hand's ${h} points, plus ${b} for the rami sec`,
+    sec_doubles_all: "The rami sec doubles every payment.",
+    sec_bonus_all: (b) => `The rami sec adds ${b} to every payment.`,
+    jokers_left: (n, p) => `${n} joker${n === 1 ? "" : "s"} left in hand: ${p} point${p === 1 ? "" : "s"}`,
+    teams: "Teams",
+    team_total: (names, n) => `${names}: ${n}`,
+    and: " and ",
+    sep: "; ",
+    play_again: "Play again",
+    play_again_ready: "Play again: the new table is ready",
   },
   fr: {
     title: (n) => `Fin de la manche ${n}`,
@@ -43,6 +54,17 @@ export const WORDS = {
     game_over: "La partie est finie.",
     hand: "main",
     empty_hand: "plus aucune carte",
+    sec_double: (h) => `le rami sec double les ${h} points de la main`,
+    sec_bonus: (h, b) => `les ${h} points de la main, plus ${b} pour le rami sec`,
+    sec_doubles_all: "Le rami sec double chaque paiement.",
+    sec_bonus_all: (b) => `Le rami sec ajoute ${b} à chaque paiement.`,
+    jokers_left: (n, p) => `${n} joker${n > 1 ? "s" : ""} resté${n > 1 ? "s" : ""} en main : ${p} point${p > 1 ? "s" : ""}`,
+    teams: "Équipes",
+    team_total: (names, n) => `${names} : ${n}`,
+    and: " et ",
+    sep: " ; ",
+    play_again: "Rejouer",
+    play_again_ready: "Rejouer : la nouvelle table est prête",
   },
 };
 
@@ -64,19 +86,47 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+// Whether the rami sec changed the payments (the profile's `scoring.rami_sec`:
+// double or bonus), from the view's `round_detail`.
+function secRule(v) {
+  const d = v.round_detail;
+  if (!d || !v.rami_sec || v.round_end !== "out" || !v.penalties.some((p) => p > 0)) return null;
+  return d.rami_sec_rule === "double" || d.rami_sec_rule === "bonus" ? d.rami_sec_rule : null;
+}
+
+// Why a seat paid what it paid: the hand's worth a rami sec doubled or
+// raised, and the jokers left in hand with their cost.
+function whyPaid(v, s, paid) {
+  const d = v.round_detail;
+  if (!d) return [];
+  const out = [];
+  const rule = secRule(v);
+  const hand = (d.hand_values || [])[s];
+  if (rule && paid > 0 && hand !== undefined && s !== v.winner) {
+    out.push(rule === "double" ? w("sec_double", hand) : w("sec_bonus", hand, d.rami_sec_bonus));
+  }
+  const jokers = (d.jokers_left || [])[s] || 0;
+  if (jokers && d.joker_cost !== null && d.joker_cost !== undefined) out.push(w("jokers_left", jokers, jokers * d.joker_cost));
+  return out;
+}
+
 function howWords(v, nameOf) {
   const out = [];
   if (v.round_end === "out" && v.winner !== null && v.winner !== undefined) {
     out.push(v.winner === v.seat ? w("out_you") : w("out", nameOf(v.winner)));
     if (v.rami_sec) out.push(w("rami_sec"));
+    const rule = secRule(v);
+    if (rule === "double") out.push(w("sec_doubles_all"));
+    else if (rule === "bonus") out.push(w("sec_bonus_all", v.round_detail.rami_sec_bonus));
   } else if (v.round_end && WORDS.en[v.round_end]) {
     out.push(w(v.round_end));
   }
   return out.join(" ");
 }
 
-/** Draw the round's end into `box` (hidden during a round); `onContinue` sends the click. */
-export function renderRoundEnd(box, v, nameOf, onContinue) {
+/** Draw the round's end into `box` (hidden during a round); `onContinue` sends
+ * the click, `onAgain` the "play again" once the game is over. */
+export function renderRoundEnd(box, v, nameOf, onContinue, onAgain) {
   const over = v.phase === "over";
   box.hidden = !over;
   if (!over) {
@@ -93,16 +143,19 @@ export function renderRoundEnd(box, v, nameOf, onContinue) {
     const cards = v.revealed_hands ? v.revealed_hands[s] : [];
     if (cards.length) cards.forEach((c) => hand.append(cardElement(c, { small: true })));
     else hand.append(el("span", { class: "muted", text: w("empty_hand") }));
+    const why = whyPaid(v, s, paid);
     list.append(
       el(
         "li",
         { "data-seat": String(s), class: v.winner === s ? "winner" : "" },
         el("strong", { text: nameOf(s) }),
         el("span", { class: "paid", "data-paid": String(paid), text: ` ${w("pays", paid)}${total}` }),
+        ...(why.length ? [el("span", { class: "why-paid muted", text: ` (${why.join(w("sep"))})` })] : []),
         hand,
       ),
     );
   }
+  const sides = v.round_detail && v.round_detail.sides;
   const waiting = [];
   (v.ready || []).forEach((r, s) => {
     if (!r && v.kinds[s] === "human") waiting.push(nameOf(s));
@@ -112,8 +165,20 @@ export function renderRoundEnd(box, v, nameOf, onContinue) {
     el("p", { id: "round-end-how", text: howWords(v, nameOf) }),
     list,
   ];
+  if (sides && sides.length === v.scores.length) {
+    const teams = el("ul", { class: "round-end-teams", "aria-label": w("teams") });
+    sides.forEach((side, i) =>
+      teams.append(el("li", { "data-team": String(i), "data-total": String(v.scores[i]), text: w("team_total", side.map(nameOf).join(w("and")), v.scores[i]) })),
+    );
+    children.push(el("p", { class: "muted", text: w("teams") }), teams);
+  }
   if (v.game_over) {
     children.push(el("p", { class: "status", text: w("game_over") }));
+    if (v.seat !== null && onAgain) {
+      const b = el("button", { type: "button", id: "b-again", text: v.rematch ? w("play_again_ready") : w("play_again") });
+      b.onclick = onAgain;
+      children.push(el("div", { class: "row" }, b));
+    }
   } else {
     const row = el("div", { class: "row" });
     if (v.may.includes("next_round")) {

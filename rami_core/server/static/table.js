@@ -209,17 +209,163 @@ function connect() {
         if (ui.log.length > 400) ui.log.shift();
         renderLog();
       }
+    } else if (msg.type === "talk") {
+      heard(msg);
     } else if (msg.type === "error") {
       setRefusal(refusalOf(msg));
       if (msg.code === "bad_token" || msg.code === "no_such_table") retry = -1;
     }
   };
+  socket.onopen = () => {
+    if (ui.view) render();
+  };
   socket.onclose = () => {
+    if (ui.view) render();
     if (retry < 0) return;
     $("status").textContent = t("disconnected");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
+}
+
+// ------------------------------------------------------------ table talk
+
+const PHRASES = ["well_played", "hurry", "bravo", "thanks", "again"];
+const TALK_MS = 8000; // how long a quick message stays in the log
+
+// A quick message from the fixed list, by id: each page says it in its words.
+function heard(msg) {
+  const words = (t("talk") || {})[msg.phrase];
+  if (!words || !ui.view) return;
+  const text = t("talk_said", nameOf(msg.seat), words);
+  const entry = { version: ui.version, text, talk: true };
+  ui.log.push(entry);
+  renderLog();
+  const shown = $("talk-shown");
+  shown.textContent = text;
+  shown.hidden = false;
+  setTimeout(() => {
+    ui.log = ui.log.filter((l) => l !== entry);
+    renderLog();
+    if (shown.textContent === text) shown.hidden = true;
+  }, TALK_MS);
+}
+
+function renderTalk() {
+  const box = $("talk");
+  const seated = ui.view && ui.view.seat !== null;
+  box.hidden = !seated;
+  if (!seated) return;
+  box.setAttribute("aria-label", t("talk_label"));
+  if (box.children.length !== PHRASES.length || box.dataset.lang !== lang()) {
+    box.dataset.lang = lang();
+    box.replaceChildren(
+      ...PHRASES.map((p) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "talk-btn";
+        b.dataset.phrase = p;
+        b.textContent = t("talk")[p];
+        b.onclick = () => {
+          if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "talk", phrase: p }));
+        };
+        return b;
+      }),
+    );
+  }
+}
+
+// ------------------------------------------------------------ inviting the others
+
+// The creator's seat page lists the other seats' codes, kept by the lobby in
+// this browser when it made the table (the creation answer is the only
+// message that holds them), with a share button each.
+function invites() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`rami-invites:${tableId}`) || "null");
+    return kept && kept.token === token ? kept.seats : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+async function shareCode(seat, status) {
+  const url = `${location.origin}/j/${seat.code}?lang=${lang()}`;
+  const text = t("invite_text", seat.name);
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: ui.title || "rami", text, url });
+      return;
+    } catch (e) {
+      if (e && e.name === "AbortError") return; // the player closed the share sheet
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(`${text} ${url}`);
+    status.textContent = t("copied");
+  } catch (e) {
+    status.textContent = `${t("copy_failed")}${t("colon")} ${url}`;
+  }
+}
+
+function renderInvite() {
+  const v = ui.view;
+  const seats = invites();
+  const box = $("invite");
+  const waiting = seats.filter((s) => !v.connected[s.seat]);
+  box.hidden = !seats.length || (!waiting.length && !box.dataset.shown);
+  if (box.hidden) return;
+  box.dataset.shown = waiting.length ? "1" : "";
+  $("h-invite").textContent = t("invite");
+  $("invite-intro").textContent = t("invite_intro");
+  const list = $("invite-list");
+  for (const s of seats) {
+    let li = list.querySelector(`li[data-seat="${s.seat}"]`);
+    if (!li || li.dataset.lang !== lang()) {
+      li = document.createElement("li");
+      li.dataset.seat = s.seat;
+      li.dataset.lang = lang();
+      const name = document.createElement("strong");
+      name.textContent = `${t("seat")} ${s.seat + 1} · ${s.name}`;
+      const code = document.createElement("a");
+      code.className = "join invite-code";
+      code.dataset.seat = s.seat;
+      code.href = `/j/${s.code}?lang=${lang()}`;
+      code.textContent = `${s.code.slice(0, 4)} ${s.code.slice(4)}`;
+      const state = document.createElement("span");
+      state.className = "muted invite-state";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "share";
+      b.textContent = t("share");
+      const status = document.createElement("span");
+      status.className = "copied";
+      status.setAttribute("role", "status");
+      b.onclick = () => shareCode(s, status);
+      li.replaceChildren(name, " ", code, " ", state, " ", b, " ", status);
+      const old = list.querySelector(`li[data-seat="${s.seat}"]`);
+      if (old) old.replaceWith(li);
+      else list.append(li);
+    }
+    const seated = Boolean(v.connected[s.seat]);
+    li.dataset.seated = seated ? "1" : "0";
+    li.querySelector(".invite-state").textContent = seated ? t("invite_seated") : t("invite_waiting");
+  }
+}
+
+async function playAgain() {
+  setRefusal("");
+  try {
+    const r = await fetch(`${base}/rematch${q}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const d = await r.json();
+    if (!r.ok) {
+      setRefusal(refusalOf(d.error));
+      return;
+    }
+    location.href = `${d.url}${d.url.includes("?") ? "&" : "?"}lang=${lang()}`;
+  } catch (e) {
+    setRefusal(t("disconnected"));
+  }
 }
 
 // ------------------------------------------------------------ the last move
@@ -271,6 +417,14 @@ function markCards(box, codes) {
 
 // ------------------------------------------------------------ drawing the page
 
+// Whether a seat is held: this page's own seat is, whenever its socket is
+// open (whatever an older view said); the others as the server says.
+function here(s) {
+  const v = ui.view;
+  if (s === v.seat && socket && socket.readyState === WebSocket.OPEN) return true;
+  return Boolean(v.connected[s]);
+}
+
 function renderPlayers() {
   const v = ui.view;
   const box = $("players");
@@ -282,7 +436,7 @@ function renderPlayers() {
     const score = v.scores.length === v.players ? v.scores[s] : v.scores[s % v.scores.length];
     const kind = v.kinds[s];
     const flags = [
-      kind !== "human" ? `${t("bot")} ${t("bots")[kind] || kind}` : v.connected[s] ? t("connected") : t("away"),
+      kind !== "human" ? `${t("bot")} ${t("bots")[kind] || kind}` : here(s) ? t("connected") : t("away"),
       v.opened[s] ? t("opened") : "",
     ].filter(Boolean);
     const n = v.hand_sizes[s];
@@ -791,6 +945,7 @@ function renderLog() {
     ...ui.log.map((l) => {
       const li = document.createElement("li");
       li.textContent = l.text;
+      if (l.talk) li.className = "talk-line";
       return li;
     }),
   );
@@ -826,7 +981,9 @@ function render() {
   renderActions();
   renderHandToggle();
   renderSheet();
-  renderRoundEnd($("round-end"), ui.view, nameOf, () => send({ next_round: true }));
+  renderRoundEnd($("round-end"), ui.view, nameOf, () => send({ next_round: true }), playAgain);
+  renderInvite();
+  renderTalk();
   tick();
   document.body.dataset.phase = ui.view.phase;
   document.body.dataset.turn = ui.view.turn;
@@ -1021,7 +1178,9 @@ setInterval(tick, 500);
 fetch(`/api/tables/${tableId}/view${q}`)
   .then((r) => r.json().then((d) => ({ ok: r.ok, d })))
   .then(({ ok, d }) => {
-    if (ok) accept(d, true);
+    // Forced only when nothing was shown yet: a socket's view that came
+    // first is newer (it saw this page's own seat connected), never replaced.
+    if (ok) accept(d, ui.view === null);
     else setRefusal(refusalOf(d.error));
   });
 connect();
