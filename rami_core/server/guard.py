@@ -68,10 +68,8 @@ def _header(scope: Any, name: bytes) -> str | None:
     return None
 
 
-def cross_site_refusal(scope: Any) -> ServerError | None:
-    """Why a state-changing request is refused as another site's, or None."""
-    if scope["type"] != "http" or scope.get("method", "GET").upper() not in CHANGING:
-        return None
+def _foreign(scope: Any) -> ServerError | None:
+    """Another site's page: `Sec-Fetch-Site: cross-site`, or an `Origin` not this server's `Host`."""
     fetch_site = _header(scope, b"sec-fetch-site")
     if fetch_site is not None and fetch_site.strip().lower() == "cross-site":
         return ServerError(403, "cross_site", "a request from another site's page changes nothing here")
@@ -84,6 +82,19 @@ def cross_site_refusal(scope: Any) -> ServerError | None:
             theirs = ""
         if not theirs or theirs != host:
             return ServerError(403, "cross_site", "a request from another site's page changes nothing here")
+    return None
+
+
+def cross_site_refusal(scope: Any) -> ServerError | None:
+    """Why a state-changing request (or a WebSocket, which plays moves) is
+    refused as another site's, or None."""
+    if scope["type"] == "websocket":
+        return _foreign(scope)
+    if scope["type"] != "http" or scope.get("method", "GET").upper() not in CHANGING:
+        return None
+    foreign = _foreign(scope)
+    if foreign is not None:
+        return foreign
     kind = _header(scope, b"content-type")
     length = _header(scope, b"content-length")
     bodiless = scope["method"].upper() == "DELETE" and kind is None and length in (None, "0")
@@ -102,6 +113,11 @@ class CrossSite:
         refusal = cross_site_refusal(scope)
         if refusal is None:
             await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            # The handshake refused before it is accepted: the browser sees a 403.
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
             return
         lang = Request(scope).query_params.get("lang")
         await error_body(refusal.status, refusal.code, refusal.message, lang)(scope, receive, send)

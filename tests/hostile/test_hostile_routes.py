@@ -177,3 +177,31 @@ def test_unknown_routes_and_methods_answer_json(served):
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     r = c.put("/api/tables", json={})
     assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"origin": "http://evil.example"}, {"origin": "null"}, {"sec-fetch-site": "cross-site"}],
+)
+def test_a_websocket_from_another_site_is_refused_at_the_handshake(served, headers):
+    """A WebSocket plays moves: another site's page may not open one (cross-site WebSocket hijacking)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    _, c, table, _ = served
+    with (
+        pytest.raises(WebSocketDisconnect) as info,
+        c.websocket_connect(
+            f"/ws/tables/{table['table']}?token={table['seats'][0]['token']}", headers=headers
+        ),
+    ):
+        pass
+    assert info.value.code == 1008
+
+
+def test_a_websocket_from_the_page_itself_opens(served):
+    _, c, table, _ = served
+    for headers in ({"origin": "http://testserver"}, {}):
+        with c.websocket_connect(
+            f"/ws/tables/{table['table']}?token={table['seats'][0]['token']}", headers=headers
+        ) as ws:
+            assert ws.receive_json()
