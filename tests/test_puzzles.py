@@ -253,3 +253,19 @@ def test_play_the_daily_and_a_grade(tmp_path):
     assert out.exit_code == 1 and "Casse-tête" in out.output and "Solution: r " in out.output
     out = CliRunner().invoke(main, ["puzzle", "play", "--difficulty", "4"], input="q\n")
     assert out.exit_code == 1 and "difficulty 4" in out.output
+
+
+def test_play_r_alone_opens_the_editor_and_the_puzzle_has_its_own_header_and_help(tmp_path):
+    """`r` alone writes the table as a command to edit and reads the next line as
+    the rebuild; the first hint is hint 1, as on the page; no game score, and `?`
+    gives the puzzle's commands, not the game's draw and discard."""
+    lines = "?\nh\nr\n4H 5H 6H 7H 8H | 5S 5D 5C | 6S 6D 6C | 7S 7D 7C\n"
+    out = CliRunner().invoke(main, ["puzzle", "play", str(_file(tmp_path))], input=lines)
+    assert out.exit_code == 0, out.output
+    assert "The table as the command that lays it: r " in out.output
+    assert "Hint 1 of 4" in out.output and "Solved!" in out.output
+    assert "Scores:" not in out.output and "d = stock" not in out.output
+    assert "Not understood" not in out.output
+    # Enter alone at the editor leaves the table as it is.
+    out = CliRunner().invoke(main, ["puzzle", "play", str(_file(tmp_path))], input="r\n\nq\n")
+    assert out.exit_code == 1 and "Not understood" not in out.output and "Traceback" not in out.output

@@ -40,6 +40,7 @@ class PuzzleSession(Session):
         ]
         super().__init__(game, seats, term, msg, style, tell_from_start=False)
         self.hints = 0
+        self.show_scores = False  # one turn, not a game: no score line
 
     def witness(self) -> list[list[Card]]:
         return self.puzzle.witness_cards()
@@ -82,6 +83,9 @@ class PuzzleSession(Session):
             if word in ("h", "hint", "conseil"):
                 self.hint(0)
                 continue
+            if word in ("?", "help", "aide"):  # the puzzle's own commands, not the game's
+                self.term.line(Text(m("puzzle_help"), style="dim"))
+                continue
             if self.handle(0, line) == ABANDON:
                 return 1
             if self.solved():
@@ -118,7 +122,7 @@ class PuzzleSession(Session):
             Text(
                 self.msg(
                     "puzzle_hint",
-                    n=len(melds) - len(missing) + min(self.hints, len(missing)),
+                    n=self.hints,  # the hints asked, numbered as the puzzle page numbers them
                     total=len(melds),
                     meld=" ".join(self.style.name(c) for c in meld),
                 ),

@@ -181,8 +181,10 @@ class Screen:
         opened: bool = True,
         recent: list[Text] | None = None,
         legal: LegalMoves | None = None,
+        scores: bool = True,
     ) -> list:
-        """The screen for `viewer` (None: a spectator, no hand shown)."""
+        """The screen for `viewer` (None: a spectator, no hand shown); `scores`
+        false leaves out the game's scores (a puzzle is one turn, not a game)."""
         m = self.msg
         out: list = []
         who = self.names[view.turn]
@@ -193,7 +195,8 @@ class Screen:
             else m("turn_of", name=who)
         )
         out.append(self.rule(title))
-        out.append(self.scores(view))
+        if scores:
+            out.append(self.scores(view))
         out.extend(self.table(view))
         out.append(self.piles(view))
         out.append(self.others(view, viewer))

@@ -93,6 +93,7 @@ class Session:
         self.deadline: float | None = None
         self.turn_recent: list[Text] = []
         self.ask = Questions(term, msg, self.say)
+        self.show_scores = True
 
     # ------------------------------------------------------------------ text
 
@@ -265,7 +266,13 @@ class Session:
         opened = g.rules.may_lay_freely(g.state, seat)
         self.term.show(
             self.screen.render(
-                view, viewer=seat, show_hand=True, opened=opened, recent=recent, legal=legal_moves(g, seat)
+                view,
+                viewer=seat,
+                show_hand=True,
+                opened=opened,
+                recent=recent,
+                legal=legal_moves(g, seat),
+                scores=self.show_scores,
             )
         )
 
@@ -284,6 +291,8 @@ class Session:
         self.term.line(Text(self.msg("bad_command", detail=detail), style="red"))
 
     def handle(self, seat: int, line: str) -> str | None:
+        if line.strip().lower() in C.NAMES["rearrange"]:
+            return self.edit_table(seat)
         try:
             cmd = self.parser.parse(line)
         except CommandError as e:
@@ -297,6 +306,22 @@ class Session:
         except CommandError as e:
             self.command_error(e)
         return None
+
+    def edit_table(self, seat: int) -> str | None:
+        """`r` alone: the table written as the command that lays it, to edit
+        and send back on the next line (Enter alone leaves it as it is)."""
+        table = " | ".join(" ".join(self.style.name(c) for c in m.cards) for m in self.game.state.table)
+        self.say("edit_table_now", "dim", command=f"r {table}" if table else "r")
+        self.say("edit_table_how", "dim")
+        line = self.term.read(self.msg("edit_table_prompt"))
+        if line is None or line == TIMEOUT or not line.strip():
+            return None
+        typed = line.strip()
+        if typed.split()[0].lower() in C.NAMES["rearrange"]:
+            typed = typed.split(None, 1)[1] if len(typed.split(None, 1)) > 1 else ""
+        if not typed:
+            return None
+        return self.handle(seat, f"r {typed}")
 
     def execute(self, seat: int, cmd: C.Command) -> str | None:
         if isinstance(cmd, C.Quit):
