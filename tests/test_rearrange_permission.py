@@ -137,3 +137,56 @@ def test_the_issue_position_offers_rearrange():
     offer = legal_moves(game, 0)["rearrange"]
     assert offer.allowed and offer.exact and offer.moves
     assert some_rebuild_accepted(game, 0)
+
+
+MELDERS = [
+    *sorted(x.stem for x in (ROOT / "variants").glob("*.yaml")),
+    *sorted(str(x) for x in (ROOT / "variants" / "house").glob("*.yaml")),
+]
+
+
+def some_meld_accepted(game: Game, seat: int) -> bool:
+    """Every lay of new melds from the hand (each subset, each split into melds), judged by the engine."""
+    hand = list(game.state.hands[seat])
+    limit = [100_000]
+    for k in range(len(hand), 1, -1):
+        for chosen in {tuple(sorted(x, key=str)) for x in itertools.combinations(hand, k)}:
+            for melds in partitions(list(chosen), game.rules.melds, limit):
+                action = A.Meld(seat, tuple(tuple(c.face_card for c in m) for m in melds))
+                if verdict(game.rules, game.state, action) is None:
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("path", MELDERS, ids=lambda p: Path(p).stem)
+@settings(max_examples=6, deadline=None)
+@given(draw=st.integers(0, 2**32))
+def test_the_meld_offer_agrees_with_an_exhaustive_search(path, draw):
+    """Small hands, opened or not: `meld` is offered exactly when some lay of
+    new melds is accepted (where the offer says it is exact)."""
+    rng = random.Random(draw)
+    profile = load_profile(path)
+    if not profile.allows_players(2):
+        return
+    hand = [rng.choice(RANKS[:9]) + rng.choice(SUITS) for _ in range(rng.choice([4, 5, 6]))]
+    if profile.deck.jokers and rng.random() < 0.3:
+        hand.append("JK")
+    setup = {
+        "hands": [hand, ["3C", "8D", "QH"]],
+        "stock": ["2D", "5S", "9C"],
+        "opened": [rng.random() < 0.5, False],
+    }
+    try:
+        game = start(profile, setup).game
+        game.apply(A.Draw(0, "stock"))
+    except Exception:  # a hand the deck cannot hold, or no such turn in this profile
+        return
+    offer = legal_moves(game, 0)["meld"]
+    if not offer.exact:
+        assert offer.allowed and not offer.moves
+        return
+    try:
+        exists = some_meld_accepted(game, 0)
+    except OverflowError:
+        return
+    assert offer.allowed == exists, (offer, game.state.hands[0], game.state.opened)
