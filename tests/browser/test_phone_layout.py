@@ -264,6 +264,8 @@ def test_touch_reorders_the_hand_and_builds_melds(browser, srv):
     dst = _box(page, "#hand .card:nth-child(1)")
     assert src and dst
     _touch_drag(page, src, (dst["x"] + 4, dst["y"] + dst["height"] / 2))
+    # the hand is drawn again after the drop: wait until it holds its cards again
+    page.wait_for_function(f"document.querySelectorAll('#hand .card').length === {len(first)}")
     assert order()[0] == first[2] and sorted(order()) == sorted(first)
     # a card dragged onto "new meld" starts a meld being prepared; two more join it
     _tap_until(page, '#hand .card[data-card="7H"]', "#b-stage:not([disabled])")
