@@ -1,24 +1,34 @@
-"""Random-policy environment steps per second: rami's AEC environments beside
-OpenSpiel's gin_rummy (and PettingZoo's gin_rummy_v4 where installed),
-measured in the same run (run by hand).
+"""Random-policy environment steps per CPU second: rami's AEC environments
+(all six presets) beside OpenSpiel's gin_rummy, measured in the same run
+(run by hand), both sides timed alike.
 
     pip install -e '.[rl,bench]'     # open_spiel
-    python benchmarks/bench_rl.py --seconds 20      # classic, rami51, voleur: full and compact spaces
+    python benchmarks/bench_rl.py --steps 3000 --steps-for voleur=400 --peer-seconds 5
     python benchmarks/bench_rl.py --seconds 20 --profile rami51   # where rami51's time goes
     python benchmarks/bench_rl.py --steps 20000 --steps-for rami51=10000 --steps-for voleur=1500 \
         --time-limit 600 --peer-seconds 20 --before DIR    # the same sub-steps before and after
 
-OpenSpiel's step is `legal_actions()` then `apply_action()` of a uniform
-random one (chance nodes sampled from their outcomes, not counted); rami's
-is the observation with its mask, then `env.step`.
+Every side is timed twice, with and without building the observation:
 
-    python3 -m venv /tmp/rlpeer
-    /tmp/rlpeer/bin/pip install -e . 'pettingzoo[classic]==1.24.3' rlcard
-    /tmp/rlpeer/bin/python benchmarks/bench_rl.py [--steps 2000] [--before DIR]
+- OpenSpiel `gin_rummy`, "legal actions only": `legal_actions()` then
+  `apply_action()` of a uniform random one; "observation + mask":
+  `observation_tensor()` and `legal_actions_mask()` read (as numpy arrays,
+  as a learner takes them) before every step, the action drawn from the
+  mask. Chance nodes are sampled from their outcomes and not counted.
+- rami, "observation + mask": `env.last()` (the observation vector and its
+  mask, as a learner reads them) then `env.step`; "mask only": the AEC
+  environment stepped without `observe()` (its `legal_mask()` then
+  `env.step`: stepping never builds an observation), for each preset in the
+  full and the compact action space (one sub-step per step, 2 seats, the
+  mask asked of the engine).
 
-A step is one `env.step` of a uniformly random legal action (rami: one
-sub-step, the mask asked of the engine; gin rummy: one RLCard action); the
-observation and its mask are read before every step, as a learner would.
+Rates are per CPU second (`time.process_time`): the machine is shared, and
+the ratio of each rami row to the OpenSpiel row timed the same way is the
+figure. PettingZoo's `gin_rummy_v4` row is gone: `pettingzoo.classic` no
+longer has gin rummy (the 1.27 that rami's `rl` extra installs has none;
+removed upstream, PettingZoo issue 1383), so the row never ran beside rami;
+OpenSpiel's is the peer.
+
 `--time-limit` stops an environment early and reports its rate so far.
 `--digest N` prints, per preset and bundled house file, a digest of N
 random masked sub-steps (full, compact and scaled spaces): the masks,
@@ -43,24 +53,33 @@ import time
 
 import numpy as np
 
+PRESETS = ("classic", "rami51", "rami71", "simple", "kaluki", "voleur")
 
-def run(env, steps: int, seed: int, time_limit: float) -> tuple[float, int, int, float]:
-    """(steps per second, episodes finished, steps done, steps per CPU second)."""
+
+def run(env, steps: int, seed: int, time_limit: float, observe: bool = True) -> tuple[float, int, int, float]:
+    """(steps per second, episodes finished, steps done, steps per CPU second).
+    `observe`: read the observation and its mask (`env.last()`) before each
+    step; else only the mask (`legal_mask()`), no observation built."""
     rng = random.Random(seed)
     env.reset(seed=seed)
+    raw = env.unwrapped
     done = 0
     episodes = 0
     cpu = time.process_time()
     start = time.perf_counter()
     while done < steps and time.perf_counter() - start < time_limit:
-        obs, _, term, trunc, _ = env.last()
+        if observe:
+            obs, _, term, trunc, _ = env.last()
+        else:
+            agent = env.agent_selection
+            term, trunc = env.terminations[agent], env.truncations[agent]
         if term or trunc:
             env.step(None)
             if not env.agents:
                 episodes += 1
                 env.reset(seed=seed + episodes)
             continue
-        mask = obs["action_mask"]
+        mask = obs["action_mask"] if observe else raw.legal_mask()
         env.step(int(rng.choice(list(np.flatnonzero(mask)))))
         done += 1
     return done / (time.perf_counter() - start), episodes, done, done / (time.process_time() - cpu)
@@ -87,22 +106,32 @@ def whole_games(n: int, seed: int) -> list[tuple[float, int, int]]:
 
 
 def rami_rows(
-    steps: int, seed: int, time_limit: float, per: dict[str, int] | None = None
+    steps: int,
+    seed: int,
+    time_limit: float,
+    per: dict[str, int] | None = None,
+    presets: tuple[str, ...] = PRESETS,
+    spaces: tuple[str, ...] = ("full", "compact"),
 ) -> list[tuple[str, float, int, int, float]]:
-    """`per`: steps for some presets instead of `steps` (the same sub-steps
+    """Each preset, each action space, with the observation and without.
+    `per`: steps for some presets instead of `steps` (the same sub-steps
     before and after a change: a round's late steps, with larger hands, cost
     more, so runs cut by the clock at different points are not comparable)."""
     from rami_core import rl
 
     rows = []
-    for name in ("classic", "rami51", "voleur"):
-        for actions in ("full", "compact"):
-            forget = getattr(rl.legal, "forget_shared_memos", None)
-            if forget is not None:
-                forget()  # each row starts cold: the compact row plays the full row's deals again
-            env = rl.env(name, players=2, seed=seed, actions=actions, illegal="raise")
-            n = (per or {}).get(name, steps)
-            rows.append((f"rami {name} ({actions})", *run(env, n, seed, time_limit)))
+    for name in presets:
+        for actions in spaces:
+            for observe in (True, False):
+                forget = getattr(rl.legal, "forget_shared_memos", None)
+                if forget is not None:
+                    forget()  # each row starts cold: the later rows play the first row's deals again
+                env = rl.env(name, players=2, seed=seed, actions=actions, illegal="raise")
+                if not observe and not hasattr(env.unwrapped, "legal_mask"):
+                    continue  # an older tree (--before) without it
+                n = (per or {}).get(name, steps)
+                how = "observation + mask" if observe else "mask only"
+                rows.append((f"rami {name} {actions}, {how}", *run(env, n, seed, time_limit, observe)))
     return rows
 
 
@@ -149,9 +178,11 @@ def digest_rows(steps: int, seed: int, voleur_steps: int) -> list[tuple[str, str
     return rows
 
 
-def openspiel_row(seconds: float, seed: int) -> tuple[float, int, int, float]:
+def openspiel_row(seconds: float, seed: int, observe: bool = False) -> tuple[float, int, int, float]:
     """(steps per second, games finished, steps, steps per CPU second) of
-    OpenSpiel's gin_rummy, random legal actions."""
+    OpenSpiel's gin_rummy, random legal actions. `observe`: the observation
+    tensor and the legal actions' mask read (as numpy arrays) before each
+    step, the action drawn from the mask; else `legal_actions()` alone."""
     import pyspiel
 
     game = pyspiel.load_game("gin_rummy")
@@ -169,8 +200,13 @@ def openspiel_row(seconds: float, seed: int) -> tuple[float, int, int, float]:
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
             continue
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+        if observe:
+            np.asarray(state.observation_tensor(), dtype=np.float32)
+            mask = np.asarray(state.legal_actions_mask(), dtype=np.int8)
+            state.apply_action(int(rng.choice(list(np.flatnonzero(mask)))))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
         done += 1
     return done / (time.perf_counter() - start), games, done, done / (time.process_time() - cpu)
 
@@ -195,7 +231,9 @@ def main() -> None:
         metavar="PRESET=N",
         help="this many sub-steps for a preset (e.g. voleur=1500), the clock limit still applying",
     )
-    ap.add_argument("--peer-seconds", type=float, help="OpenSpiel's run (default: the time limit)")
+    ap.add_argument("--peer-seconds", type=float, help="each OpenSpiel row's run (default: the time limit)")
+    ap.add_argument("--presets", default=",".join(PRESETS), help="the rami presets timed (comma-separated)")
+    ap.add_argument("--spaces", default="full,compact", help="the action spaces timed (full, compact)")
     ap.add_argument(
         "--digest", type=int, metavar="N", help="instead: digests of N random masked sub-steps per file"
     )
@@ -240,44 +278,51 @@ def main() -> None:
         )
         pstats.Stats("/tmp/bench_rl.prof").sort_stats("tottime").print_stats(25)
         return
+    presets = tuple(p for p in args.presets.split(",") if p)
+    spaces = tuple(p for p in args.spaces.split(",") if p)
     if args.rows_json:
-        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit, per)))
+        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit, per, presets, spaces)))
         return
 
     # Steps per CPU second as well as per second: on a shared machine the
     # CPU rate is the steadier one, and the ratios are taken of it.
-    print(f"{'environment':40} {'steps/s':>10} {'cpu steps/s':>12} {'steps':>7} {'episodes':>9}", flush=True)
+    print(f"{'environment':52} {'steps/s':>10} {'cpu steps/s':>12} {'steps':>7} {'episodes':>9}", flush=True)
     rows = []
 
     def show(label: str, rate: float, eps: int, done: int, cpu_rate: float) -> None:
         rows.append((label, cpu_rate))
-        print(f"{label:40} {rate:10.1f} {cpu_rate:12.1f} {done:7d} {eps:9d}", flush=True)
+        print(f"{label:52} {rate:10.1f} {cpu_rate:12.1f} {done:7d} {eps:9d}", flush=True)
 
+    peer = {}  # the OpenSpiel row of each way of timing: with the observation or not
     try:
-        show("openspiel gin_rummy", *openspiel_row(args.peer_seconds or args.time_limit, args.seed))
+        for observe, label in ((False, "legal actions only"), (True, "observation + mask")):
+            row = openspiel_row(args.peer_seconds or args.time_limit, args.seed, observe)
+            show(f"openspiel gin_rummy, {label}", *row)
+            peer[observe] = row[3]
     except ImportError as e:
         print(f"OpenSpiel not available ({e}): pip install open_spiel (the bench extra)")
-    try:
-        from pettingzoo.classic import gin_rummy_v4
-
-        show("pettingzoo gin_rummy_v4", *run(gin_rummy_v4.env(), args.steps, args.seed, args.time_limit))
-    except ImportError as e:
-        print(f"gin_rummy_v4 not available ({e}): pettingzoo<1.25 with [classic] has it")
     if args.before:
         cmd = [sys.executable, __file__, "--rows-json", "--steps", str(args.steps), "--seed", str(args.seed)]
         cmd += ["--time-limit", str(args.time_limit), *(f"--steps-for={s}" for s in args.steps_for)]
+        cmd += ["--presets", args.presets, "--spaces", args.spaces]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
         for label, rate, eps, done, cpu_rate in json.loads(out.stdout.strip().splitlines()[-1]):
             show(f"{label} before", rate, eps, done, cpu_rate)
-    for label, rate, eps, done, cpu_rate in rami_rows(args.steps, args.seed, args.time_limit, per):
+    for label, rate, eps, done, cpu_rate in rami_rows(
+        args.steps, args.seed, args.time_limit, per, presets, spaces
+    ):
         show(label, rate, eps, done, cpu_rate)
-    peers = [(label, rate) for label, rate in rows if not label.startswith("rami")]
-    if peers:
-        peer, gin = peers[0]
+    if peer:
+        # Each rami row against the OpenSpiel row timed the same way.
         for label, rate in rows:
             if label.startswith("rami"):
-                print(f"{label}: {rate / gin:.4f} x {peer}'s rate (per CPU second)")
+                observe = "observation" in label
+                if observe in peer:
+                    how = "observation + mask" if observe else "legal actions only"
+                    print(
+                        f"{label}: {rate / peer[observe]:.4f} x openspiel gin_rummy, {how} (per CPU second)"
+                    )
     if args.whole:
         for secs, steps, rounds in whole_games(args.whole, args.seed):
             print(f"a whole voleur game: {rounds} round(s), {steps} sub-steps in {secs:.1f} s", flush=True)

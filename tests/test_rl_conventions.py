@@ -347,5 +347,5 @@ def test_opponents_mix_bots_and_policies_and_a_bad_policy_is_named():
         obs, _ = bad.reset()
         for _ in range(50):  # until seat 0 plays
             obs, *_ = bad.step(_first_legal(None, obs["action_mask"]))
-    with pytest.raises(TypeError, match="a bot's name or a policy"):
+    with pytest.raises(TypeError, match="a bot's name, a saved model's path"):
         rl.single_agent_env("classic", opponents=[3])

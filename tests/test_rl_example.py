@@ -42,3 +42,47 @@ def test_the_training_example_plays_and_learns_a_few_rounds():
     for i in legal:
         x = ex.features(env.aec.layout, obs, int(i))
         assert x.shape == (len(ex.NAMES),) and 0.0 <= x[len(ex.KINDS) + 1] <= 1.0
+
+
+SELF_PLAY = EXAMPLE.parent / "self_play.py"
+
+
+@pytest.mark.slow
+def test_the_self_play_example_fills_its_pool_and_reports_wilson_intervals(tmp_path, monkeypatch, capsys):
+    pytest.importorskip(
+        "sb3_contrib", reason="the [rl-train] extra is not installed (pip install -e '.[rl-train]')"
+    )
+    spec = importlib.util.spec_from_file_location("self_play", SELF_PLAY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    argv = ["self_play.py", "--timesteps", "1024", "--pool-every", "256", "--report", "512"]
+    argv += ["--envs", "2", "--eval", "2", "--max-turns", "40", "--out", str(tmp_path)]
+    monkeypatch.setattr("sys.argv", argv)
+    module.main()
+    out = capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "final.zip",
+        "step_1024.zip",
+        "step_256.zip",
+        "step_512.zip",
+        "step_768.zip",
+    ]
+    assert "4 checkpoints in the pool" in out and "pool 4 + random" in out
+    for bot in ("greedy", "expert"):
+        assert f"against {bot} on seeds 10000000..10000001: " in out and "95% Wilson interval [" in out
+    # each episode's opponent is drawn from the pool plus the random bot, and a checkpoint plays its seat
+    pool = module.Pool()
+    pool.add(str(tmp_path / "step_256.zip"))
+    env = module.PoolEnv(pool, seed=1, max_turns=20, shaping=0.0)
+    drawn = set()
+    for seed in range(8):
+        _, info = env.reset(seed=seed)
+        drawn.add(info["opponent"])
+        if info["opponent"] == "step_256.zip":
+            while True:
+                _, _, term, trunc, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+                if term or trunc:
+                    break
+            assert len(env.vs_pool.rami.aec.game.log) > 0
+    assert drawn == {"random", "step_256.zip"}

@@ -23,7 +23,7 @@ from .aec import RamiEnv
 from .compact import CompactLayout
 from .layout import ActionLayout, SubStep
 from .observe import ObservationLayout
-from .single import ILLEGAL, Opponent
+from .single import ILLEGAL, Opponent, SavedPolicy
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -111,10 +111,12 @@ def single_agent_env(
     **options: Any,
 ):
     """A Gymnasium environment: the agent at `seat`, opponents at the others:
-    `opponents` a rami bot's name ("random", "greedy", "expert"...) or a policy,
+    `opponents` a rami bot's name ("random", "greedy", "expert"...), a policy,
     a callable `(observation, mask) -> action` that plays the seat by
-    sub-steps as the agent does (its observation vector and mask), one for
-    every other seat or a list of them, seat order.
+    sub-steps as the agent does (its observation vector and mask), or the
+    path of a saved sb3-contrib MaskablePPO (a path object or a string ending
+    in ".zip"; loaded once, it plays its most likely masked action: see
+    `SavedPolicy`), one for every other seat or a list of them, seat order.
     `illegal`: "terminate" (the default: an unmasked action ends the episode,
     reward `illegal_reward`, -1, the game left as it was; what Gymnasium's and
     SB3's checkers need, as they step unmasked samples) or "raise"
@@ -209,6 +211,7 @@ __all__ = [
     "CompactLayout",
     "ObservationLayout",
     "RamiEnv",
+    "SavedPolicy",
     "SubStep",
     "env",
     "gym_id",

@@ -9,6 +9,7 @@ expert...) that see only their own view and play whole engine actions.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
@@ -28,7 +29,71 @@ ILLEGAL = ("raise", "terminate")
 
 # A policy playing an opponent's seat by sub-steps, as the agent does: (observation vector, mask) -> action.
 Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
-Opponent: TypeAlias = str | Policy
+Opponent: TypeAlias = str | os.PathLike[str] | Policy
+
+
+def is_model_path(opponent: object) -> bool:
+    """A saved model's path rather than a bot's name: a path object, or a
+    string ending in `.zip` (what `model.save()` writes)."""
+    if isinstance(opponent, os.PathLike):
+        return True
+    return isinstance(opponent, str) and opponent.lower().endswith(".zip")
+
+
+class SavedPolicy:
+    """A policy read from a saved sb3-contrib MaskablePPO (`model.save(path)`,
+    a `.zip`): `(observation, mask) -> action`, the model's most likely action
+    with the mask applied (`predict(..., action_masks=mask, deterministic=True)`).
+    A model trained with the mask in its observation (a Dict space) is given
+    both, one trained on the vector alone (a Box) the vector. Loaded once, on
+    the CPU. `check(aec)` refuses a seat whose observation or action space is
+    not the model's (another preset, action space, `scaled=` or seat count)."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError as e:  # pragma: no cover - the rl-train extra is absent
+            raise ImportError(
+                f"an opponent given as a saved model ({os.fspath(path)!r}) needs sb3-contrib: "
+                "pip install -e '.[rl-train]'"
+            ) from e
+        self.path = os.fspath(path)
+        if not os.path.exists(self.path):
+            raise FileNotFoundError(
+                f"no saved model at {self.path!r} (an opponent ending in .zip is a model's path)"
+            )
+        self.model = MaskablePPO.load(self.path, device="cpu")
+        space = self.model.observation_space
+        self.with_mask = isinstance(space, gym.spaces.Dict)
+        self.vector_space = space["observation"] if isinstance(space, gym.spaces.Dict) else space
+
+    def check(self, aec: RamiEnv, seat: int) -> None:
+        theirs = aec.observation_space(aec.possible_agents[seat])
+        assert isinstance(theirs, gym.spaces.Dict)
+        vector = theirs["observation"]
+        n = getattr(self.model.action_space, "n", None)
+        problems = []
+        if vector.shape != self.vector_space.shape or vector.dtype != self.vector_space.dtype:
+            problems.append(
+                f"observation {vector.shape} {vector.dtype} here, "
+                f"{self.vector_space.shape} {self.vector_space.dtype} in the model"
+            )
+        if n != aec.action_size:
+            problems.append(f"{aec.action_size} actions here, {n} in the model")
+        if problems:
+            raise ValueError(
+                f"the model {self.path!r} cannot play seat {seat}: {'; '.join(problems)} "
+                "(train and play with the same preset, seats, actions= and scaled=)"
+            )
+
+    def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.asarray(mask).astype(bool)
+        obs: Any = {"observation": observation, "action_mask": mask} if self.with_mask else observation
+        action, _ = self.model.predict(obs, action_masks=legal, deterministic=True)
+        return int(action)
+
+    def __repr__(self) -> str:
+        return f"SavedPolicy({self.path!r})"
 
 
 class RamiSingleAgentEnv(gym.Env):
@@ -48,16 +113,31 @@ class RamiSingleAgentEnv(gym.Env):
             raise ValueError(f"illegal must be one of {ILLEGAL}, not {illegal!r}")
         if not 0 <= seat < n:
             raise ValueError(f"seat {seat} is not at this table (0 to {n - 1})")
-        one = isinstance(opponents, str) or callable(opponents)
+        one = isinstance(opponents, str | os.PathLike) or callable(opponents)
         names: list[Opponent] = [opponents] * (n - 1) if one else list(opponents)  # type: ignore[list-item, arg-type]
         if len(names) != n - 1:
             raise ValueError(f"{n - 1} opponents needed, got {len(names)}")
         for o in names:
-            if not (isinstance(o, str) or callable(o)):
+            if not (isinstance(o, str | os.PathLike) or callable(o)):
                 raise TypeError(
-                    f"an opponent is a bot's name or a policy (observation, mask) -> action, not {o!r:.60}"
+                    "an opponent is a bot's name, a saved model's path (.zip) or a policy "
+                    f"(observation, mask) -> action, not {o!r:.60}"
                 )
         others = [s for s in range(n) if s != seat]
+        # A saved model is loaded once, however many seats it plays.
+        models: dict[str, SavedPolicy] = {}
+        for o in names:
+            if is_model_path(o):
+                key = os.path.abspath(os.fspath(o))  # type: ignore[arg-type]
+                if key not in models:
+                    models[key] = SavedPolicy(key)
+        played: list[str | Policy] = [
+            models[os.path.abspath(os.fspath(o))] if is_model_path(o) else o  # type: ignore[arg-type, misc]
+            for o in names
+        ]
+        for s, o in zip(others, played, strict=True):
+            if isinstance(o, SavedPolicy):
+                o.check(aec, s)
         self.aec = aec
         self.seat = seat
         self.agent = aec.possible_agents[seat]
@@ -74,7 +154,7 @@ class RamiSingleAgentEnv(gym.Env):
         self._over = True
         # Seats of policies play sub-steps as the agent does; bots play whole engine actions.
         self._policies: dict[int, Policy] = {
-            s: o for s, o in zip(others, names, strict=True) if not isinstance(o, str)
+            s: o for s, o in zip(others, played, strict=True) if not isinstance(o, str)
         }
         aec.external_seats = frozenset(s for s in others if s not in self._policies)
 
@@ -85,9 +165,9 @@ class RamiSingleAgentEnv(gym.Env):
         assert game is not None
         others = [s for s in range(self.aec.players) if s != self.seat]
         self._bots = {
-            s: make_bot(name, (game.state.seed or 0) * 8 + s)
+            s: make_bot(name, (game.state.seed or 0) * 8 + s)  # type: ignore[arg-type]
             for s, name in zip(others, self.opponent_names, strict=False)
-            if isinstance(name, str)
+            if s not in self._policies
         }
         self._pending_reward = 0.0
         self._over = False
