@@ -123,12 +123,10 @@ def payments(rules: Rules, s: GameState) -> dict[str, Any]:
     `penalty: fixed`), its `jokers_left` in hand and what one costs
     (`joker_cost`, null under a fixed penalty); and the `sides` of a team
     game (the seats of each team, as `scores` counts them; null otherwise)."""
-    from .scoring import seat_payment
-
     return {
         "rami_sec_rule": rules.rami_sec.value,
         "rami_sec_bonus": rules.rami_sec_bonus,
-        "hand_values": [seat_payment(rules, s, seat) for seat in range(s.players)],
+        "hand_values": [rules.hand_payment(s.hands[seat]) for seat in range(s.players)],
         "jokers_left": [sum(1 for c in h if c.is_joker) for h in s.hands],
         "joker_cost": rules.joker_penalty if rules.fixed_penalty is None else None,
         "sides": [[x for x in range(s.players) if rules.side(x) == side] for side in range(rules.sides)]

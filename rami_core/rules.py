@@ -323,6 +323,13 @@ class Rules:
                 return int(d.value)
         return sum(self.card_value(c) for c in cards)
 
+    def hand_payment(self, cards: list[Card]) -> int:
+        """What a loser's hand pays before a rami sec doubles it or adds its
+        bonus: the fixed penalty where the profile has one, else the hand's value."""
+        if self.fixed_penalty is not None:
+            return self.fixed_penalty
+        return self.hand_value(cards)
+
     def meld_value(self, reading: Reading) -> int:
         """The points a laid meld counts toward an opening, each joker worth the card it stands for."""
         return meld_points(reading, **self.score_args)

@@ -17,9 +17,7 @@ REPLAY = "replay"
 
 
 def seat_payment(rules: Rules, s: GameState, seat: int) -> int:
-    if rules.fixed_penalty is not None:
-        return rules.fixed_penalty
-    return rules.hand_value(s.hands[seat])
+    return rules.hand_payment(s.hands[seat])
 
 
 def finish_round(rules: Rules, s: GameState, winner: int | None, how: str) -> None:
