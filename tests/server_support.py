@@ -38,6 +38,10 @@ class ThreadServer:
 
         from rami_core.server.app import create_app
 
+        # A test's tables deal from the seed it names, two humans or not: the
+        # pages' tests play known hands (tests/hostile/test_hostile_seeds.py
+        # checks the server's own default, a seed mixed with its secret).
+        options.setdefault("reproducible_seeds", True)
         self.app = create_app(db, **options)
         self.port = free_port()
         config = uvicorn.Config(
