@@ -430,8 +430,9 @@ def _finish_lay(
 ) -> None:
     """The end every lay shares: a card kept to discard, the house rules on
     the new table, then the bookkeeping (and going out)."""
-    _check_keep_discard(rules, s.hands[a.seat])
+    # joker_swap_forbidden comes before must_keep_discard in the codes' order
     check_joker_departures(rules, old_table, s.table)
+    _check_keep_discard(rules, s.hands[a.seat])
     _table_acceptable(rules, s, a, old_table, placed)
     _after_lay(rules, s, a.seat, placed)
 
