@@ -1,4 +1,4 @@
-"""A French page says nothing in English: the text a person reads (the
+"""A French page says nothing in English, and an English page nothing in French: the text a person reads (the
 `innerText` of the page, and its title) in every state of the lobby and of a
 table (the draw, melds being prepared, a rearrangement, the hint, the rules
 panel, the discard history, another seat's turn, the round's end), the
@@ -37,6 +37,8 @@ HOUSE = (
 )
 # Words a French page once showed in English, whatever the catalogues hold.
 ONCE_SHOWN = {"presets", "house", "bot", "bots", "greedy", "random", "team", "new", "meld", "short"}
+# The players' names the scans give (French names, on any page).
+FRENCH_NAMES = {"anne", "luc", "marc", "zoé"}
 CARD_CODE = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)JK(?!\w)")
 WORD = re.compile(r"[^\W\d_]{3,}")
 
@@ -129,7 +131,10 @@ def _spoken(text: str, source: bool) -> str:
 
 
 def _server_catalogues() -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {"en": [], "fr": []}
+    # "en_shown": English a page shows that is no catalogue's (the profiles'
+    # descriptions, the bots' names): it excuses words on an English page,
+    # and accuses none on a French one.
+    out: dict[str, list[str]] = {"en": [], "fr": [], "en_shown": []}
 
     def walk(o: Any, lang: str | None) -> None:
         if isinstance(o, dict):
@@ -155,6 +160,9 @@ def _server_catalogues() -> dict[str, list[str]]:
     for name in [*preset_names(), *house_names()]:
         p = load_profile(name if name in preset_names() else house_dir() / f"{name}.yaml")
         out["fr"].append(p.description_in("fr"))
+        out["en_shown"].append(p.description_in("en"))
+    # The bots' names, shown as they are on an English page ("bot expert").
+    out["en_shown"].append("expert greedy random")
     return out
 
 
@@ -191,6 +199,7 @@ class Reader:
         self.fr: list[str] = []
         server = _server_catalogues()
         self.en += server["en"]
+        self.en_shown = server["en_shown"]
         self.fr += [_spoken(t, source=False) for t in server["fr"]] + [
             "Le rami du club du jeudi, ouverture à 40"
         ]
@@ -203,6 +212,17 @@ class Reader:
 
     def read(self, page, state: str) -> None:
         self.seen.append((state, page.evaluate(READ_JS)))
+
+    def french(self) -> list[str]:
+        """What an English page said in French: words of the French texts that no English text uses."""
+        french = _words(self.fr) - _words(self.en + self.en_shown) - FRENCH_NAMES
+        bad = []
+        for state, text in self.seen:
+            for line in text.splitlines():
+                found = sorted({w for w in WORD.findall(line.lower()) if w in french})
+                if found:
+                    bad.append(f"{state}: {found} in {line.strip()[:120]!r}")
+        return bad
 
     def english(self) -> list[str]:
         english = (_words(self.en) - _words(self.fr)) | ONCE_SHOWN
@@ -232,8 +252,26 @@ def srv(tmp_path_factory: pytest.TempPathFactory):
         yield s
 
 
-def _table(srv, kind: str) -> dict:
-    body: dict[str, Any] = {"seats": ["human", "human"], "names": ["Anne", "Luc"], "seed": 5, "lang": "fr"}
+@pytest.fixture(scope="module")
+def srv_en(tmp_path_factory: pytest.TempPathFactory):
+    """A server of its own for the English scans: the French scans' tables
+    (their seats named "Joueur 1", rightly) are not in its lobby."""
+    from tests.server_support import ThreadServer
+
+    folder = Path(tmp_path_factory.mktemp("english"))
+    (folder / "club.yaml").write_text(HOUSE, encoding="utf-8")
+    with ThreadServer(
+        folder / "en.sqlite",
+        bot_delay=0.05,
+        round_pause=1000,
+        public_wait=1000,
+        public_house=[folder / "club.yaml"],
+    ) as s:
+        yield s
+
+
+def _table(srv, kind: str, lang: str = "fr") -> dict:
+    body: dict[str, Any] = {"seats": ["human", "human"], "names": ["Anne", "Luc"], "seed": 5, "lang": lang}
     if kind == "house":
         body["rules"] = HOUSE
     else:
@@ -246,15 +284,17 @@ def _table(srv, kind: str) -> dict:
     return out
 
 
-def _scan(browser, srv, kind: str, size: str) -> None:
+def _scan(browser, srv, kind: str, size: str, lang: str = "fr") -> None:
     reader = Reader()
     errors: list[str] = []
-    ctx = browser.new_context(viewport=SIZES[size], locale="fr-FR", has_touch=size == "phone")
+    ctx = browser.new_context(
+        viewport=SIZES[size], locale="fr-FR" if lang == "fr" else "en-GB", has_touch=size == "phone"
+    )
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e.stack or e}"))
 
     # The lobby, the variant chosen or the house file pasted.
-    page.goto(f"{srv.url}/?lang=fr")
+    page.goto(f"{srv.url}/?lang={lang}")
     page.wait_for_selector("#offer option[value='rami51']", state="attached")
     page.wait_for_function("() => document.querySelector('#variant-description').textContent !== ''")
     reader.catalogues(
@@ -273,7 +313,7 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     page.wait_for_selector("#invite:not([hidden]) .invite-code")
     page.wait_for_selector("#hand button.card")
     reader.read(page, "table, the creator seated, the invite panel")
-    page.goto(f"{srv.url}/?lang=fr&join=unknown")
+    page.goto(f"{srv.url}/?lang={lang}&join=unknown")
     page.wait_for_selector("#offer option[value='rami51']", state="attached")
     page.wait_for_function("() => document.querySelector('#join-error').textContent !== ''")
     reader.read(page, "lobby, a wrong seat code")
@@ -288,9 +328,9 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     page.click("#wait-leave")
 
     # A table: seat 0's turn, from the draw to another seat's turn, then the round's end.
-    out = _table(srv, kind)
+    out = _table(srv, kind, lang)
     tid, tokens = out["table"], [s["token"] for s in out["seats"]]
-    page.goto(f"{srv.url}{out['links'][0]}&lang=fr")
+    page.goto(f"{srv.url}{out['links'][0]}&lang={lang}")
     page.wait_for_selector("body[data-phase='draw'][data-turn='0'] #hand button.card")
     page.wait_for_function("() => document.querySelector('#rules-box').textContent !== ''")
     reader.read(page, "table, draw")
@@ -328,7 +368,7 @@ def _scan(browser, srv, kind: str, size: str) -> None:
     reader.read(page, "round end")
 
     if kind == "rami51":
-        page.goto(f"{srv.url}/puzzle?lang=fr")
+        page.goto(f"{srv.url}/puzzle?lang={lang}")
         page.wait_for_selector("#p-hand .card")
         reader.catalogues(page, ["/static/puzzle.js", "/static/puzzles.js"])
         reader.read(page, "puzzle")
@@ -340,7 +380,7 @@ def _scan(browser, srv, kind: str, size: str) -> None:
         page.click("#p-send")
         page.wait_for_selector("#p-error:not(:empty)")
         reader.read(page, "puzzle, a hint, a refusal")
-        page.goto(f"{srv.url}/puzzles?lang=fr")
+        page.goto(f"{srv.url}/puzzles?lang={lang}")
         page.wait_for_selector(".puzzle-item.daily")
         reader.read(page, "puzzles, the list")
 
@@ -352,7 +392,7 @@ def _scan(browser, srv, kind: str, size: str) -> None:
         sec = r.json()
         t = srv.hub.get(sec["table"])
         t.game = build_setup(t.game.rules.profile, RAMI_SEC)
-        page.goto(f"{srv.url}{sec['links'][1]}&lang=fr")
+        page.goto(f"{srv.url}{sec['links'][1]}&lang={lang}")
         page.wait_for_selector("#hand button.card")
         for move in RAMI_SEC_MOVES:
             httpx.post(
@@ -369,16 +409,16 @@ def _scan(browser, srv, kind: str, size: str) -> None:
                 "variant": "rami71",
                 "seats": ["human"] * 4,
                 "names": ["Anne", "Luc", "Marc", "Zoé"],
-                "lang": "fr",
+                "lang": lang,
             },
         )
         assert r.status_code == 201, r.text
-        page.goto(f"{srv.url}{r.json()['links'][0]}&lang=fr")
+        page.goto(f"{srv.url}{r.json()['links'][0]}&lang={lang}")
         page.wait_for_selector("#sheet thead th >> nth=2")
         reader.read(page, "table, rami71 in teams")
 
         # The lobby's way back to a public seat: the game in words, no identifier.
-        page.goto(f"{srv.url}/?lang=fr")
+        page.goto(f"{srv.url}/?lang={lang}")
         page.evaluate(
             "([table, token]) => localStorage.setItem('rami-public-seats', JSON.stringify([{table, token, offer: 'rami51', at: Date.now()}]))",
             [tid, tokens[0]],
@@ -394,8 +434,12 @@ def _scan(browser, srv, kind: str, size: str) -> None:
 
     ctx.close()
     assert not errors, errors
-    bad = reader.english()
-    assert not bad, "English on a French page:\n" + "\n".join(bad)
+    if lang == "fr":
+        bad = reader.english()
+        assert not bad, "English on a French page:\n" + "\n".join(bad)
+    else:
+        bad = reader.french()
+        assert not bad, "French on an English page:\n" + "\n".join(bad)
 
 
 def test_french_page_rami51_desktop(browser, srv):
@@ -414,6 +458,17 @@ def test_the_english_lobby_is_caught(browser, srv):
     page.close()
     for said in ("New table", "Play now", "Create the table"):
         assert any(said in line for line in bad), (said, bad)
+
+
+def test_english_page_rami51_phone(browser, srv_en):
+    """And the other way: an English page says nothing in French."""
+    _scan(browser, srv_en, "rami51", "phone", "en")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("kind", "size"), [("voleur", "desktop"), ("house", "phone")])
+def test_english_page(browser, srv_en, kind, size):
+    _scan(browser, srv_en, kind, size, "en")
 
 
 @pytest.mark.slow
