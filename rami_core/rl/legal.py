@@ -39,10 +39,18 @@ from .. import actions as A
 from ..cards import Card
 from ..engine import DISCARD, STOCK, Game
 from ..errors import RuleError
-from ..legal import REARRANGE_STATES, kind_refusal, lay_bounds, legal_moves, switched_on, verdict
+from ..legal import (
+    OPENING_STATES,
+    REARRANGE_STATES,
+    kind_refusal,
+    lay_bounds,
+    legal_moves,
+    switched_on,
+    verdict,
+)
 from ..legal import Bounds as LayBounds
 from ..melds import RUN, rank_at
-from ..solver import solve
+from ..solver import best_opening, solve
 from ..state import DRAW, LAY, OVER
 from .draft import Draft, Group
 from .faces import FACE_OF, FACES, JOKER_INDEX, face_card, face_index
@@ -407,7 +415,20 @@ class TurnOracle:
         whole hand could open (else no lay can, whatever the draft holds); True elsewhere."""
         if self._lay_reach is None:
             self._candidates()
-            self._lay_reach = self._opening_in_reach((), self._counts)
+            reach = self._opening_in_reach((), self._counts)
+            s, rules = self.game.state, self.game.rules
+            if reach and rules.must_open(s, s.turn):
+                # The packing bound may promise an opening no lay reaches (a
+                # points minimum the jokers' places cannot make up): the
+                # engine's own opening search, which its meld offer asks,
+                # says whether one exists at all.
+                need = rules.opening_need(s, s.turn)
+                hand = list(s.hands[s.turn])
+                reach = (
+                    best_opening(hand, rules.melds, need, score=rules.score_args, max_states=OPENING_STATES)
+                    is not None
+                )
+            self._lay_reach = reach
         return self._lay_reach
 
     def _meld_reachable(self, closed: list[Group], current: Group) -> bool:
