@@ -145,23 +145,10 @@ class Limits:
         hint, a WebSocket ping or connection): a token bucket of
         `requests_burst` refilled at `requests_per_second`; 429
         too_many_requests when it is empty."""
-        now = time.monotonic()
-        tokens, last = self._buckets.get(client, (float(self.requests_burst), now))
-        tokens = min(float(self.requests_burst), tokens + (now - last) * self.requests_per_second)
-        if tokens < 1.0:
-            self._buckets[client] = (tokens, now)
+        if not _take_token(self._buckets, client, self.requests_burst, self.requests_per_second):
             raise ServerError(
                 429, "too_many_requests", "too many requests from this address: slow down, then try again"
             )
-        self._buckets[client] = (tokens - 1.0, now)
-        if len(self._buckets) > 50_000:  # forget the clients whose bucket is full again
-            full = [
-                k
-                for k, (n, t) in self._buckets.items()
-                if n + (now - t) * self.requests_per_second >= self.requests_burst
-            ]
-            for k in full:
-                del self._buckets[k]
 
     def check_code(self, client: str) -> None:
         """Refuse a seat code from a client that got too many wrong (429):
@@ -184,21 +171,8 @@ class Limits:
     def talk(self, table: str, seat: int) -> None:
         """One quick message of a seat: a token bucket of `talk_burst`
         refilled at `talk_per_second`; 429 too_many_messages when empty."""
-        key = f"{table}:{seat}"
-        now = time.monotonic()
-        tokens, last = self._talk.get(key, (float(self.talk_burst), now))
-        tokens = min(float(self.talk_burst), tokens + (now - last) * self.talk_per_second)
-        if tokens < 1.0:
-            self._talk[key] = (tokens, now)
+        if not _take_token(self._talk, f"{table}:{seat}", self.talk_burst, self.talk_per_second):
             raise ServerError(429, "too_many_messages", "too many messages from this seat: wait a moment")
-        self._talk[key] = (tokens - 1.0, now)
-        if len(self._talk) > 50_000:  # forget the seats whose bucket is full again
-            for k in [
-                k
-                for k, (n, t) in self._talk.items()
-                if n + (now - t) * self.talk_per_second >= self.talk_burst
-            ]:
-                del self._talk[k]
 
     def check_public(self, client: str, held: int) -> None:
         """Refuse a "play now" click over this client's quotas (429): `held`
@@ -246,3 +220,20 @@ class Limits:
         self._sockets[client] -= 1
         if self._sockets[client] <= 0:
             del self._sockets[client]
+
+
+def _take_token(book: dict[str, tuple[float, float]], key: str, burst: float, per_second: float) -> bool:
+    """One token from `key`'s bucket of `burst` tokens refilled at
+    `per_second` (False when it is empty). Past 50,000 keys, those whose
+    bucket is full again are forgotten: a full bucket is what a new key gets."""
+    now = time.monotonic()
+    tokens, last = book.get(key, (float(burst), now))
+    tokens = min(float(burst), tokens + (now - last) * per_second)
+    if tokens < 1.0:
+        book[key] = (tokens, now)
+        return False
+    book[key] = (tokens - 1.0, now)
+    if len(book) > 50_000:
+        for k in [k for k, (n, t) in book.items() if n + (now - t) * per_second >= burst]:
+            del book[k]
+    return True
