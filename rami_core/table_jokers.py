@@ -59,6 +59,8 @@ def set_departures(before: Sequence[Reading], after: Sequence[Reading]) -> list[
     """Each set of `before` that holds fewer jokers in `after` (a joker gone to
     the hand, to another meld, or the set broken up)."""
     out: list[SetDeparture] = []
+    if not any(old.kind == SET and old.jokers for old in before):
+        return out  # most lays: no set holds a joker, nothing to follow
     after_faces = [_faces(r.cards) for r in after]
     after_jokers = [r.jokers for r in after]
     for i, old in enumerate(before):
