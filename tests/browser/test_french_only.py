@@ -14,6 +14,7 @@ once showed ("presets", "house", "bot") are English too."""
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -236,14 +237,14 @@ class Reader:
         return bad
 
 
-@pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory):
+@contextmanager
+def _server(tmp_path_factory: pytest.TempPathFactory, name: str):
     from tests.server_support import ThreadServer
 
-    folder = Path(tmp_path_factory.mktemp("french"))
+    folder = Path(tmp_path_factory.mktemp(name))
     (folder / "club.yaml").write_text(HOUSE, encoding="utf-8")
     with ThreadServer(
-        folder / "fr.sqlite",
+        folder / f"{name}.sqlite",
         bot_delay=0.05,
         round_pause=1000,
         public_wait=1000,
@@ -253,20 +254,16 @@ def srv(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory):
+    with _server(tmp_path_factory, "french") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
 def srv_en(tmp_path_factory: pytest.TempPathFactory):
     """A server of its own for the English scans: the French scans' tables
     (their seats named "Joueur 1", rightly) are not in its lobby."""
-    from tests.server_support import ThreadServer
-
-    folder = Path(tmp_path_factory.mktemp("english"))
-    (folder / "club.yaml").write_text(HOUSE, encoding="utf-8")
-    with ThreadServer(
-        folder / "en.sqlite",
-        bot_delay=0.05,
-        round_pause=1000,
-        public_wait=1000,
-        public_house=[folder / "club.yaml"],
-    ) as s:
+    with _server(tmp_path_factory, "english") as s:
         yield s
 
 
