@@ -19,8 +19,8 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from rami_core.bot_games import SimConfig, simulate, wilson
-from rami_core.loader import load_profile
+from rami_core.players.bot_games import SimConfig, simulate, wilson
+from rami_core.profile.loader import load_profile
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 PAIRINGS = [("expert", "greedy"), ("greedy", "random")]

@@ -27,8 +27,8 @@ from rami_core.diff.reasons import reason_for
 from rami_core.diff.search import DEFAULT_BUDGET, Search
 from rami_core.diff.settings import settings_diff
 from rami_core.diff.situation import Referee
-from rami_core.loader import load_profile
-from rami_core.resources import house_names, preset_names
+from rami_core.files.resources import house_names, preset_names
+from rami_core.profile.loader import load_profile
 
 
 def measure(a: str, b: str, seed: int, budget: int) -> dict[str, object]:

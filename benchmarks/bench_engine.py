@@ -38,9 +38,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from rami_core.bots import make_bot
-from rami_core.engine import Game
-from rami_core.loader import load_profile
+from rami_core.players.bots import make_bot
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 
@@ -94,11 +94,11 @@ def decisions_hash(preset: str, bots: tuple[str, str], rounds: int) -> str:
 # imported it holds its own reference); a call made inside another timed call
 # is counted in the outer one only, so the shares add up to at most 100 %.
 BOT_MODULES = (
-    "rami_core.bots.base",
-    "rami_core.bots.candidates",
-    "rami_core.bots.planner",
-    "rami_core.bots.planning",
-    "rami_core.bots.greedy",
+    "rami_core.players.bots.base",
+    "rami_core.players.bots.candidates",
+    "rami_core.players.bots.planner",
+    "rami_core.players.bots.planning",
+    "rami_core.players.bots.greedy",
 )
 BREAKDOWN = [
     ("best_opening", "best_opening"),

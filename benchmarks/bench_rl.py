@@ -167,7 +167,7 @@ def digest(name: str, actions: str, scaled: bool, steps: int, seed: int) -> str:
 def digest_rows(steps: int, seed: int, voleur_steps: int) -> list[tuple[str, str]]:
     """(label, digest) of every preset and bundled house file, full,
     compact and scaled (voleur's files: `voleur_steps` sub-steps)."""
-    from rami_core.resources import house_names, preset_names
+    from rami_core.files.resources import house_names, preset_names
 
     rows = []
     for name in [*preset_names(), *house_names()]:

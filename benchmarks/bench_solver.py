@@ -44,9 +44,9 @@ _at = sys.argv.index("--rami-path") + 1 if "--rami-path" in sys.argv else 0
 sys.path.insert(0, sys.argv[_at] if _at else str(Path(__file__).resolve().parents[1]))
 
 from rami_core.cards import JOKER_SUIT, Card, build_deck  # noqa: E402
-from rami_core.loader import load_profile  # noqa: E402
-from rami_core.melds import MeldRules, read_meld  # noqa: E402
-from rami_core.rules import meld_rules_for  # noqa: E402
+from rami_core.cards.melds import MeldRules, read_meld  # noqa: E402
+from rami_core.profile.loader import load_profile  # noqa: E402
+from rami_core.profile.rules import meld_rules_for  # noqa: E402
 from rami_core.solver import check_solution  # noqa: E402
 from rami_core.solver import solve as _solve  # noqa: E402
 
@@ -238,7 +238,7 @@ def timed(fn):
 def _count_lp() -> list[float] | None:
     """Time every LP the solver asks (``--tail``): the list the times go to,
     or None where this rami has no LP path to wrap."""
-    mod = sys.modules.get("rami_core.solver.solve")
+    mod = sys.modules.get("rami_core.solver.whole_table")
     lp = getattr(mod, "_lp", None)
     if lp is None:
         return None

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
-from rami_core.refusals import Reason
+from rami_core.profile.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.words.refusals import Reason
 
 if TYPE_CHECKING:
     from rami_core.cards import Card
-    from rami_core.rules import Rules
-    from rami_core.state import GameState
+    from rami_core.game.state import GameState
+    from rami_core.profile.rules import Rules
 
 
 class Settings(PluginSettings):

@@ -23,16 +23,16 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from rami_core.cards import Card, format_card
-from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
-from rami_core.melds import AMBIGUOUS, SET
-from rami_core.refusals import Reason
+from rami_core.cards.melds import AMBIGUOUS, SET
+from rami_core.profile.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.words.refusals import Reason
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from rami_core.actions import Action
-    from rami_core.rules import Rules
-    from rami_core.state import GameState, TableMeld
+    from rami_core.game.actions import Action
+    from rami_core.game.state import GameState, TableMeld
+    from rami_core.profile.rules import Rules
 
 
 class Settings(PluginSettings):

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from rami_core.cards import format_card
-from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
-from rami_core.refusals import Reason
+from rami_core.profile.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.words.refusals import Reason
 
 if TYPE_CHECKING:
     from rami_core.cards import Card
-    from rami_core.rules import Rules
-    from rami_core.state import GameState
+    from rami_core.game.state import GameState
+    from rami_core.profile.rules import Rules
 
 
 class Settings(PluginSettings):

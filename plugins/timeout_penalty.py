@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from rami_core.hookspecs import HousePlugin, PluginSettings, hookimpl
+from rami_core.profile.hookspecs import HousePlugin, PluginSettings, hookimpl
 
 if TYPE_CHECKING:
-    from rami_core.rules import Rules
-    from rami_core.state import GameState
+    from rami_core.game.state import GameState
+    from rami_core.profile.rules import Rules
 
 
 class Settings(PluginSettings):
@@ -36,8 +36,8 @@ class Plugin(HousePlugin[Settings]):
 
     @hookimpl
     def rami_timeout(self, rules: Rules, state: GameState, seat: int) -> None:
-        from rami_core.scoring import finish_round, round_over_on_empty_stock
-        from rami_core.state import OVER
+        from rami_core.game.state import OVER
+        from rami_core.referee.scoring import finish_round, round_over_on_empty_stock
 
         if state.phase == OVER or not state.stock:
             return

@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 
 from rami_core.cards import format_card
+from rami_core.game.views import DERIVED_PUBLIC, PUBLIC_FIELDS
 from rami_core.server.protocol import SERVER_ADAPTER, View
-from rami_core.views import DERIVED_PUBLIC, PUBLIC_FIELDS
 
 VIEW_KEYS = set(View.model_fields)
 
@@ -168,7 +168,7 @@ def check_view_against(view: dict[str, Any], game, seat: int | None) -> None:
 
 
 def action_body(action) -> dict[str, Any]:
-    from rami_core.actions import action_to_dict
+    from rami_core.game.actions import action_to_dict
 
     d = action_to_dict(action)
     d.pop("player", None)

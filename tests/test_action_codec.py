@@ -1,4 +1,4 @@
-"""One codec for actions (rami_core.actions): the server parses an action
+"""One codec for actions (rami_core.game.actions): the server parses an action
 once, and the protocol's published JSON Schema for an action agrees with
 what the codec accepts."""
 
@@ -13,8 +13,8 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core import actions as A
 from rami_core.cards import CardError
+from rami_core.game import actions as A
 from rami_core.server import hub as hub_module
 from rami_core.server import protocol as P
 from rami_core.server.app import create_app

@@ -19,11 +19,11 @@ from collections import Counter
 
 import pytest
 
-from rami_core.bot_games import SimConfig, run_games, summarize
-from rami_core.bots import BOTS, make_bot
-from rami_core.bots.base import legal
-from rami_core.engine import Game
-from rami_core.loader import load_profile
+from rami_core.players.bot_games import SimConfig, run_games, summarize
+from rami_core.players.bots import BOTS, make_bot
+from rami_core.players.bots.base import legal
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 GAMES = int(os.environ.get("RAMI_BOT_GAMES", "12"))
@@ -117,9 +117,9 @@ def test_opening_precheck_never_skips_an_opening(preset):
     import random
     from dataclasses import replace
 
-    from rami_core.bots.candidates import opening_may_exist
     from rami_core.cards import JOKER, Card
-    from rami_core.rules import Rules
+    from rami_core.players.bots.candidates import opening_may_exist
+    from rami_core.profile.rules import Rules
     from rami_core.solver import best_opening
 
     rules = Rules.build(load_profile(preset), 2)
@@ -178,8 +178,8 @@ def _state(preset: str, hand: str, **fields):
 def test_unopened_seat_facing_points_sheds_low_cards_first():
     """Before a points opening, high cards are what the seat collects: among
     equally useless cards the lowest goes first; once open, the costliest."""
-    from rami_core.bots.planner import Planner
     from rami_core.cards import parse_card
+    from rami_core.players.bots.planner import Planner
 
     rules, s = _state("rami51", "2C KD 5H 6H 7H 9S", opened=[False, False])
     order = Planner(rules).discard_order(s, 0)
@@ -196,9 +196,9 @@ def test_expert_discard_keeps_the_card_with_more_outs():
     """Two lone cards: 7S has unseen neighbours 5S 6S 8S 9S; KC's neighbours
     QC and the set partners of K are all seen (on the table or in the pile),
     so KC brings no outs and goes, although 7S is cheaper."""
-    from rami_core.bots.expert import ExpertPlanner
     from rami_core.cards import parse_card, parse_cards
-    from rami_core.melds import read_meld
+    from rami_core.cards.melds import read_meld
+    from rami_core.players.bots.expert import ExpertPlanner
 
     rules, s = _state("classic", "3H 4H 5H 7S KC 2D 2D")
     # everything that could join KC is out of play: in the discard pile
@@ -224,9 +224,9 @@ def test_random_rearrangements_lay_one_card_each():
     to a meld), never the best lay of the whole hand."""
     import random
 
-    from rami_core import actions as A
-    from rami_core.bots.base import state_from_view
-    from rami_core.bots.random_bot import RandomBot
+    from rami_core.game import actions as A
+    from rami_core.players.bots.base import state_from_view
+    from rami_core.players.bots.random_bot import RandomBot
 
     game = Game.new(load_profile("voleur"), 2, seed=4)
     bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
@@ -255,11 +255,11 @@ def test_expert_rebuilds_where_greedy_gives_up():
     back on hand melds and lay offs while the expert plays the proven best."""
     from types import SimpleNamespace
 
-    from rami_core.bots.expert import ExpertPlanner
-    from rami_core.bots.planner import Planner
     from rami_core.cards import parse_cards
-    from rami_core.melds import read_meld
-    from rami_core.rules import Rules
+    from rami_core.cards.melds import read_meld
+    from rami_core.players.bots.expert import ExpertPlanner
+    from rami_core.players.bots.planner import Planner
+    from rami_core.profile.rules import Rules
 
     table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
     hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")
@@ -287,10 +287,10 @@ def test_greedy_does_not_ask_again_a_rebuild_its_turn_ran_out_of_states_on(monke
     card the cut one lacked, or the next turn, is."""
     from types import SimpleNamespace
 
-    import rami_core.bots.planner as planner_module
-    from rami_core.bots.planner import Planner
+    import rami_core.players.bots.planner as planner_module
     from rami_core.cards import parse_cards
-    from rami_core.rules import Rules
+    from rami_core.players.bots.planner import Planner
+    from rami_core.profile.rules import Rules
 
     table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
     hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")

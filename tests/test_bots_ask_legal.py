@@ -1,9 +1,9 @@
 """The bots and the hint take what a seat may do from the engine's legal-moves
-API (rami_core.legal), not from the profile's switches.
+API (rami_core.referee.legal), not from the profile's switches.
 
 tests/test_legal.py's guard reads the sources; these tests watch the
 behaviour. A rule the engine adds to a whole action kind (a gate appended to
-``engine.KIND_GATES``, which rami_core.legal asks and the engine's handlers
+``engine.KIND_GATES``, which rami_core.referee.legal asks and the engine's handlers
 do not) must reach the bots' plans and the hint at once: a bot that decided
 from the profile itself would go on planning the kind, since the engine's
 handlers still accept its moves.
@@ -15,19 +15,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from rami_core import actions as A
-from rami_core import engine
-from rami_core.bots import make_bot, state_from_view
-from rami_core.bots.candidates import run_actions
-from rami_core.bots.planner import Planner
-from rami_core.engine import Game
-from rami_core.errors import RuleError
-from rami_core.legal import legal_moves
-from rami_core.loader import load_profile
-from rami_core.refusals import Reason
-from rami_core.state import DRAW, LAY, OVER
-from rami_core.terminal.hint import suggest
-from rami_core.views import SeatView
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER
+from rami_core.game.views import SeatView
+from rami_core.players.bots import make_bot, state_from_view
+from rami_core.players.bots.candidates import run_actions
+from rami_core.players.bots.planner import Planner
+from rami_core.players.hint import suggest
+from rami_core.profile.loader import load_profile
+from rami_core.referee import engine
+from rami_core.referee.engine import Game
+from rami_core.referee.legal import legal_moves
+from rami_core.words.errors import RuleError
+from rami_core.words.refusals import Reason
 
 
 def _closed(rules, s, seat) -> None:
@@ -101,8 +101,8 @@ def _position(overrides: list[str], hand: str, table: list[str], phase: str, top
     """A two-player rami51 game (with `overrides`) where seat 0, opened in an
     earlier turn, holds `hand` before `table`'s melds (its own)."""
     from rami_core.cards import parse_card
-    from rami_core.melds import read_meld
-    from rami_core.state import TableMeld
+    from rami_core.cards.melds import read_meld
+    from rami_core.game.state import TableMeld
 
     game = Game.new(load_profile("rami51", overrides), 2, seed=1)
     s = game.state

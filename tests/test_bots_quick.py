@@ -11,10 +11,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rami_core.bots.hand import NoLayFacts, rebuild_may_lay, usefulness, usefulness_of_hand, without
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
-from rami_core.melds import MeldRules, read_meld
-from rami_core.profile import Opening
+from rami_core.cards.melds import MeldRules, read_meld
+from rami_core.players.bots.hand import NoLayFacts, rebuild_may_lay, usefulness, usefulness_of_hand, without
+from rami_core.profile.model import Opening
 from rami_core.solver import best_opening, solve
 
 VOLEUR_LIKE = MeldRules()

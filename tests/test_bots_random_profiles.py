@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core.bot_games import SimConfig, play_game
+from rami_core.players.bot_games import SimConfig, play_game
 from tests.support.random_profiles import RandomProfile, random_profiles
 
 BOT_SEATS = (("greedy", "random"), ("expert", "greedy"), ("random", "expert"))

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rami_core import hooks
-from rami_core.bot_games import SimConfig, simulate
-from rami_core.caps import TURN_CAP
 from rami_core.cli import main
-from rami_core.loader import load_profile
+from rami_core.profile import hooks
+from rami_core.players.bot_games import SimConfig, simulate
+from rami_core.profile.loader import load_profile
+from rami_core.referee.caps import TURN_CAP
 from tests.support import house_plugins
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,8 +127,8 @@ def test_bots_only_play_ends_under_the_late_rule(club_plugins, tmp_path) -> None
 
 def test_turn_cap_counts_turns_not_changes_of_seat() -> None:
     """A one-seat table never changes seat: the cap still stops its round."""
-    from rami_core.caps import round_capped, turns_in_round
-    from rami_core.engine import Game
+    from rami_core.referee.caps import round_capped, turns_in_round
+    from rami_core.referee.engine import Game
 
     g = Game.new(load_profile("rami51"), 2, seed=1)
     s = g.state.copy()

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rami_core import actions as A
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.savegame import from_save, to_save
+from rami_core.game import actions as A
+from rami_core.players.savegame import from_save, to_save
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 
 
 def test_rollback_restores_state_log_and_events_and_the_save_replays():

@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.profile import Profile
+from rami_core.profile.model import Profile
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]
 GOLDEN = Path(__file__).parent / "golden"
@@ -112,7 +112,7 @@ def test_validate_reports_every_file(tmp_path, monkeypatch):
 
 
 def test_validate_house_examples():
-    from rami_core.resources import house_dir
+    from rami_core.files.resources import house_dir
 
     files = sorted(str(p) for p in house_dir().glob("*.yaml"))
     assert files

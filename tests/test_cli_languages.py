@@ -3,8 +3,8 @@
 Each command that reads a user's profile, file or arguments is run in
 process (click's CliRunner: the default run stays quick) with a bad profile,
 a bad file or a bad argument, in English and in French. The French output
-must hold no English sentence of the catalogues (rami_core.problems,
-rami_core.i18n, rami_core.refusals), none of click's English frame
+must hold no English sentence of the catalogues (rami_core.words.problems,
+rami_core.words.messages, rami_core.words.refusals), none of click's English frame
 ("Usage:", "Error:", "Invalid value for"), and no traceback; the English
 output must say the same refusal in English (another text, the same exit
 code). A command added to ``rami`` without a case here fails the test.
@@ -22,11 +22,11 @@ from click.testing import CliRunner
 
 from rami_core.cli import RamiGroup, lang_asked, main
 from rami_core.cli.common import lang_option
-from rami_core.errors import InternalError, RuleError
-from rami_core.i18n import MESSAGES
-from rami_core.problems import PROBLEMS, VERBATIM, Said
 from rami_core.puzzles import PuzzleError
-from rami_core.refusals import CODES, REFUSALS, Reason
+from rami_core.words.errors import InternalError, RuleError
+from rami_core.words.messages import MESSAGES
+from rami_core.words.problems import PROBLEMS, VERBATIM, Said
+from rami_core.words.refusals import CODES, REFUSALS, Reason
 
 # Commands that take nothing a user could get wrong but click's own usage:
 # they list what is installed, in English, and have no --lang.
@@ -216,7 +216,7 @@ def test_the_error_line_is_framed_in_the_language_asked(raised, code, french, en
         assert words in result.output and "Traceback" not in result.output, result.output
 
 
-# The command line's own messages (rami_core.i18n): each shows, in French,
+# The command line's own messages (rami_core.words.messages): each shows, in French,
 # every parameter its English shows.
 CLI_KEYS = ("cli_", "seconds_", "set_syntax", "simulate_", "serve_", "solve_", "puzzle_check_", "plugin_")
 CLI_KEYS += ("puzzle_described", "puzzle_attempt", "sim_")

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import build_deck, format_card
-from rami_core.engine import Game
-from rami_core.errors import RuleError
-from rami_core.loader import load_profile
-from rami_core.state import DRAW, LAY, OVER
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.words.errors import RuleError
 from tests.support.playout import RandomBot, Tally, play_round
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import json
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.resources import DEFAULT_VARIANT
+from rami_core.files.resources import DEFAULT_VARIANT
 
 
 def test_the_default_variant_is_rami51_for_play_solve_and_simulate():

@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.errors import ProfileError
-from rami_core.loader import load_profile
-from rami_core.profile import Descriptions, Profile
-from rami_core.resources import house_dir, house_names, preset_names
+from rami_core.files.resources import house_dir, house_names, preset_names
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Descriptions, Profile
+from rami_core.words.errors import ProfileError
 
 BUNDLED = [*preset_names(), *house_names()]
 

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
+from rami_core.diff.report_words import WORDS
 from rami_core.diff.settings import profile_with, settings_diff
-from rami_core.diff.words import WORDS
-from rami_core.loader import load_profile
-from rami_core.profile import Profile
-from rami_core.resources import house_names, preset_names
+from rami_core.files.resources import house_names, preset_names
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Profile
 
 NAMES = preset_names() + house_names()
 PAIRS = list(itertools.permutations(NAMES, 2))
@@ -124,9 +124,9 @@ def test_both_languages_hold_the_same_texts_with_the_same_parameters():
 
 from pathlib import Path  # noqa: E402
 
+from rami_core.conformance.scenario import run_file  # noqa: E402
 from rami_core.diff.search import Search  # noqa: E402
 from rami_core.diff.situation import Referee, disagreement  # noqa: E402
-from rami_core.scenario import run_file  # noqa: E402
 
 
 def search(a: str, b: str, budget: int = 60, seed: int = 0, oa=(), ob=()):

@@ -25,13 +25,13 @@ import yaml
 from click.testing import CliRunner
 
 from rami_core.cli import main
+from rami_core.conformance.scenario import run_file
 from rami_core.diff.deal import deal_difference, shown_by_deal
 from rami_core.diff.search import DEFAULT_BUDGET, NOT_AIMED, Search
 from rami_core.diff.settings import profile_with, settings_diff
 from rami_core.diff.situation import Referee, disagreement
-from rami_core.loader import load_profile
-from rami_core.resources import house_names, preset_names
-from rami_core.scenario import run_file
+from rami_core.files.resources import house_names, preset_names
+from rami_core.profile.loader import load_profile
 
 NAMES = preset_names() + house_names()
 PAIRS = list(itertools.permutations(NAMES, 2))

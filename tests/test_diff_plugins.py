@@ -14,13 +14,13 @@ import yaml
 from click.testing import CliRunner
 
 from rami_core.cli import main
+from rami_core.conformance.scenario import run_file
 from rami_core.diff.deal import deal_difference, shown_by_deal
 from rami_core.diff.reasons import PLUGIN_NEEDS, Reason, reason_for
 from rami_core.diff.search import Search
 from rami_core.diff.settings import profile_with, settings_diff
 from rami_core.diff.situation import Referee
-from rami_core.loader import load_profile
-from rami_core.scenario import run_file
+from rami_core.profile.loader import load_profile
 
 
 def search_pair(a, b, budget: int = 300):

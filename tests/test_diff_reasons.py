@@ -16,9 +16,9 @@ from rami_core.diff.reasons import Reason, inert, reason_for
 from rami_core.diff.search import Search
 from rami_core.diff.settings import moved, settings_diff
 from rami_core.diff.situation import Referee, disagreement
-from rami_core.loader import load_profile
-from rami_core.profile import TargetOutcome
-from rami_core.rules import Rules
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import TargetOutcome
+from rami_core.profile.rules import Rules
 
 
 def reasons(a: str, b: str, budget: int = 300) -> dict[str, Reason]:

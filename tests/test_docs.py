@@ -36,8 +36,8 @@ def test_no_page_refers_to_files_outside_the_repository(page):
 
 
 def test_the_messages_refer_to_nothing_outside():
-    from rami_core.i18n import MESSAGES
-    from rami_core.refusals import REFUSALS
+    from rami_core.words.messages import MESSAGES
+    from rami_core.words.refusals import REFUSALS
 
     texts = [t for lang in MESSAGES.values() for t in lang.values()] + [
         t for texts in REFUSALS.values() for t in texts.values()
@@ -47,7 +47,7 @@ def test_the_messages_refer_to_nothing_outside():
 
 def test_the_scenario_examples_pass(tmp_path):
     """Every YAML example of the format's page is a scenario that passes."""
-    from rami_core.scenario import run_file
+    from rami_core.conformance.scenario import run_file
 
     text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
@@ -60,7 +60,7 @@ def test_the_scenario_examples_pass(tmp_path):
 
 
 def test_rules_cover_every_preset_in_both_languages():
-    from rami_core.resources import preset_names
+    from rami_core.files.resources import preset_names
 
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for name in preset_names():
@@ -110,7 +110,7 @@ def test_the_diff_page_shows_what_rami_diff_prints(block, tmp_path, monkeypatch,
 def test_the_settings_page_says_what_each_preset_keeps_to_discard():
     """docs/settings.md's row of `discard.keep_last` per preset (voleur / rami51 /
     rami71 / simple / kaluki / classic) is what the presets set."""
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "settings.md").read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("| must keep a card to discard"))

@@ -85,12 +85,12 @@ def _doc(value) -> str | None:
 def test_the_reference_shows_the_public_api():
     shown = {path for path, _ in _directives()}
     for needed in (
-        "rami_core.engine.Game",
-        "rami_core.rules.Rules",
-        "rami_core.hookspecs",
+        "rami_core.referee.engine.Game",
+        "rami_core.profile.rules.Rules",
+        "rami_core.profile.hookspecs",
         "rami_core.solver",
-        "rami_core.legal",
-        "rami_core.refusals",
+        "rami_core.referee.legal",
+        "rami_core.words.refusals",
     ):
         assert needed in shown
 

@@ -85,12 +85,12 @@ def test_the_server_page_shows_a_refusal_as_the_server_sends_it():
     """docs/server.md's refusal body is what the server's 409 holds for that refusal."""
     import json
 
-    from rami_core import actions as A
     from rami_core.cards import parse_cards
-    from rami_core.errors import RuleError
-    from rami_core.loader import load_profile
-    from rami_core.refusals import refusal_json
-    from rami_core.scenario import build_setup
+    from rami_core.game import actions as A
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.position import build_setup
+    from rami_core.words.errors import RuleError
+    from rami_core.words.refusals import refusal_json
 
     text = (PAGE.parent / "server.md").read_text(encoding="utf-8")
     after = text.split("A refused action changes nothing", 1)[1]

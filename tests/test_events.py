@@ -12,15 +12,15 @@ import random
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import Card, parse_card
-from rami_core.engine import Game
-from rami_core.errors import RuleError
-from rami_core.hooks import PluginError
-from rami_core.hookspecs import hookimpl
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
-from rami_core.state import OVER
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.profile.hooks import PluginError
+from rami_core.profile.hookspecs import hookimpl
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
+from rami_core.words.errors import RuleError
 from tests.support.playout import RandomBot, Tally, play_round
 
 ALL_KINDS = {

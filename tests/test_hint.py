@@ -3,12 +3,12 @@ plugins reach it as they reach the engine."""
 
 from __future__ import annotations
 
-from rami_core import actions as A
 from rami_core.cards import parse_card
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.state import LAY
-from rami_core.terminal.hint import suggest
+from rami_core.game import actions as A
+from rami_core.game.state import LAY
+from rami_core.players.hint import suggest
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 
 
 def cards(text: str):
@@ -68,8 +68,9 @@ def test_the_pages_hint_says_the_moves_the_terminals_types() -> None:
     words, in both languages, the same cards named."""
     import re
 
-    from rami_core.i18n import Messages
-    from rami_core.terminal.hint import hint_words
+    from rami_core.players.hint import hint_words
+    from rami_core.terminal.dispatch import command_text
+    from rami_core.words.messages import Messages
 
     game = Game.new(load_profile("rami51"), 2, seed=5)
     s = game.state
@@ -79,8 +80,8 @@ def test_the_pages_hint_says_the_moves_the_terminals_types() -> None:
     view = game.view(0)
     for lang, lay, discard in (("en", "lay ", "discard "), ("fr", "posez ", "défaussez ")):
         msg = Messages(lang)
-        ok, typed = hint_words(view, game.rules, msg, str)
-        ok2, said = hint_words(view, game.rules, msg, str, typed=False)
+        ok, typed = hint_words(view, game.rules, msg, str, typed=lambda a: command_text(a, str))
+        ok2, said = hint_words(view, game.rules, msg, str)
         assert ok and ok2
         assert re.search(r"\bm \S", typed) and "(x " in typed
         assert lay in said and discard in said and "(x " not in said and not re.search(r"\bm \S", said)

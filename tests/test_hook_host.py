@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core.engine import Game
-from rami_core.errors import InternalError
-from rami_core.hooks import PluginHost, hookspecs_names
-from rami_core.loader import load_profile
+from rami_core.profile.hooks import PluginHost, hookspecs_names
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.words.errors import InternalError
 
 
 def test_deciding_hooks_are_exactly_the_firstresult_ones():
@@ -44,8 +44,8 @@ def test_every_game_has_a_plugin_host_even_without_plugins():
 
 
 def test_bundled_plugins_share_the_settings_base():
-    from rami_core.hooks import bundled_plugins, make_plugin
-    from rami_core.hookspecs import HousePlugin, PluginSettings
+    from rami_core.profile.hooks import bundled_plugins, make_plugin
+    from rami_core.profile.hookspecs import HousePlugin, PluginSettings
 
     for name, cls in bundled_plugins().items():
         assert issubclass(cls, HousePlugin), name
@@ -95,8 +95,8 @@ def test_a_judging_hook_that_changes_any_part_of_the_state_is_caught(change, cha
     """The guard compares the state after the hook with a snapshot taken before
     it: a change anywhere (a nested hand, a scalar, the order of the stock, a new
     attribute) is a PluginError, and looking without changing is not."""
-    from rami_core.hooks import PluginError
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hooks import PluginError
+    from rami_core.profile.hookspecs import hookimpl
 
     class Meddler:
         name = "meddler"
@@ -117,8 +117,8 @@ def test_a_judging_hook_that_changes_any_part_of_the_state_is_caught(change, cha
 
 def test_a_state_that_is_not_a_game_state_is_compared_whole():
     """Anything else shown as the state (a caller's own object) is still guarded."""
-    from rami_core.hooks import PluginError
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hooks import PluginError
+    from rami_core.profile.hookspecs import hookimpl
 
     class Meddler:
         name = "meddler"
@@ -145,8 +145,8 @@ def test_the_host_reads_the_same_hooks_as_pluggy_for_every_bundled_plugin():
     every time."""
     import pluggy
 
-    from rami_core import hookspecs
-    from rami_core.hooks import bundled_plugins, make_plugin
+    from rami_core.profile import hookspecs
+    from rami_core.profile.hooks import bundled_plugins, make_plugin
 
     for _ in range(2):  # the second time from the remembered marks
         for name in bundled_plugins():
@@ -163,8 +163,8 @@ def test_hooks_an_object_holds_itself_or_a_class_gains_later_are_still_found():
     """Only the marks of a bundled class's own attributes are remembered: a hook
     set on the plugin object, and a hook added to a plugin class of the caller's
     after a first game, are read afresh."""
-    from rami_core.hooks import make_plugin
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hooks import make_plugin
+    from rami_core.profile.hookspecs import hookimpl
 
     plugin = make_plugin("no_playable_discard", {})
     PluginHost({"no_playable_discard": {}})  # the class's marks remembered
@@ -189,8 +189,8 @@ def test_hooks_an_object_holds_itself_or_a_class_gains_later_are_still_found():
 
 @pytest.mark.parametrize("mark", [{"wrapper": True}, {"hookwrapper": True}])
 def test_a_wrapper_implementation_is_refused_when_it_is_registered(mark):
-    from rami_core.hooks import PluginError
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hooks import PluginError
+    from rami_core.profile.hookspecs import hookimpl
 
     class Wrapping:
         name = "wrapping"
@@ -210,7 +210,7 @@ def test_the_hook_specs_type_every_parameter_and_return():
     import inspect
     import typing
 
-    from rami_core import hookspecs
+    from rami_core.profile import hookspecs
 
     for name in hookspecs_names():
         spec = getattr(hookspecs, name)
@@ -221,12 +221,12 @@ def test_the_hook_specs_type_every_parameter_and_return():
 
 
 def _spec_types() -> dict[str, object]:
-    from rami_core.actions import Action
     from rami_core.cards import Card
-    from rami_core.events import Event
-    from rami_core.melds import Reading
-    from rami_core.rules import Rules
-    from rami_core.state import GameState, TableMeld
+    from rami_core.cards.melds import Reading
+    from rami_core.game.actions import Action
+    from rami_core.game.events import Event
+    from rami_core.game.state import GameState, TableMeld
+    from rami_core.profile.rules import Rules
 
     return {
         "Action": Action,
@@ -248,7 +248,7 @@ def test_a_host_copies_and_pickles_built_again_from_its_plugins(tmp_path, monkey
     import sys
 
     (tmp_path / "rami_test_cost_plugin.py").write_text(
-        "from rami_core.hookspecs import hookimpl\n\n"
+        "from rami_core.profile.hookspecs import hookimpl\n\n"
         "@hookimpl\n"
         "def rami_hand_cost(rules, cards):\n"
         "    return 7 * len(cards)\n"

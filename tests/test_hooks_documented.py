@@ -1,6 +1,6 @@
 """Two guards that keep the hook contract honest (after datasette's).
 
-Every hook in rami_core/hookspecs.py is documented in docs/plugins.md under a
+Every hook in rami_core/profile/hookspecs.py is documented in docs/plugins.md under a
 heading that is its exact signature, and has a test named
 `test_hook_<name>` somewhere under tests/.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import hookspecs
-from rami_core.hooks import hookspecs_names
+from rami_core.profile import hookspecs
+from rami_core.profile.hooks import hookspecs_names
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "plugins.md"

@@ -1,4 +1,4 @@
-"""The catalogues (rami_core.i18n, rami_core.refusals): every message and
+"""The catalogues (rami_core.words.messages, rami_core.words.refusals): every message and
 every refusal in English and French with the same parameters, every refusal
 the engine gives carrying its reason and parameters and written wholly in
 French from them, and numbers agreeing with their nouns."""
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import errors
-from rami_core.errors import ERROR_CODES, RuleError
-from rami_core.i18n import LANGS, MESSAGES, Messages
-from rami_core.refusals import (
+from rami_core.words import errors
+from rami_core.words.errors import ERROR_CODES, RuleError
+from rami_core.words.messages import LANGS, MESSAGES, Messages
+from rami_core.words.refusals import (
     _REASONS,
     CODES,
     REFUSALS,
@@ -60,7 +60,7 @@ def test_every_error_code_and_reason_has_both_texts_with_the_same_parameters():
 
 def _refusals_of_every_scenario(monkeypatch) -> list[RuleError]:
     """Every refusal the engine gives while the bundled scenarios run."""
-    from rami_core.scenario import run_file, scenario_files
+    from rami_core.conformance.scenario import run_file, scenario_files
 
     # One record per distinct refusal, detached from the raised exception: the
     # bots' probes raise many thousands of refusals, and an exception kept
@@ -103,7 +103,7 @@ def test_every_refusal_in_the_scenarios_is_data_written_wholly_in_french(monkeyp
 def test_reasons_show_cards_in_the_players_notation_and_melds_from_one():
     def fr_ascii(code: str) -> str:
         from rami_core.cards import parse_card
-        from rami_core.terminal.card_text import CardStyle
+        from rami_core.cards.text import CardStyle
 
         return CardStyle("fr", ascii_only=True).name(parse_card(code))
 
@@ -124,8 +124,8 @@ def test_reasons_show_cards_in_the_players_notation_and_melds_from_one():
 def test_no_regular_expression_reads_a_refusal():
     """Refusals are translated from their key and parameters: the catalogues
     import no regular expressions."""
-    root = Path(__file__).resolve().parent.parent / "rami_core"
-    for name in ("i18n.py", "refusals.py", "errors.py"):
+    root = Path(__file__).resolve().parent.parent / "rami_core" / "words"
+    for name in ("messages.py", "refusals.py", "errors.py"):
         text = (root / name).read_text(encoding="utf-8")
         assert "import re\n" not in text and "re.compile" not in text, name
 
@@ -155,9 +155,9 @@ def test_every_message_renders_with_one_and_with_several(lang):
 
 
 def test_cards_counted_on_the_screen_agree():
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
-    from rami_core.terminal.card_text import CardStyle
+    from rami_core.cards.text import CardStyle
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
     from rami_core.terminal.screen import Screen
 
     for lang in LANGS:

@@ -1,12 +1,16 @@
 """The layers of docs/architecture.md, checked against the code's imports.
 
 The page's table "Layers" is the map: each row a layer, bottom first, with the
-modules and packages of `rami_core` it holds. A module may import from its
-own layer and the layers below, never above, and no group of modules imports
-itself round (an import cycle, counted with the imports inside functions: a
-lazy import still ties two modules). Imports under `if TYPE_CHECKING:` are
-for the type checker alone and are not counted. A new module must be placed
-in the table before it can be imported: the test names it.
+folders of `rami_core` it holds. A module may import from its own folder, and
+from the folders of the layers below; never above, and never a sibling folder
+of a layer marked "apart" (the front ends: each stands on the layers below,
+none on another). No group of modules imports itself round: an import cycle
+is counted with the imports inside functions (a lazy import still ties two
+modules) and with those under `if TYPE_CHECKING:` (a type named from above
+is a dependency on it all the same: a part is handed a narrow interface
+instead). The bundled plugins (`plugins/`) may import the layers up to the
+referee, as a third-party plugin does. A new folder must be placed in the
+table before it can be imported: the test names it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ DOC = ROOT / "docs" / "architecture.md"
 
 
 def _layers() -> list[tuple[str, set[str]]]:
-    """The table's rows, bottom first: (layer name, its units)."""
+    """The table's rows, bottom first: (layer name, its folders)."""
     text = DOC.read_text(encoding="utf-8")
     section = text.split("<!-- layers -->")[1].split("<!-- /layers -->")[0]
     rows = []
@@ -30,7 +34,7 @@ def _layers() -> list[tuple[str, set[str]]]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 3 or not cells[0].isdigit():
             continue
-        units = set(re.findall(r"`([\w.]+)/?`", cells[2]))
+        units = set(re.findall(r"`(\w+)/`", cells[2]))
         rows.append((int(cells[0]), cells[1], units))
     rows.sort()
     return [(name, units) for _, name, units in rows]
@@ -44,23 +48,18 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    inside: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            inside.update(id(n) for n in ast.walk(node))
-    return inside
+def _is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    compiled = any(path.parent.glob(path.name + ".*.so")) or path.with_suffix(".c").exists()
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists() or compiled
 
 
 def _imports(path: Path, module: str) -> set[str]:
     """The rami_core modules `module` imports (relative imports resolved)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skip = _type_checking_nodes(tree)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
@@ -69,7 +68,10 @@ def _imports(path: Path, module: str) -> set[str]:
                 target = node.module
             else:
                 continue
-            if node.module is not None or not node.level:
+            named = [f"{target}.{alias.name}" for alias in node.names]
+            # `from rami_core.solver import lp` imports the module lp, not what the
+            # package's __init__ gathers: the package itself is no dependency then.
+            if not all(_is_module(n) for n in named) and (node.module is not None or not node.level):
                 found.add(target)
             for alias in node.names:  # `from . import x` names a module, `from .m import x` perhaps one
                 found.add(f"{target}.{alias.name}")
@@ -93,25 +95,80 @@ def _unit(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def test_every_unit_has_a_layer_and_the_table_names_only_real_ones():
+def test_every_module_is_in_a_folder_of_the_table():
     placed = [u for _, units in _layers() for u in units]
-    assert len(placed) == len(set(placed)), "a unit is in two layers of docs/architecture.md"
+    assert len(placed) == len(set(placed)), "a folder is in two layers of docs/architecture.md"
+    loose = sorted(m for m in _graph() if m.count(".") == 1 and (PACKAGE / m.split(".")[1]).is_dir() is False)
+    assert not loose, f"modules outside every folder (give each a folder of the layers table): {loose}"
     units = {_unit(m) for m in _graph()} - {"__init__"}
     missing = units - set(placed)
     assert not missing, f"place these in the layers table of docs/architecture.md: {sorted(missing)}"
-    assert not set(placed) - units, f"the table names units that do not exist: {sorted(set(placed) - units)}"
+    assert not set(placed) - units, (
+        f"the table names folders that do not exist: {sorted(set(placed) - units)}"
+    )
 
 
-def test_no_module_imports_from_a_layer_above_its_own():
-    level = {u: i for i, (_, units) in enumerate(_layers()) for u in units}
-    level["__init__"] = -1  # rami_core/__init__.py holds the version alone: the bottom, importing nothing
-    upward = []
-    for module, targets in _graph().items():
+def test_no_module_name_twice():
+    """A module's name says what it holds: two modules of one name (two
+    `views`, two `legal`) make a reader guess which one an import means."""
+    seen: dict[str, list[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.stem not in ("__init__", "__main__"):
+            seen.setdefault(path.stem, []).append(path.relative_to(ROOT).as_posix())
+    twice = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not twice, f"module names used twice: {twice}"
+
+
+def _upward(graph: dict[str, set[str]]) -> list[str]:
+    layers = _layers()
+    level = {u: i for i, (_, units) in enumerate(layers) for u in units}
+    apart = {u for name, units in layers if "apart" in name for u in units}
+    level["__init__"] = -1  # rami_core/__init__.py: the version and the former names, importing nothing
+    found = []
+    for module, targets in graph.items():
         for target in targets:
             a, b = _unit(module), _unit(target)
-            if a != b and level[b] > level[a]:
-                upward.append(f"{module} -> {target}")
-    assert not upward, "imports that go up a layer:\n" + "\n".join(sorted(upward))
+            if a == b:
+                continue
+            if level[b] > level[a] or (level[b] == level[a] and a in apart):
+                found.append(f"{module} -> {target}")
+    return sorted(found)
+
+
+def test_no_module_imports_from_a_layer_above_its_own_or_a_front_end_beside_it():
+    upward = _upward(_graph())
+    assert not upward, "imports that go up a layer or across the front ends:\n" + "\n".join(upward)
+
+
+PLUGIN_LAYERS = 7  # words .. referee: what a plugin may build on
+
+
+def test_the_bundled_plugins_import_only_what_a_plugin_may():
+    layers = _layers()
+    allowed = {u for _, units in layers[:PLUGIN_LAYERS] for u in units}
+    assert "referee" in allowed and "players" not in allowed
+    wrong = []
+    for path in sorted((ROOT / "plugins").rglob("*.py")):
+        for target in _imports(path, "plugins." + path.stem):
+            if target.startswith("rami_core.") and _unit(target) not in allowed:
+                wrong.append(f"{path.relative_to(ROOT)} -> {target}")
+    assert not wrong, "plugins importing above the referee:\n" + "\n".join(sorted(set(wrong)))
+
+
+# Cycles still there, each through a type named for the type checker alone,
+# and why it is not yet broken; the test fails when one is gone, so the list
+# only shrinks.
+KNOWN_CYCLES = {
+    "rami_core.profile.going_out <-> rami_core.profile.model": (
+        "the model's validator asks going_out; going_out's functions are typed with the Profile"
+    ),
+    "rami_core.profile.hooks <-> rami_core.profile.hookspecs <-> rami_core.profile.rules": (
+        "the hooks' parameters are typed with Rules, which holds the game's plugin host"
+    ),
+    "rami_core.server.client_view <-> rami_core.server.clocks <-> rami_core.server.hub": (
+        "the clocks and the client's view are handed the whole hub"
+    ),
+}
 
 
 def test_no_import_cycle():
@@ -149,18 +206,34 @@ def test_no_import_cycle():
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+    found = {" <-> ".join(c) for c in cycles}
+    assert not found - set(KNOWN_CYCLES), "import cycles:\n" + "\n".join(sorted(found - set(KNOWN_CYCLES)))
+    assert not set(KNOWN_CYCLES) - found, f"a known cycle is gone: take it off KNOWN_CYCLES: {set(KNOWN_CYCLES) - found}"
 
 
 def test_the_checker_sees_an_upward_import(tmp_path):
     """The checker itself: a relative import inside a function and one under
-    TYPE_CHECKING are read as they should be."""
-    src = tmp_path / "rami_core" / "cards.py"
-    src.parent.mkdir()
+    TYPE_CHECKING are both read, and both count."""
+    src = tmp_path / "rami_core" / "cards" / "text.py"
+    src.parent.mkdir(parents=True)
     src.write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from .engine import Game\n"
-        "def f():\n    from .rules import Rules\n    return Rules\n",
+        "if TYPE_CHECKING:\n    from ..referee.engine import Game\n"
+        "def f():\n    from ..profile.rules import Rules\n    return Rules\n",
         encoding="utf-8",
     )
-    assert _imports(src, "rami_core.cards") == {"rami_core.rules", "rami_core.rules.Rules"}
+    found = _imports(src, "rami_core.cards.text")
+    assert found == {
+        "rami_core.referee.engine",
+        "rami_core.referee.engine.Game",
+        "rami_core.profile.rules",
+        "rami_core.profile.rules.Rules",
+    }
+    graph = {"rami_core.cards.text": {"rami_core.referee.engine", "rami_core.profile.rules"}}
+    assert _upward(graph) == [
+        "rami_core.cards.text -> rami_core.profile.rules",
+        "rami_core.cards.text -> rami_core.referee.engine",
+    ]
+    assert _upward({"rami_core.server.hub": {"rami_core.terminal.session"}}) == [
+        "rami_core.server.hub -> rami_core.terminal.session"
+    ]

@@ -1,4 +1,4 @@
-"""The legal-moves API (rami_core.legal) against the engine's apply, and the
+"""The legal-moves API (rami_core.referee.legal) against the engine's apply, and the
 clients that ask it instead of deciding permissions themselves."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
-from rami_core.bots.candidates import opening_actions
 from rami_core.cards import parse_card
-from rami_core.engine import Game, play_on
-from rami_core.errors import RuleError
-from rami_core.legal import COMPLETE_KINDS, KINDS, legal_moves, legal_moves_in
-from rami_core.loader import load_profile
-from rami_core.state import DRAW, LAY, OVER
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER
+from rami_core.players.bots.candidates import opening_actions
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game, play_on
+from rami_core.referee.legal import COMPLETE_KINDS, KINDS, legal_moves, legal_moves_in
+from rami_core.words.errors import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = ["rami51", "rami71", "voleur", "kaluki", "simple", "classic", "rami51_no_early_discard_draw"]
@@ -173,19 +173,19 @@ def test_next_round_offered_once_the_round_is_over() -> None:
     assert not legal_moves(game, 0).may("next_round")
 
 
-# The permissions the engine gives through rami_core.legal, which the
+# The permissions the engine gives through rami_core.referee.legal, which the
 # clients moved onto it must not work out again from the rules' switches.
 PERMISSION_FACTS = re.compile(
     r"\.(may_add_to_table|lay_offs_ever|swaps_to_hand|draw_from_discard|discard_draw_before_opening"
     r"|new_melds_after_opening|swap_needs_opening|opening\.all_at_once)\b"
 )
-CLIENTS = ["rami_core/server", "rami_core/terminal", "rami_core/rl", "rami_core/bots"]
+CLIENTS = ["rami_core/server", "rami_core/terminal", "rami_core/rl", "rami_core/players/bots"]
 # Lines that name a switch to describe the table, not to decide a move.
 DESCRIBES = {
-    "rami_core/server/views.py": 'the page\'s "rules" block describes the table (which controls to draw)',
+    "rami_core/server/client_view.py": 'the page\'s "rules" block describes the table (which controls to draw)',
 }
 # The bots and the hint choose moves, so every switch and bound a move
-# depends on is theirs to ask of rami_core.legal (bots.base.may, .bounds),
+# depends on is theirs to ask of rami_core.referee.legal (bots.base.may, .bounds),
 # never to read: the kinds allowed now, the ends of a turn, the opening need,
 # the cards kept. (Strategy may read the profile's card values and meld rules.)
 DECISION_FACTS = re.compile(
@@ -193,7 +193,7 @@ DECISION_FACTS = re.compile(
     r"""|lays_all_at_once|opening_need|kept_going_out|keep_last|partner_opened|lay_in_opening_turn"""
     r"""|joker_swap|taken_discard_must_be_laid|throw_back)\b"""
 )
-DECIDERS = ["rami_core/bots", "rami_core/terminal/hint.py"]
+DECIDERS = ["rami_core/players/bots", "rami_core/players/hint.py"]
 
 
 def permission_reads(root: Path, bases: list[str], facts: re.Pattern[str]) -> list[str]:
@@ -217,23 +217,23 @@ def test_clients_ask_the_engine_what_a_seat_may_do() -> None:
     found = permission_reads(ROOT, CLIENTS, PERMISSION_FACTS) + permission_reads(
         ROOT, DECIDERS, DECISION_FACTS
     )
-    assert not found, "ask rami_core.legal instead:\n" + "\n".join(found)
+    assert not found, "ask rami_core.referee.legal instead:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize(
     ("module", "planted"),
     [
-        ("bots/candidates.py", "    if not rules.swaps_to_hand:"),
-        ("bots/planning.py", "        if top is not None and rules.draw_from_discard:"),
-        ("bots/planner.py", "        if s.table and rules.lay_offs_ever:"),
-        ("bots/planner.py", "        if rules.may_rearrange:"),
-        ("bots/expert.py", "        if rules.may_add_to_table(s, seat) and rules.may_lay_off:"),
-        ("bots/candidates.py", "    if not rules.ends_with_discard:"),
-        ("bots/random_bot.py", "        free = not rules.must_open(s, seat)"),
-        ("bots/greedy.py", "        if not rules.may_lay_freely(s, view.seat):"),
-        ("bots/candidates.py", "        need = len(hand) - rules.kept_going_out"),
-        ("bots/planner.py", '        if getattr(self.rules, "keep_last"):'),
-        ("terminal/hint.py", "    spec = rules.opening_need(st, view.seat)"),
+        ("players/bots/candidates.py", "    if not rules.swaps_to_hand:"),
+        ("players/bots/planning.py", "        if top is not None and rules.draw_from_discard:"),
+        ("players/bots/planner.py", "        if s.table and rules.lay_offs_ever:"),
+        ("players/bots/planner.py", "        if rules.may_rearrange:"),
+        ("players/bots/expert.py", "        if rules.may_add_to_table(s, seat) and rules.may_lay_off:"),
+        ("players/bots/candidates.py", "    if not rules.ends_with_discard:"),
+        ("players/bots/random_bot.py", "        free = not rules.must_open(s, seat)"),
+        ("players/bots/greedy.py", "        if not rules.may_lay_freely(s, view.seat):"),
+        ("players/bots/candidates.py", "        need = len(hand) - rules.kept_going_out"),
+        ("players/bots/planner.py", '        if getattr(self.rules, "keep_last"):'),
+        ("players/hint.py", "    spec = rules.opening_need(st, view.seat)"),
     ],
 )
 def test_the_guard_catches_a_bot_that_works_out_a_permission(
@@ -241,10 +241,16 @@ def test_the_guard_catches_a_bot_that_works_out_a_permission(
 ) -> None:
     """The guard is not vacuous: the bots' and the hint's sources, copied with
     one re-derivation of a permission planted (each the kind of read the bots
-    made before they asked rami_core.legal), fail it, at the planted line."""
+    made before they asked rami_core.referee.legal), fail it, at the planted line."""
     import shutil
 
-    for base in CLIENTS:
+    for base in CLIENTS + DECIDERS:
+        if (tmp_path / base).exists():
+            continue
+        if (ROOT / base).is_file():
+            (tmp_path / base).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / base, tmp_path / base)
+            continue
         shutil.copytree(ROOT / base, tmp_path / base, ignore=shutil.ignore_patterns("__pycache__"))
     clean = permission_reads(tmp_path, CLIENTS, PERMISSION_FACTS) + permission_reads(
         tmp_path, DECIDERS, DECISION_FACTS
@@ -267,7 +273,7 @@ def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
     drift apart."""
     import inspect
 
-    from rami_core import engine
+    from rami_core.referee import engine
 
     assert set(engine.KIND_GATES) == set(KINDS)
     handlers = {
@@ -288,7 +294,7 @@ def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
     assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine._discard_checks)
     assert "discard_card_refusal(rules, s, a)" in inspect.getsource(engine.discard_refusal)
     assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine.discard_card_refusal)
-    from rami_core import legal
+    from rami_core.referee import legal
 
     source = inspect.getsource(legal._discard)
     assert 'kind_refusal(rules, s, seat, "discard")' in source and "judge=discard_card_refusal" in source

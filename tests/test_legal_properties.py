@@ -33,16 +33,16 @@ import pytest
 from hypothesis import Phase, given, note, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
-from rami_core.bots.candidates import opening_actions
-from rami_core.engine import Game, discard_refusal, discards_unchecked, gate_discard, play_on
-from rami_core.errors import RuleError
-from rami_core.i18n import Messages
-from rami_core.legal import KINDS, LegalMoves, legal_moves, switched_on
-from rami_core.loader import load_profile
-from rami_core.profile import Profile
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER, GameState
+from rami_core.players.bots.candidates import opening_actions
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Profile
+from rami_core.referee.engine import Game, discard_refusal, discards_unchecked, gate_discard, play_on
+from rami_core.referee.legal import KINDS, LegalMoves, legal_moves, switched_on
 from rami_core.solver import best_opening
-from rami_core.state import DRAW, LAY, OVER, GameState
+from rami_core.words.errors import RuleError
+from rami_core.words.messages import Messages
 from tests.support.random_profiles import random_profile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,7 +146,7 @@ def check_discards_in_place(game: Game, s: GameState, discards: list[A.Action]) 
 
 def check_terminal(game: Game, legal: LegalMoves) -> None:
     """The terminal's prompt names exactly the kinds the engine offers."""
-    from rami_core.terminal.card_text import CardStyle
+    from rami_core.cards.text import CardStyle
     from rami_core.terminal.screen import Screen
 
     s = game.state
@@ -177,9 +177,9 @@ def check_terminal(game: Game, legal: LegalMoves) -> None:
 
 def check_page(game: Game, legal: LegalMoves) -> None:
     """The table page's actions (the server view's `may` and `legal`) are the engine's."""
+    from rami_core.server.client_view import build_view
     from rami_core.server.hub import Hub
     from rami_core.server.table import Seat, Table
-    from rami_core.server.views import build_view
 
     s = game.state
     seats = [Seat("human", f"p{i}") for i in range(s.players)]
@@ -277,7 +277,7 @@ def play(
     oracle = None
     if mask:
         from rami_core.rl.layout import ActionLayout, table_slots
-        from rami_core.rl.legal import TurnOracle
+        from rami_core.rl.mask import TurnOracle
 
         oracle = TurnOracle(game, ActionLayout(table_slots(game.rules)))
     for _ in range(steps):

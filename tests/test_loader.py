@@ -15,17 +15,17 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rami_core.loader as loader
-import rami_core.resources as resources
-from rami_core.errors import ERROR_CODES, InternalError, Problem, ProfileError, RuleError
-from rami_core.loader import (
+import rami_core.files.resources as resources
+import rami_core.profile.loader as loader
+from rami_core.profile.loader import (
     MAX_FILE_BYTES,
     load_profile,
     load_yaml_file,
     load_yaml_text,
     resolve_profile_data,
 )
-from rami_core.profile import EmptyStock, Profile
+from rami_core.profile.model import EmptyStock, Profile
+from rami_core.words.errors import ERROR_CODES, InternalError, Problem, ProfileError, RuleError
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.txt"))
@@ -359,8 +359,8 @@ def test_set_errors(tmp_path, override, expected):
 @given(st.integers(min_value=0, max_value=500))
 def test_set_opening_points_property(points):
     """An opening some lay can reach is taken as set; one beyond every lay is
-    refused, located at the --set (rami_core.going_out)."""
-    from rami_core.going_out import best_card, reaches
+    refused, located at the --set (rami_core.profile.going_out)."""
+    from rami_core.profile.going_out import best_card, reaches
 
     path = Path(__file__).parent / "golden" / "parts" / "valid.yaml"
     base = load_profile(path)
@@ -460,7 +460,7 @@ def _read_a_long_generated_file(limit: int) -> int:
     dumper anchors repeated objects), read whole: its length in characters."""
     import yaml as pyyaml
 
-    from rami_core.loader.safe_yaml import load_yaml_documents
+    from rami_core.profile.loader.safe_yaml import load_yaml_documents
 
     step = {"draw": "stock", "player": 0}
     steps = [{"n": i, "cards": ["7H", "8H", "9H"]} for i in range(limit // 5)] + [step] * 50
@@ -476,7 +476,7 @@ def test_a_file_with_more_own_values_than_the_alias_budget_is_read(monkeypatch):
     """The alias guard counts what aliases add, not the file's own values:
     with the budget made small, a file of more values than it is read whole
     (the full-size file of the real budget is the slow test below)."""
-    from rami_core.loader import safe_yaml
+    from rami_core.profile.loader import safe_yaml
 
     monkeypatch.setattr(safe_yaml, "MAX_VALUES", 2_000)
     assert _read_a_long_generated_file(2_000) > 12_000
@@ -486,13 +486,13 @@ def test_a_file_with_more_own_values_than_the_alias_budget_is_read(monkeypatch):
 def test_a_large_file_with_a_few_anchors_is_read():
     """The same at the real budget: a long generated file of more than
     100,000 values (more than 600,000 characters) is read whole."""
-    from rami_core.loader.safe_yaml import MAX_VALUES
+    from rami_core.profile.loader.safe_yaml import MAX_VALUES
 
     assert _read_a_long_generated_file(MAX_VALUES) > 600_000
 
 
 def test_a_profile_of_too_many_values_is_refused(tmp_path):
-    from rami_core.loader.safe_yaml import MAX_PROFILE_VALUES
+    from rami_core.profile.loader.safe_yaml import MAX_PROFILE_VALUES
 
     path = tmp_path / "house.yaml"
     path.write_text("extends: rami51\nx:\n" + "".join(f"  k{i}: 1\n" for i in range(MAX_PROFILE_VALUES + 1)))

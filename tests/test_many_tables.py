@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import actions as A
-from rami_core.actions import action_to_dict
-from rami_core.engine import Game
-from rami_core.hookspecs import hookimpl
-from rami_core.loader import load_profile
-from rami_core.savegame import from_save, to_save
-from rami_core.state import OVER
+from rami_core.game import actions as A
+from rami_core.game.actions import action_to_dict
+from rami_core.game.state import OVER
+from rami_core.players.savegame import from_save, to_save
+from rami_core.profile.hookspecs import hookimpl
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from tests.support.playout import play_prefix
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,7 @@ from hypothesis import assume, given, note
 from hypothesis import strategies as st
 
 from rami_core.cards import JOKER_RANK, JOKER_SUIT, Card, card_points
-from rami_core.melds import (
+from rami_core.cards.melds import (
     AMBIGUOUS,
     RUN,
     SET,

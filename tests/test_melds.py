@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rami_core.cards import JOKER_RANK, JOKER_SUIT, Card, parse_card, parse_cards
-from rami_core.melds import (
+from rami_core.cards.melds import (
     AMBIGUOUS,
     RUN,
     SET,
@@ -25,8 +25,8 @@ from rami_core.melds import (
     swap_positional,
     why_invalid,
 )
-from rami_core.profile import Profile
-from rami_core.rules import meld_rules_for
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import meld_rules_for
 
 DEFAULT = MeldRules()  # ace low or high, no wrap, any number of jokers, one natural
 LOW = MeldRules(ace_low=True, ace_high=False)  # classic
@@ -572,7 +572,7 @@ def test_swap_does_not_change_the_table_reading():
 def test_a_run_never_holds_one_rank_twice():
     """A-2-...-K-A would put the ace at both ends: no source allows it, so a run is 13 cards at most."""
     from rami_core.cards import parse_cards
-    from rami_core.melds import MeldRules, read_meld
+    from rami_core.cards.melds import MeldRules, read_meld
 
     full = parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS")
     assert read_meld(full, MeldRules()) is not None

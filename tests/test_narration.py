@@ -1,4 +1,4 @@
-"""One narrator (rami_core.narration): every event kind is told, in both
+"""One narrator (rami_core.players.narration): every event kind is told, in both
 languages, in the second and the third person, and `rami replay` tells a
 saved game with it."""
 
@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from rami_core.events import Event, EventKind
-from rami_core.i18n import LANGS, MESSAGES, Messages
-from rami_core.narration import NARRATION, Teller, tell
+from rami_core.game.events import Event, EventKind
+from rami_core.players.narration import NARRATION, Teller, tell
+from rami_core.words.messages import LANGS, MESSAGES, Messages
 from tests.support.in_process import run_in_process
 
 # One event of every kind, with the data the engine gives it.
@@ -89,9 +89,9 @@ def test_the_rearrangement_says_what_was_added_where():
 
 def play_some(game, moves: int) -> None:
     """A few moves by the random bot (a timeout where it errs)."""
-    from rami_core import actions as A
-    from rami_core.bots import make_bot
-    from rami_core.state import OVER
+    from rami_core.game import actions as A
+    from rami_core.game.state import OVER
+    from rami_core.players.bots import make_bot
 
     bots = [make_bot("random", seat) for seat in range(game.rules.players)]
     for _ in range(moves):
@@ -105,9 +105,9 @@ def play_some(game, moves: int) -> None:
 
 
 def test_replay_tells_a_saved_game_in_french(tmp_path):
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
-    from rami_core.savegame import save
+    from rami_core.players.savegame import save
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
 
     game = Game.new(load_profile("rami51"), 2, seed=4)
     play_some(game, 30)

@@ -20,8 +20,8 @@ import sys
 import pytest
 
 from rami_core.cards import parse_card
+from rami_core.cards.text import CardStyle, parse_input_card
 from rami_core.terminal import commands as C
-from rami_core.terminal.card_text import CardStyle, parse_input_card
 from rami_core.terminal.commands import CommandError, apply_edits, parse
 from tests.support.in_process import run_in_process
 
@@ -65,7 +65,7 @@ def rami_process(
 
 
 def bots_available() -> list[str]:
-    from rami_core.bots import BOTS
+    from rami_core.players.bots import BOTS
 
     return list(BOTS)
 
@@ -594,7 +594,7 @@ def test_card_style_french_ascii_and_engine_details():
     assert CardStyle("fr", ascii_only=True).name(parse_card("JC")) == "VT"
     assert CardStyle("en", ascii_only=True).name(parse_card("10H")) == "10H"
     assert CardStyle("en").name(parse_card("10H")) == "10♥"
-    from rami_core.refusals import Reason
+    from rami_core.words.refusals import Reason
 
     en = CardStyle("en")
     assert (
@@ -621,7 +621,7 @@ class _StubBot:
     name = "stub"
 
     def choose(self, view, rules):
-        from rami_core import actions as A
+        from rami_core.game import actions as A
 
         if view.phase == "draw":
             return A.Draw(view.seat, "stock")
@@ -636,12 +636,12 @@ def _session(variant: str, hand: str, table: list[str], lines: list[str]):
 
     from rich.console import Console
 
-    from rami_core.engine import Game
-    from rami_core.i18n import Messages
-    from rami_core.loader import load_profile
-    from rami_core.melds import read_meld
-    from rami_core.state import TableMeld
+    from rami_core.cards.melds import read_meld
+    from rami_core.game.state import TableMeld
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
     from rami_core.terminal import Seat, Session, Terminal
+    from rami_core.words.messages import Messages
 
     game = Game.new(load_profile(variant), 2, seed=1)
     s = game.state
@@ -701,13 +701,13 @@ def test_lay_off_with_as_and_a_meld_number_from_one():
 def test_hint_lays_off_a_joker_onto_a_set_where_its_suit_is_free():
     """best_lay_offs gives no face for a joker added to a set of three (its
     suit is open): the hint suggests the lay off instead of failing."""
-    from rami_core import actions as A
     from rami_core.cards import parse_cards
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
-    from rami_core.melds import read_meld
-    from rami_core.state import LAY, TableMeld
-    from rami_core.terminal.hint import suggest
+    from rami_core.cards.melds import read_meld
+    from rami_core.game import actions as A
+    from rami_core.game.state import LAY, TableMeld
+    from rami_core.players.hint import suggest
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
 
     game = Game.new(load_profile("rami51"), 2, seed=1)
     s = game.state

@@ -6,7 +6,7 @@ invariants checked after every action, accepted or refused:
 - the state round-trips through JSON exactly;
 - a refused action leaves the serialized state and the log as they were,
   with a contract error code (and an action wrong on purpose is refused with
-  the code it deserves, or one listed before it in `rami_core.errors.ERROR_CODES`);
+  the code it deserves, or one listed before it in `rami_core.words.errors.ERROR_CODES`);
 - at every turn end, a round in progress has no winner and no penalties.
 
 Every round ends, or stops at the turn cap (counted and reported). The bot
@@ -34,14 +34,14 @@ from collections import Counter
 
 import pytest
 
-from rami_core.actions import action_to_dict
 from rami_core.cards import build_deck
-from rami_core.engine import Game
-from rami_core.errors import ERROR_CODES, RuleError
-from rami_core.loader import load_profile
-from rami_core.melds import RUN, rank_at, read_meld
-from rami_core.profile import JokerSwap, Profile
-from rami_core.state import DRAW, LAY, GameState
+from rami_core.cards.melds import RUN, rank_at, read_meld
+from rami_core.game.actions import action_to_dict
+from rami_core.game.state import DRAW, LAY, GameState
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import JokerSwap, Profile
+from rami_core.referee.engine import Game
+from rami_core.words.errors import ERROR_CODES, RuleError
 from tests.support.playout import KINDS, Attempt, Tally, playout
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]

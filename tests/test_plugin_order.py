@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core import actions as A
-from rami_core.errors import RuleError
-from rami_core.hooks import PluginHost
-from rami_core.hookspecs import Refusal, hookimpl
-from rami_core.loader import load_profile
+from rami_core.game import actions as A
+from rami_core.profile.hooks import PluginHost
+from rami_core.profile.hookspecs import Refusal, hookimpl
+from rami_core.profile.loader import load_profile
+from rami_core.words.errors import RuleError
 
 STRICT = ["no_joker_split", "joker_freed_from_hand", "joker_replay_new_meld"]
 

@@ -1,6 +1,6 @@
 """House rules as plugins: every hook, the bundled plugins, loading and failures.
 
-Each hook of rami_core.hookspecs has its `test_hook_<name>` here (the guard in
+Each hook of rami_core.profile.hookspecs has its `test_hook_<name>` here (the guard in
 test_hooks_documented.py checks it), driven through the Game API with a small
 plugin object passed in, as a caller would with `Game.new(..., plugins=[obj])`.
 The bundled plugins' rules are proved by the scenarios under
@@ -18,15 +18,15 @@ import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel
 
-from rami_core import actions as A
 from rami_core.cards import parse_card
-from rami_core.engine import Game
-from rami_core.errors import ProfileError, RuleError
-from rami_core.hooks import PluginError, PluginHost, bundled_plugins, hookspecs_names
-from rami_core.hookspecs import Refusal, hookimpl
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
-from rami_core.state import OVER
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.profile.hooks import PluginError, PluginHost, bundled_plugins, hookspecs_names
+from rami_core.profile.hookspecs import Refusal, hookimpl
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
+from rami_core.words.errors import ProfileError, RuleError
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "variants" / "house"
@@ -416,7 +416,7 @@ def test_a_plugin_returning_nonsense_is_a_plugin_error():
 
 
 def test_a_plugin_failing_in_a_scenario_fails_the_scenario_not_the_runner(tmp_path, monkeypatch):
-    from rami_core.scenario import run_scenario
+    from rami_core.conformance.scenario import run_scenario
 
     result = run_scenario(
         {
@@ -527,10 +527,10 @@ def test_bundled_plugin_has_a_house_file_and_scenarios(name):
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_plugin_codes_are_prefixed(name):
-    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or one of rami_core.errors.ERROR_CODES."""
+    """Plugin refusal codes found in the scenarios are `<plugin>.<code>` or one of rami_core.words.errors.ERROR_CODES."""
     import yaml
 
-    from rami_core.errors import ERROR_CODES
+    from rami_core.words.errors import ERROR_CODES
 
     for doc in yaml.safe_load_all((PLUGIN_SCENARIOS / f"{name}.yaml").read_text(encoding="utf-8")):
         for step in doc["steps"]:
@@ -567,7 +567,7 @@ def test_cli_schema_has_each_plugin_settings():
 
 def test_installed_plugins_are_found_by_entry_point(monkeypatch):
     """A package's entry point in group `rami` is found, loaded and used like a bundled one."""
-    import rami_core.hooks as hooks
+    import rami_core.profile.hooks as hooks
 
     class FakeEntryPoint:
         name = "fake_house_rule"

@@ -1,7 +1,7 @@
 """The presets say what the presets table of docs/settings.md decides, and every bundled
 profile (preset or house-rule example) loads and validates.
 
-Profiles are loaded through ``rami_core.loader.load_profile(name_or_path)``,
+Profiles are loaded through ``rami_core.profile.loader.load_profile(name_or_path)``,
 which resolves ``extends:`` (a preset name or a path relative to the file).
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
-from rami_core.loader import load_profile
-from rami_core.profile import (
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import (
     AceRule,
     EmptyStock,
     GameEnd,

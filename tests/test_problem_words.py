@@ -1,4 +1,4 @@
-"""The problem catalogue (rami_core.problems): every profile and scenario
+"""The problem catalogue (rami_core.words.problems): every profile and scenario
 problem code in every language with every parameter shown, every problem
 rami makes naming a code of the catalogue (never an English sentence), and
 the French words reaching `rami validate --lang fr`, `rami show`, `rami
@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.errors import Problem, ProfileError
-from rami_core.loader import load_profile
-from rami_core.problems import (
+from rami_core.profile.loader import load_profile
+from rami_core.words.errors import Problem, ProfileError
+from rami_core.words.problems import (
     _KINDS,
     _PROBLEMS,
     FRAME,
@@ -147,11 +147,11 @@ def test_no_problem_is_made_from_english_text():
 
 def test_no_regular_expression_reads_a_message_to_translate_it():
     for name in (
-        "rami_core/i18n.py",
-        "rami_core/loader/translate.py",
+        "rami_core/words/messages.py",
+        "rami_core/profile/loader/translate.py",
         "rami_core/server/lobby.py",
-        "rami_core/server/words.py",
-        "rami_core/problems.py",
+        "rami_core/server/page_words.py",
+        "rami_core/words/problems.py",
         "rami_core/cli/common.py",
     ):
         text = (ROOT / name).read_text(encoding="utf-8")
@@ -365,9 +365,9 @@ def test_damaged_saves_say_why_in_french(tmp_path, damage, fr, en):
     from click.testing import CliRunner
 
     from rami_core.cli import main
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
-    from rami_core.savegame import to_save
+    from rami_core.players.savegame import to_save
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
 
     data = damage(to_save(Game.new(load_profile("rami51"), 2, seed=3)))
     path = tmp_path / "save.json"
@@ -383,9 +383,9 @@ def test_damaged_saves_say_why_in_french(tmp_path, damage, fr, en):
 def test_a_save_refused_on_replay_names_the_refusal_in_french(tmp_path):
     import json
 
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
-    from rami_core.savegame import SaveError, _digest, from_save, to_save
+    from rami_core.players.savegame import SaveError, _digest, from_save, to_save
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
 
     data = to_save(Game.new(load_profile("rami51"), 2, seed=3))
     body = {k: v for k, v in data.items() if k != "sha256"}

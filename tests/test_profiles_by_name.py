@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.errors import ProfileError
-from rami_core.loader import load_profile
-from rami_core.resources import house_names, installed_profiles, preset_names, profile_names
+from rami_core.files.resources import house_names, installed_profiles, preset_names, profile_names
+from rami_core.profile.loader import load_profile
+from rami_core.words.errors import ProfileError
 from tests.support.in_process import run_in_process
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rami-plugin-example"

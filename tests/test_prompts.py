@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from rami_core.i18n import Messages
 from rami_core.terminal.console import Terminal
 from rami_core.terminal.prompts import (
     NAME_LIMIT,
@@ -17,6 +16,7 @@ from rami_core.terminal.prompts import (
     save_name_problem,
     save_path_from,
 )
+from rami_core.words.messages import Messages
 
 PASTED = [
     "clear; time pytest -q 2>&1 | tail -15",

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from rami_core.cards import parse_cards
 from rami_core.cli import main
 from rami_core.puzzles.arrange import Arranger, faces, moves_and_broken
+from rami_core.puzzles.compose import generate
 from rami_core.puzzles.format import Bots, Goal, Proof, Puzzle, PuzzleError, read_line
-from rami_core.puzzles.generate import generate
 from rami_core.puzzles.grade import grade
 from rami_core.puzzles.prove import Position, check, prove, referee_plays
 

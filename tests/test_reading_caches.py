@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core import melds
-from rami_core.cards import parse_cards
-from rami_core.melds import MeldRules, read_meld
-from rami_core.profile import Opening
+from rami_core.cards import melds, parse_cards
+from rami_core.cards.melds import MeldRules, read_meld
+from rami_core.profile.model import Opening
 from rami_core.solver import SolverOptions, best_opening
 from rami_core.solver.best_opening import _run_windows
 
@@ -113,8 +112,8 @@ def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
     remembers whether a meld takes a card, the cheap refusals (a card of
     another suit and rank) included, per meld, card and rules."""
     from rami_core.cards import parse_card
-    from rami_core.melds import _JOINS
-    from rami_core.melds import joins_meld as _takes
+    from rami_core.cards.melds import _JOINS
+    from rami_core.cards.melds import joins_meld as _takes
 
     run = tuple(parse_cards("JS QS KS"))
     sevens = tuple(parse_cards("7S 7H 7D"))
@@ -132,7 +131,7 @@ def test_the_bots_single_lay_off_memo_follows_meld_card_and_rules() -> None:
 def test_the_faces_of_run_places_follow_suit_and_places(monkeypatch: pytest.MonkeyPatch) -> None:
     """bots.hand._run_faces remembers the faces at a mask of places per suit
     (place 14 is the high ace); the memo stays bounded."""
-    from rami_core.bots import hand
+    from rami_core.players.bots import hand
 
     places = 1 << 1 | 1 << 2 | 1 << 3 | 1 << 14
     for _ in range(2):  # the second round from the memo
@@ -168,7 +167,7 @@ def test_the_new_melds_of_a_lay_off_plan_follow_cards_rules_and_budget() -> None
 def test_a_kept_yaml_reading_is_a_fresh_copy_each_time() -> None:
     """The YAML reader keeps what it read by the text: a caller that changes
     the data or the locations it was given changes nothing for the next."""
-    from rami_core.loader import safe_yaml
+    from rami_core.profile.loader import safe_yaml
 
     text = "name: kept\nopening:\n  points: 51\nmelds: [[a, b], [c]]\n"
     first = safe_yaml.load_yaml_text(text, "kept.yaml")
@@ -192,8 +191,8 @@ def test_a_kept_yaml_reading_follows_the_limits_and_refusals_are_found_again(
 ) -> None:
     """An answer holds only under the limits it was read with, and a refused
     text is refused on every reading, the first as the next."""
-    from rami_core.errors import ProfileError
-    from rami_core.loader import safe_yaml
+    from rami_core.profile.loader import safe_yaml
+    from rami_core.words.errors import ProfileError
 
     deep = "a:\n" + "".join("  " * i + f"  k{i}:\n" for i in range(6)) + "  " * 7 + "x: 1\n"
     assert safe_yaml.load_yaml_text(deep, "deep.yaml").data["a"]["k0"]["k1"]
@@ -216,7 +215,7 @@ def test_a_kept_yaml_reading_follows_the_limits_and_refusals_are_found_again(
 def test_the_kept_yaml_readings_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounded in entries and in the characters of their texts, the oldest let
     go first; a text over the size a file may have to be kept is not kept."""
-    from rami_core.loader import safe_yaml
+    from rami_core.profile.loader import safe_yaml
 
     monkeypatch.setattr(safe_yaml, "_KEEP_ENTRIES", 3)
     for i in range(10):

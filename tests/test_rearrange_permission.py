@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
 from rami_core.cards import Card, parse_card
-from rami_core.engine import Game
-from rami_core.legal import legal_moves, verdict
-from rami_core.loader import load_profile
-from rami_core.melds import read_meld
-from rami_core.scenario import SetupInvalid, start
+from rami_core.cards.melds import read_meld
+from rami_core.game import actions as A
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.legal import legal_moves, verdict
+from rami_core.referee.position import SetupInvalid, start
 
 ROOT = Path(__file__).resolve().parents[1]
 REBUILDERS = [

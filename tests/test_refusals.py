@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
-from rami_core.actions import action_to_dict
 from rami_core.cards import Card, build_deck
-from rami_core.engine import Game
-from rami_core.errors import ERROR_CODES, RuleError
-from rami_core.loader import load_profile
-from rami_core.state import DRAW, OVER
+from rami_core.game import actions as A
+from rami_core.game.actions import action_to_dict
+from rami_core.game.state import DRAW, OVER
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.words.errors import ERROR_CODES, RuleError
 from tests.support.playout import ALL_FACES, RandomBot, play_prefix
 
 PRESETS = ["voleur", "rami51", "rami71", "simple", "kaluki", "classic"]

@@ -20,13 +20,13 @@ pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip i
 from pettingzoo.test import api_test  # noqa: E402
 
 from rami_core import rl  # noqa: E402
-from rami_core.actions import Timeout  # noqa: E402
-from rami_core.engine import play_on  # noqa: E402
-from rami_core.errors import RuleError  # noqa: E402
-from rami_core.hookspecs import Refusal, hookimpl  # noqa: E402
+from rami_core.game.actions import Timeout  # noqa: E402
+from rami_core.game.state import OVER  # noqa: E402
+from rami_core.players.savegame import from_save  # noqa: E402
+from rami_core.profile.hookspecs import Refusal, hookimpl  # noqa: E402
+from rami_core.referee.engine import play_on  # noqa: E402
 from rami_core.rl.draft import Draft  # noqa: E402
-from rami_core.savegame import from_save  # noqa: E402
-from rami_core.state import OVER  # noqa: E402
+from rami_core.words.errors import RuleError  # noqa: E402
 
 PRESETS = ["rami51", "rami71", "voleur", "kaluki", "simple", "classic"]
 HOUSE = Path(__file__).resolve().parents[1] / "variants" / "house"
@@ -320,7 +320,7 @@ def _reference_groups(counts, rules):
     all naturals of one suit or of one rank, every joker count and place."""
     from itertools import combinations
 
-    from rami_core.melds import read_meld
+    from rami_core.cards.melds import read_meld
     from rami_core.rl.draft import Group
     from rami_core.rl.faces import JOKER_INDEX
 
@@ -346,7 +346,7 @@ def _reference_reachable(env, groups, closed, current, cap):
     more than `cap` lays to ask)."""
     from collections import Counter
 
-    from rami_core.actions import Meld
+    from rami_core.game.actions import Meld
 
     s = env.game.state
     counts = [0] * 53
@@ -400,7 +400,7 @@ class JokerNeedsPureRun:
 
     @hookimpl
     def rami_table_acceptable(self, rules, state, seat, old_table, new_table, given, action):
-        from rami_core.actions import Meld
+        from rami_core.game.actions import Meld
 
         if not isinstance(action, Meld):
             return None

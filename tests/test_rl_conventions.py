@@ -15,9 +15,9 @@ np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip i
 pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from rami_core import rl  # noqa: E402
-from rami_core.resources import preset_names  # noqa: E402
+from rami_core.files.resources import preset_names  # noqa: E402
+from rami_core.game.state import OVER  # noqa: E402
 from rami_core.rl.layout import TIMEOUT  # noqa: E402
-from rami_core.state import OVER  # noqa: E402
 
 
 def _hands(env):

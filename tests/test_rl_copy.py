@@ -18,7 +18,7 @@ pytest.importorskip("gymnasium", reason="needs the [rl] extra: pip install -e '.
 pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install -e '.[rl]'")
 
 from rami_core import rl  # noqa: E402
-from rami_core.resources import preset_names  # noqa: E402
+from rami_core.files.resources import preset_names  # noqa: E402
 
 WITH_PLUGINS = "variants/house/voleur_002_strict.yaml"  # three plugins
 PROFILES = [*preset_names(), WITH_PLUGINS]

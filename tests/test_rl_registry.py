@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install -e '
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from rami_core import rl  # noqa: E402
-from rami_core.resources import preset_names  # noqa: E402
+from rami_core.files.resources import preset_names  # noqa: E402
 from rami_core.rl.single import RamiSingleAgentEnv  # noqa: E402
 
 HOUSE = "variants/house/voleur_002_strict.yaml"

@@ -1,6 +1,6 @@
 """One reader of the profile: `Rules`.
 
-- every setting of a profile group is read by `Rules.build` (rami_core/rules.py)
+- every setting of a profile group is read by `Rules.build` (rami_core/profile/rules.py)
   and documented in docs/settings.md: a setting nobody reads, or nobody can
   find, fails here;
 - no other module reads a profile group (`profile.opening`, `.table`, ...):
@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from rami_core.profile import Profile
+from rami_core.profile.model import Profile
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_PY = (ROOT / "rami_core" / "rules.py").read_text()
+RULES_PY = (ROOT / "rami_core" / "profile" / "rules.py").read_text()
 SETTINGS_MD = (ROOT / "docs" / "settings.md").read_text()
 
 GROUPS = [
@@ -53,10 +53,10 @@ THROUGH_PROFILE = {
 
 # Modules that still read profile groups, and why.
 ELSEWHERE = {
-    "rami_core/loader": "loads and validates profiles",
-    "rami_core/profile.py": "the profile schema and its cross-field checks",
-    "rami_core/going_out.py": "the schema's sense check: whether a profile's hands can ever go out",
-    "rami_core/rules.py": "the one reader",
+    "rami_core/profile/loader": "loads and validates profiles",
+    "rami_core/profile/model.py": "the profile schema and its cross-field checks",
+    "rami_core/profile/going_out.py": "the schema's sense check: whether a profile's hands can ever go out",
+    "rami_core/profile/rules.py": "the one reader",
 }
 
 GROUP_READ = re.compile(
@@ -109,8 +109,8 @@ def test_the_guard_sees_a_group_read() -> None:
 
 
 def test_opening_need_follows_the_partner_rule() -> None:
-    from rami_core.engine import Game
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
 
     game = Game.new(load_profile("rami71"), 4, seed=1)
     rules, s = game.rules, game.state.copy()
@@ -124,8 +124,8 @@ def test_opening_need_follows_the_partner_rule() -> None:
 
 
 def test_game_winner_under_reacher_loses() -> None:
-    from rami_core.loader import load_profile
-    from rami_core.rules import Rules
+    from rami_core.profile.loader import load_profile
+    from rami_core.profile.rules import Rules
 
     lowest = Rules.build(load_profile("rami51"), 3)
     reacher = Rules.build(load_profile("rami71"), 2)
@@ -139,9 +139,9 @@ def test_game_winner_under_reacher_loses() -> None:
 
 def test_could_join_is_the_engine_lay_off() -> None:
     from rami_core.cards import parse_card
-    from rami_core.loader import load_profile
-    from rami_core.melds import read_meld
-    from rami_core.rules import Rules
+    from rami_core.cards.melds import read_meld
+    from rami_core.profile.loader import load_profile
+    from rami_core.profile.rules import Rules
 
     rules = Rules.build(load_profile("rami51"), 2)
     run = read_meld([parse_card(x) for x in ("5H", "6H", "7H")], rules.melds)

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rami_core import actions as A
 from rami_core.cli import main
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.savegame import MAX_SAVE_BYTES, SaveError, _digest, from_save, load, save, to_save
-from rami_core.state import OVER
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.players.savegame import MAX_SAVE_BYTES, SaveError, _digest, from_save, load, save, to_save
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from tests.support.in_process import run_in_process
 from tests.support.playout import RandomBot, Tally, play_round
 
@@ -149,7 +149,7 @@ def test_the_save_holds_the_seed_and_a_readable_log(games):
 
 
 def test_loading_with_an_observer_plugin(games):
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hookspecs import hookimpl
 
     class Spy:
         name = "spy"

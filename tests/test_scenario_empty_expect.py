@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rami_core.scenario import run_scenario
+from rami_core.conformance.scenario import run_scenario
 
 BASE = {
     "variant": "rami51",

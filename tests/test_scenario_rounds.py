@@ -17,9 +17,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rami_core.cards import parse_card
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.scenario import run_scenario, start
+from rami_core.conformance.scenario import run_scenario
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import start
 
 HERE = Path(__file__).parent
 
@@ -163,9 +164,9 @@ steps:
 
 def test_hook_rami_reshuffle() -> None:
     """The hook's order becomes the stock; a list that is not the same cards is a plugin error."""
-    from rami_core.hooks import PluginError
-    from rami_core.hookspecs import hookimpl
-    from rami_core.scenario import build_setup
+    from rami_core.profile.hooks import PluginError
+    from rami_core.profile.hookspecs import hookimpl
+    from rami_core.referee.position import build_setup
 
     class Highest:
         name = "highest_first"
@@ -181,8 +182,8 @@ def test_hook_rami_reshuffle() -> None:
 
     profile = load_profile("rami51")
     setup = {"hands": [["2C", "5D"], ["3H", "7H"]], "discard": ["4S", "KC", "8C", "6D"]}
-    from rami_core.actions import Draw
-    from rami_core.rules import Rules
+    from rami_core.game.actions import Draw
+    from rami_core.profile.rules import Rules
 
     base = build_setup(profile, setup)
     game = Game(profile, 2, base.state, rules=Rules.build(profile, 2, [Highest()]))
@@ -212,7 +213,7 @@ def test_seeded_rounds_keep_the_deck_and_follow_the_engine(preset: str, seed: in
     game = table.game
     assert game.state.to_json() == Game.new(profile, players, seed).state.to_json()
     deck = sorted(game.state.all_cards())
-    from rami_core.scenario import _play_out
+    from rami_core.conformance.scenario import _play_out
 
     assert _play_out(table, 200) is None
     assert sorted(game.state.all_cards()) == deck

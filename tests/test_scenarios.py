@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from rami_core.errors import ProfileError
-from rami_core.scenario import load_documents, run_scenario
+from rami_core.conformance.scenario import load_documents, run_scenario
+from rami_core.words.errors import ProfileError
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

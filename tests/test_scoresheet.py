@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 import subprocess
 
-from rami_core import actions as A
-from rami_core.bots import make_bot
-from rami_core.engine import Game
-from rami_core.i18n import Messages
-from rami_core.loader import load_profile
-from rami_core.state import OVER
-from rami_core.terminal.card_text import CardStyle
+from rami_core.cards.text import CardStyle
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.players.bots import make_bot
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from rami_core.terminal.screen import Screen
+from rami_core.words.messages import Messages
 from tests.support.in_process import run_in_process
 
 

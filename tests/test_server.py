@@ -13,10 +13,10 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
-from rami_core import actions as A
-from rami_core.bots import make_bot
 from rami_core.cli import main
-from rami_core.savegame import from_save
+from rami_core.game import actions as A
+from rami_core.players.bots import make_bot
+from rami_core.players.savegame import from_save
 from rami_core.server.app import create_app
 from rami_core.server.hub import Hub
 from rami_core.server.protocol import schemas
@@ -385,7 +385,7 @@ class _WaitingBot:
 def test_a_thinking_bot_blocks_no_other_table_and_its_budget_is_kept(db):
     import threading
 
-    from rami_core.bots import register_bot
+    from rami_core.players.bots import register_bot
 
     bot = _WaitingBot()
     bot.release = threading.Event()
@@ -420,7 +420,7 @@ def test_a_thinking_bot_blocks_no_other_table_and_its_budget_is_kept(db):
             bot.release.set()
     finally:
         bot.release.set()
-        from rami_core.bots import base
+        from rami_core.players.bots import base
 
         base._REGISTRY._factories.pop("waiting", None)  # other tests iterate over every bot
 

@@ -12,8 +12,8 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 from rami_core.server.app import create_app
 
 VOLEUR = {

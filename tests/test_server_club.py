@@ -13,12 +13,12 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core.i18n import Messages
-from rami_core.loader import load_profile
-from rami_core.narration import Teller, tell
-from rami_core.scenario import build_setup
+from rami_core.players.narration import Teller, tell
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 from rami_core.server.app import create_app
 from rami_core.server.table import CODE_ALPHABET, CODE_LENGTH
+from rami_core.words.messages import Messages
 from tests.server_support import check_message
 from tests.test_server_round_end import play_to_round_end
 
@@ -133,7 +133,7 @@ def test_a_bonus_rami_sec_and_team_totals_are_told():
         "joker_cost": 25,
         "sides": [[0, 2], [1, 3]],
     }
-    from rami_core.events import Event, EventKind
+    from rami_core.game.events import Event, EventKind
 
     text = str(
         tell(Teller(Messages("en"), lambda s: names[s], ends=True), Event(EventKind.ROUND_OVER, None, d))
@@ -143,8 +143,8 @@ def test_a_bonus_rami_sec_and_team_totals_are_told():
 
 
 def test_a_team_games_round_over_names_its_sides():
-    from rami_core.bots import make_bot
-    from rami_core.engine import Game
+    from rami_core.players.bots import make_bot
+    from rami_core.referee.engine import Game
 
     g = Game.new(load_profile("rami71"), 4, seed=0)
     bots = [make_bot("greedy", seed=i) for i in range(4)]

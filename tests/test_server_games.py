@@ -16,7 +16,7 @@ pytest.importorskip("uvicorn", reason="the [server] extra is not installed")
 import httpx
 from websockets.sync.client import connect
 
-from rami_core.bots import make_bot
+from rami_core.players.bots import make_bot
 from tests.server_support import ThreadServer, action_body, check_message, check_view_against
 
 

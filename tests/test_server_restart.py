@@ -13,9 +13,9 @@ pytest.importorskip("uvicorn", reason="the [server] extra is not installed")
 
 import httpx
 
-from rami_core.bots import make_bot
-from rami_core.engine import Game
-from rami_core.loader import load_profile
+from rami_core.players.bots import make_bot
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from tests.server_support import ProcessServer, action_body, check_view_against
 
 VOLATILE = ("connected", "clock", "next_round_in", "version")
@@ -41,7 +41,7 @@ class Referee:
         return seat, action_body(self.bots[seat].choose(g.view(seat), g.rules))
 
     def play(self, body: dict, seat: int) -> None:
-        from rami_core.actions import action_from_dict
+        from rami_core.game.actions import action_from_dict
 
         if body == {"next_round": True}:
             self.ready.add(seat)

@@ -13,8 +13,8 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core import actions as A
-from rami_core.bots import make_bot
+from rami_core.game import actions as A
+from rami_core.players.bots import make_bot
 from rami_core.server.app import create_app
 from tests.server_support import action_body, check_message
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rami_core.bot_games import SimConfig, mean_ci, run_games, simulate, wilson
 from rami_core.cli import main
-from rami_core.loader import load_profile
+from rami_core.players.bot_games import SimConfig, mean_ci, run_games, simulate, wilson
+from rami_core.profile.loader import load_profile
 
 
 def _strip_timing(doc: dict) -> dict:
@@ -159,7 +159,7 @@ def test_simulate_and_compare_report_the_same_statistics() -> None:
     give the same numbers for the same profile and seed."""
     from pathlib import Path
 
-    from rami_core.bot_games import STATISTICS
+    from rami_core.players.bot_games import STATISTICS
 
     runner = CliRunner()
     root = Path(__file__).resolve().parents[1] / "variants"

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rami_core.cards import JOKER_SUIT, Card, parse_cards
-from rami_core.melds import MeldRules, meld_points, read_meld
-from rami_core.profile import Opening
+from rami_core.cards.melds import MeldRules, meld_points, read_meld
+from rami_core.profile.model import Opening
 from rami_core.solver import SolverOptions, best_lay_offs, best_opening, check_solution, solve
 from rami_core.solver import lp as solver_lp
 from rami_core.solver.results import NEG
@@ -632,7 +632,7 @@ def _random_table(rnd, rules: MeldRules):
     """A valid two-deck table of random runs and sets (two jokers), and a hand
     drawn from what is left: the sizes a voleur table reaches late in a round."""
     from rami_core.cards import build_deck
-    from rami_core.melds import rank_at
+    from rami_core.cards.melds import rank_at
 
     left = build_deck(2, 2)
     rnd.shuffle(left)

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rami_core.cards import JOKER_SUIT, Card
-from rami_core.melds import MeldRules, read_meld
+from rami_core.cards.melds import MeldRules, read_meld
 from rami_core.solver import SolverOptions, check_solution, solve
 from rami_core.solver.sweep import PURE_ENV, _Model, _Sweep, compiled_sweep
 from tests.test_solver import positions, rules_strategy, set_prices

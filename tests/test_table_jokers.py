@@ -1,6 +1,6 @@
 """A set's joker is judged on the table, whatever the action that moves it.
 
-rami_core/table_jokers.py reads, from the table before and after, which
+rami_core/referee/table_jokers.py reads, from the table before and after, which
 jokers left a set; the engine refuses, for every lay action, a departure that
 ``jokers.set_swap`` forbids, with the swap's code. Over every preset and
 bundled house file with jokers:
@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import parse_card
-from rami_core.engine import Game, play_on
-from rami_core.errors import RuleError
-from rami_core.loader import load_profile
-from rami_core.melds import SET, Reading
-from rami_core.scenario import start
-from rami_core.table_jokers import joker_departure_refusal, set_departures
+from rami_core.cards.melds import SET, Reading
+from rami_core.game import actions as A
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game, play_on
+from rami_core.referee.position import start
+from rami_core.referee.table_jokers import joker_departure_refusal, set_departures
+from rami_core.words.errors import RuleError
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = sorted(str(p) for p in (ROOT / "variants").glob("*.yaml")) + sorted(
@@ -162,9 +162,9 @@ def test_a_runs_joker_is_judged_alike_by_swap_and_rearrangement(path, case):
 
 
 def test_a_split_run_keeps_its_joker_with_its_own_cards():
-    from rami_core.melds import read_meld
-    from rami_core.rules import Rules
-    from rami_core.table_jokers import run_departures
+    from rami_core.cards.melds import read_meld
+    from rami_core.profile.rules import Rules
+    from rami_core.referee.table_jokers import run_departures
 
     meld_rules = Rules.build(load_profile("voleur_002"), 2).melds
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core import actions as A
-from rami_core.bots import make_bot
 from rami_core.cards import parse_card, parse_cards
-from rami_core.engine import Game
-from rami_core.errors import RuleError
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
-from rami_core.terminal.hint import suggest
+from rami_core.game import actions as A
+from rami_core.players.bots import make_bot
+from rami_core.players.hint import suggest
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
+from rami_core.words.errors import RuleError
 
 SETUP = {"hands": [["2C", "5D", "9S"], ["3H", "4H"]], "stock": ["QD"], "discard": ["KH"]}
 

@@ -13,13 +13,13 @@ from collections import Counter
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import Card, parse_card
-from rami_core.engine import Game
-from rami_core.errors import RuleError
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
-from rami_core.state import DRAW, LAY, OVER
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
+from rami_core.words.errors import RuleError
 
 
 def C(text: str) -> Card:
@@ -278,7 +278,7 @@ def test_timeout_events_account_for_every_card():
 
 
 def test_timeout_plugin_hook_is_called():
-    from rami_core.hookspecs import hookimpl
+    from rami_core.profile.hookspecs import hookimpl
 
     seen = []
 

@@ -27,17 +27,17 @@ import random
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
-from rami_core.bots.base import state_from_view
-from rami_core.bots.planner import Planner
 from rami_core.cards import parse_card
-from rami_core.engine import Game, play_on
-from rami_core.errors import RuleError
-from rami_core.hooks import bundled_plugins, make_plugin
-from rami_core.loader import load_profile
-from rami_core.melds import read_meld
-from rami_core.state import DRAW, LAY, OVER, GameState, TableMeld
-from rami_core.views import view
+from rami_core.cards.melds import read_meld
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER, GameState, TableMeld
+from rami_core.game.views import view
+from rami_core.players.bots.base import state_from_view
+from rami_core.players.bots.planner import Planner
+from rami_core.profile.hooks import bundled_plugins, make_plugin
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game, play_on
+from rami_core.words.errors import RuleError
 from tests.support.house_plugins import LateLayOff, turn_plugins
 from tests.support.playout import RandomBot, Tally, step
 

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import Card, format_card, parse_card, sort_key
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.savegame import seat_record
-from rami_core.state import DRAW, LAY, OVER, GameState
-from rami_core.views import view
+from rami_core.game import actions as A
+from rami_core.game.state import DRAW, LAY, OVER, GameState
+from rami_core.game.views import view
+from rami_core.players.savegame import seat_record
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from tests.support.playout import RandomBot, Tally, play_round
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -368,7 +368,7 @@ def test_every_state_field_is_public_or_hidden():
     in the state a bot rebuilds) or hidden (the stock, other hands, the seed)."""
     from dataclasses import fields
 
-    from rami_core.views import HIDDEN_FIELDS, PUBLIC_FIELDS
+    from rami_core.game.views import HIDDEN_FIELDS, PUBLIC_FIELDS
 
     names = {f.name for f in fields(GameState)}
     assert not HIDDEN_FIELDS & PUBLIC_FIELDS

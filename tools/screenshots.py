@@ -117,8 +117,8 @@ def table_with(
     """A table whose position is `setup` (the scenario format's), with its seats' links."""
     import httpx
 
-    from rami_core.loader import load_profile
-    from rami_core.scenario import build_setup
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.position import build_setup
 
     r = httpx.post(
         f"{srv.url}/api/tables",

@@ -12,7 +12,7 @@ baseline on the round reward (minus the penalty paid, normalised), learns
 that in minutes on a CPU, and its weights can be read. The features are the
 sub-step's kind, and for a discard the card's value and how much it helps
 toward melds with the rest of the hand (rami's own measure,
-`rami_core.bots.hand.usefulness`), for a draw from the discard pile how much
+`rami_core.players.bots.hand.usefulness`), for a draw from the discard pile how much
 its top card would help, for a card added to a meld its value. The weights
 start at zero: uniform over the legal sub-steps.
 
@@ -37,8 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from rami_core import rl
-from rami_core.bots.hand import usefulness
 from rami_core.cards import JOKER_SUIT, Card
+from rami_core.players.bots.hand import usefulness
 from rami_core.rl.faces import JOKER_INDEX
 
 KINDS = [
@@ -86,7 +86,7 @@ def to_card(face: int, copy: int = 0) -> Card:
 
 def useful(hand_counts, face: int, in_hand: bool) -> float:
     """rami's own measure of how much a card helps toward melds with the rest of
-    the hand (rami_core.bots.hand.usefulness), scaled to about 0..1."""
+    the hand (rami_core.players.bots.hand.usefulness), scaled to about 0..1."""
     if face < 0:
         return 0.0
     hand = [to_card(int(f), k) for f in np.flatnonzero(hand_counts) for k in range(int(hand_counts[f]))]

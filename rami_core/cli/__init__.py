@@ -24,6 +24,7 @@ import click
 
 from rami_core import __version__
 from rami_core.cli import check, diff, play, plugins, profiles, puzzle, replay, schema, simulate, solve
+from rami_core.cli import serve as server_command
 from rami_core.cli.common import (
     LANG_KEY,
     cli_words,
@@ -36,9 +37,8 @@ from rami_core.cli.common import (
 )
 from rami_core.cli.schema import add_plugin_schemas
 from rami_core.cli.types import Refused
-from rami_core.errors import InternalError, ProfileError, RamiError
-from rami_core.server import command as server_command
-from rami_core.userfiles import visible
+from rami_core.files.userfiles import visible
+from rami_core.words.errors import InternalError, ProfileError, RamiError
 
 __all__ = ["add_plugin_schemas", "cli", "main", "report_problems", "set_option"]
 
@@ -127,7 +127,7 @@ def show_usage_error(exc: click.exceptions.UsageError, lang: str) -> None:
     words around the option) from the catalogue, from the error's own
     fields (the parameter, the option, its close matches); the message
     rami gave is already in `lang`, one click's types gave is click's."""
-    from rami_core.i18n import Messages
+    from rami_core.words.messages import Messages
 
     msg = Messages(lang)
     ctx = exc.ctx

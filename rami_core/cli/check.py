@@ -12,10 +12,10 @@ from rich.markup import escape
 
 import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
-from rami_core.scenario import Result, run_file, scenario_files
-from rami_core.userfiles import visible
+from rami_core.conformance.scenario import Result, run_file, scenario_files
+from rami_core.files.userfiles import visible
 
-# The frame around a failure, per language (the messages come from rami_core.problems).
+# The frame around a failure, per language (the messages come from rami_core.words.problems).
 FRAME = {
     "en": {"step": "step {n}: ", "setup": "setup: ", "expected": "expected: ", "actual": "actual:   "},
     "fr": {"step": "étape {n} : ", "setup": "setup : ", "expected": "attendu : ", "actual": "obtenu :  "},

@@ -16,8 +16,8 @@ import click
 from rich.console import Console
 
 import rami_core.cli.types as types
-from rami_core.errors import Problem, ProfileError
-from rami_core.userfiles import visible
+from rami_core.files.userfiles import visible
+from rami_core.words.errors import Problem, ProfileError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,16 +77,16 @@ def current_lang(ctx: click.Context | None = None) -> str:
 
 
 def cli_words(key: str, ctx: click.Context | None = None, **params: Any) -> str:
-    """A message of the command line (rami_core.i18n) in the running command's language."""
-    from rami_core.i18n import Messages
+    """A message of the command line (rami_core.words.messages) in the running command's language."""
+    from rami_core.words.messages import Messages
 
     return Messages(current_lang(ctx))(key, **params)
 
 
 def said_words(message: Any, ctx: click.Context | None = None) -> str:
-    """A problem of the catalogue (a Said, rami_core.problems) in the running
+    """A problem of the catalogue (a Said, rami_core.words.problems) in the running
     command's language; other text as written."""
-    from rami_core.problems import words
+    from rami_core.words.problems import words
 
     return words(message, current_lang(ctx))
 
@@ -123,7 +123,7 @@ def report_problems(error: ProfileError, lang: str | None = None) -> None:
 def report_warnings(warnings: list[Problem], lang: str = "en", *, strict: bool = False) -> None:
     """Print a profile's warnings on stderr, one located problem per line,
     each after the word "warning" in `lang` (red where --strict makes them errors)."""
-    from rami_core.problems import FRAME
+    from rami_core.words.problems import FRAME
 
     console = err_console()
     prefix = FRAME.get(lang, FRAME["en"])["warning"]
@@ -159,7 +159,7 @@ def check_overrides(ctx: click.Context, param: click.Parameter, value: tuple[str
 
 def plugin_classes() -> list[tuple[str, str, Any]]:
     """(name, where it comes from, class or the error that kept it from loading), sorted by name."""
-    from rami_core.hooks import bundled_plugins, installed_plugins
+    from rami_core.profile.hooks import bundled_plugins, installed_plugins
 
     bundled = bundled_plugins()
     out: list[tuple[str, str, Any]] = [(name, "bundled", cls) for name, cls in bundled.items()]

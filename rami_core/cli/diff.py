@@ -24,7 +24,7 @@ def _side_set(flag: str, side: str) -> Any:
 
 
 def _label(name: str, overrides: tuple[str, ...]) -> str:
-    from rami_core.userfiles import visible
+    from rami_core.files.userfiles import visible
 
     return visible(name) + "".join(f" --set {visible(o)}" for o in overrides)
 
@@ -80,12 +80,12 @@ def diff_cmd(
         untouched_lines,
         verdict_line,
     )
+    from rami_core.diff.report_words import words
     from rami_core.diff.scenarios import scenario_text
     from rami_core.diff.search import DEFAULT_BUDGET, Search
     from rami_core.diff.settings import settings_diff
     from rami_core.diff.situation import Referee
-    from rami_core.diff.words import words
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     pa = load_profile(a, overrides_a)
     pb = load_profile(b, overrides_b)
@@ -139,8 +139,8 @@ def diff_cmd(
 
 def _games(pa: Any, pb: Any, games: int, seed: int, lang: str, names: tuple[str, str]) -> None:
     """rami simulate --compare's statistics, on the first seat count both play."""
-    from rami_core.bot_games import SimConfig, compare, simulate
     from rami_core.diff.report import games_lines
+    from rami_core.players.bot_games import SimConfig, compare, simulate
 
     counts = [n for n in pa.player_counts() if pb.allows_players(n)]
     if not counts:
@@ -158,9 +158,9 @@ def _write(path: Path, text: str) -> None:
     rename: never through a link, never into a FIFO or a device); a refusal
     is one line, exit 1."""
     from rami_core.cli.common import current_lang
-    from rami_core.printable import visible
-    from rami_core.problems import words
-    from rami_core.userfiles import FileRefused, write_text_safely
+    from rami_core.files.userfiles import FileRefused, write_text_safely
+    from rami_core.words.printable import visible
+    from rami_core.words.problems import words
 
     try:
         write_text_safely(path, text)

@@ -12,11 +12,11 @@ from rich.console import Console
 
 import rami_core.cli.types as types
 from rami_core.cli.common import Seconds, lang_option, one_line
-from rami_core.errors import ProfileError
-from rami_core.hooks import PluginError
-from rami_core.problems import words
-from rami_core.resources import DEFAULT_VARIANT
-from rami_core.userfiles import visible
+from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.files.userfiles import visible
+from rami_core.profile.hooks import PluginError
+from rami_core.words.errors import ProfileError
+from rami_core.words.problems import words
 
 
 def _stdout_can_show_symbols() -> bool:
@@ -142,13 +142,13 @@ def play(
     With no options: Rami 51 against one expert bot, no clock. Type ? during the game for
     the commands. Commands are read line by line when stdin is not a terminal,
     so a game can be scripted."""
-    from rami_core.bots import BOTS, make_bot
-    from rami_core.engine import Game
-    from rami_core.i18n import Messages
-    from rami_core.loader import load_profile
-    from rami_core.savegame import SaveError
+    from rami_core.cards.text import CardStyle
+    from rami_core.players.bots import BOTS, make_bot
+    from rami_core.players.savegame import SaveError
+    from rami_core.profile.loader import load_profile
+    from rami_core.referee.engine import Game
     from rami_core.terminal import Seat, Session, Terminal, read_save
-    from rami_core.terminal.card_text import CardStyle
+    from rami_core.words.messages import Messages
 
     msg = Messages(lang)
     symbols = _stdout_can_show_symbols()
@@ -286,7 +286,7 @@ def play(
 
 
 def _rescue(session: Any, error: Exception, save_path: str | None, err: Console) -> None:
-    from rami_core.savegame import SaveError
+    from rami_core.players.savegame import SaveError
     from rami_core.terminal.saves import write_save
 
     msg = session.msg

@@ -14,7 +14,7 @@ from rami_core.cli.common import cli_words, lang_option, plugin_classes, plugin_
 @lang_option(help="Language of the listing's own words (a plugin's description is its author's).")
 def plugins_command(lang: str) -> None:
     """List the bundled and installed house-rule plugins with their settings."""
-    from rami_core.hooks import settings_model
+    from rami_core.profile.hooks import settings_model
 
     failed = False
     for name, where, cls in plugin_classes():

@@ -8,8 +8,8 @@ import click
 import yaml
 
 from rami_core.cli.common import lang_option, report_problems, report_warnings, set_option
-from rami_core.errors import ProfileError
-from rami_core.userfiles import visible
+from rami_core.files.userfiles import visible
+from rami_core.words.errors import ProfileError
 
 
 @click.command()
@@ -22,8 +22,8 @@ from rami_core.userfiles import visible
 @lang_option
 def variants(show_all: bool, lang: str) -> None:
     """List the presets, one line each: name and description (--all: every profile rami knows by name)."""
-    from rami_core.loader import load_profile
-    from rami_core.resources import house_names, installed_profiles, preset_names
+    from rami_core.files.resources import house_names, installed_profiles, preset_names
+    from rami_core.profile.loader import load_profile
 
     groups = [("", preset_names())]
     if show_all:
@@ -51,7 +51,7 @@ def variants(show_all: bool, lang: str) -> None:
 @lang_option
 def show(variant_or_file: str, overrides: tuple[str, ...], lang: str) -> None:
     """Print the fully resolved profile of a preset or a house-rule file as YAML."""
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     profile = load_profile(variant_or_file, overrides)
     data = profile.model_dump(mode="json")
@@ -76,7 +76,7 @@ def validate(files: tuple[str, ...], strict: bool, lang: str) -> None:
     A profile in which no hand could ever go out is an error; one in which
     hands hardly ever go out is a warning, printed on stderr (exit 0; with
     --strict, exit 1)."""
-    from rami_core.loader import check_profile
+    from rami_core.profile.loader import check_profile
 
     failed = 0
     for name in files:

@@ -16,7 +16,7 @@ import click
 
 import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
-from rami_core.printable import visible
+from rami_core.words.printable import visible
 
 
 @click.group("puzzle")
@@ -34,7 +34,7 @@ def puzzle_group() -> None:
 @lang_option(help="Language of the errors.")
 def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool, lang: str) -> None:
     """Print a new puzzle as one JSON line (save it with `> FILE`, then `rami puzzle play FILE`)."""
-    from rami_core.puzzles.generate import generate
+    from rami_core.puzzles.compose import generate
 
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
@@ -45,7 +45,7 @@ def new_cmd(difficulty: int | None, seed: int | None, variant: str, show: bool, 
 
 
 def _describe(pz, lang: str) -> str:
-    from rami_core.i18n import Messages
+    from rami_core.words.messages import Messages
 
     msg = Messages(lang)
     lines = [msg("puzzle_described", id=pz.id, difficulty=pz.difficulty, goal=pz.goal.kind)]
@@ -64,11 +64,11 @@ def check_cmd(files: tuple[Path, ...], sample: int | None, quiet: bool, bundled:
     """Prove again every puzzle of FILES (default: the bundled collection): the
     referee on the witness, the solver on the goal, no shortcut, every card
     needed, the count of solutions, the moves and the grade."""
-    from rami_core.i18n import Messages
-    from rami_core.problems import words
     from rami_core.puzzles.collection import bundled_path
     from rami_core.puzzles.format import read_file
     from rami_core.puzzles.prove import check
+    from rami_core.words.messages import Messages
+    from rami_core.words.problems import words
 
     msg = Messages(lang)
     # The frame (ok, FAIL, the summary) is the same in every language, as rami check's.
@@ -124,8 +124,8 @@ def collection_cmd(
 ) -> None:
     """Generate a collection of puzzles in ten grades, reproducibly from a seed;
     run again on the same file to go on where it stopped."""
-    from rami_core.i18n import Messages
     from rami_core.puzzles.collection import GRADES, build
+    from rami_core.words.messages import Messages
 
     msg = Messages(lang)
 
@@ -154,13 +154,13 @@ def play_cmd(
     default) or a bundled one of a grade (--difficulty)."""
     from rich.console import Console
 
-    from rami_core.i18n import Messages
-    from rami_core.problems import Said
+    from rami_core.cards.text import CardStyle
     from rami_core.puzzles import collection
     from rami_core.puzzles.format import PuzzleError, read_file
-    from rami_core.puzzles.play import PuzzleSession
     from rami_core.terminal import Terminal
-    from rami_core.terminal.card_text import CardStyle
+    from rami_core.terminal.puzzle_session import PuzzleSession
+    from rami_core.words.messages import Messages
+    from rami_core.words.problems import Said
 
     msg = Messages(lang)
     if sum(x is not None and x is not False for x in (file, difficulty, daily or None)) > 1:

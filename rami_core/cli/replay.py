@@ -10,11 +10,11 @@ from rich.text import Text
 
 import rami_core.cli.types as types
 from rami_core.cli.common import lang_option
-from rami_core.events import EventKind
-from rami_core.i18n import Messages
-from rami_core.narration import Teller, tell
-from rami_core.savegame import SaveError, load
-from rami_core.userfiles import visible
+from rami_core.files.userfiles import visible
+from rami_core.game.events import EventKind
+from rami_core.players.narration import Teller, tell
+from rami_core.players.savegame import SaveError, load
+from rami_core.words.messages import Messages
 
 
 @click.command("replay")

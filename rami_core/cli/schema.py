@@ -16,7 +16,7 @@ from rami_core.cli.common import plugin_classes, plugin_doc
 def schema(protocol: bool, puzzle: bool) -> None:
     """Print the profile JSON Schema (for editor completion of house-rule files),
     each bundled or installed plugin's settings included under `plugins`."""
-    from rami_core.profile import Profile
+    from rami_core.profile.model import Profile
 
     if puzzle:
         from rami_core.puzzles.format import schema as puzzle_schema
@@ -37,7 +37,7 @@ def schema(protocol: bool, puzzle: bool) -> None:
 def add_plugin_schemas(data: dict[str, Any]) -> None:
     """Put each plugin's settings schema under `$defs` (as `plugin_<name>`) and
     name the plugins under the profile's `plugins` property."""
-    from rami_core.hooks import settings_model
+    from rami_core.profile.hooks import settings_model
 
     defs = data.setdefault("$defs", {})
     props: dict[str, Any] = {}

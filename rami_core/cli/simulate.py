@@ -11,16 +11,16 @@ from rich.console import Console
 from rich.table import Table
 
 import rami_core.cli.types as types
-from rami_core.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
-from rami_core.bot_games import simulate as run_simulation
 from rami_core.cli.common import cli_words, lang_option, said_words, set_option
-from rami_core.i18n import MESSAGES, Messages
-from rami_core.resources import DEFAULT_VARIANT
-from rami_core.userfiles import visible
+from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.files.userfiles import visible
+from rami_core.players.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
+from rami_core.players.bot_games import simulate as run_simulation
+from rami_core.words.messages import MESSAGES, Messages
 
 
 def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...]):
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     if variant and rules_file:
         raise click.UsageError(cli_words("give_one"))
@@ -81,7 +81,7 @@ def _print_summary(res: dict, msg: Messages) -> None:
     if len(set(res["bots"])) == 1:
         # One bot type in every seat: a row per seat (or side) says what the
         # seat order is worth; a row per bot would only say the bot wins.
-        from rami_core.bot_games import wilson
+        from rami_core.players.bot_games import wilson
 
         side = len(res["wins_per_seat"]) != res["players"]
         t.add_column(msg("sim_side" if side else "sim_seat"))
@@ -165,7 +165,7 @@ def _print_compare(a: dict, b: dict, cmp: dict, names: tuple[str, str], msg: Mes
 
 def statistics_help() -> str:
     """How each statistic is computed (the same in a run and in --compare)."""
-    from rami_core.bot_games import STATISTICS
+    from rami_core.players.bot_games import STATISTICS
 
     lines = ["\b", "Statistics (the same definitions in a run and in --compare):"]
     for name, stat in STATISTICS.items():
@@ -251,7 +251,7 @@ def simulate_cmd(
     lang,
 ):
     """Play many bot games and print statistics (wins, rounds, turns, penalties, speed)."""
-    from rami_core.bots import BOTS
+    from rami_core.players.bots import BOTS
 
     # More processes than games or cores only costs forks (100,000 asked
     # forked hundreds): the games and the machine set the ceiling.
@@ -273,7 +273,7 @@ def simulate_cmd(
         return SimConfig(profile, players, names, games, seed, turn_cap, round_cap)
 
     if compare_files:
-        from rami_core.loader import load_profile
+        from rami_core.profile.loader import load_profile
 
         pa, pb = (shown(load_profile(f, overrides)) for f in compare_files)
         ra = _run(config(pa), workers, backend, "A")

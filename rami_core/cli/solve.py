@@ -18,14 +18,14 @@ import click
 
 import rami_core.cli.types as types
 from rami_core.cards import Card, CardError, format_card, parse_cards
+from rami_core.cards.melds import MeldRules, Reading, read_meld
 from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
-from rami_core.i18n import Messages
-from rami_core.melds import MeldRules, Reading, read_meld
-from rami_core.problems import Said, said
-from rami_core.profile import Profile
-from rami_core.resources import DEFAULT_VARIANT
-from rami_core.rules import Rules
-from rami_core.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
+from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.files.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.words.messages import Messages
+from rami_core.words.problems import Said, said
 
 # The solver is imported where a position is solved, not with this module:
 # it loads scipy's HiGHS (half a second), which `rami --help` must not pay.
@@ -159,7 +159,7 @@ def solve_position(
         if problem and not proven and sol.melds == [flat]:
             melds = []  # cut before any arrangement was found: nothing to show
         elif problem:  # the solver's answer is always re-checked; a failure is a bug
-            from rami_core.errors import InternalError
+            from rami_core.words.errors import InternalError
 
             raise InternalError(f"the solver's answer does not check: {problem}")
     else:
@@ -205,7 +205,7 @@ def _check_plan(
     """The lay off answer re-checked: every meld valid, the table kept, the rest from the hand."""
     from collections import Counter
 
-    from rami_core.errors import InternalError
+    from rami_core.words.errors import InternalError
 
     bad = [m for m in melds if read_meld(m, rules) is None]
     down = Counter(c for m in melds for c in m)
@@ -273,7 +273,7 @@ def solve_cmd(
     elsewhere its melds keep their places and the answer lays off onto them
     and lays new melds. The answer is a proven optimum unless it says 'not
     proven'. Exit status 1 for a position the game cannot have."""
-    from rami_core.loader import load_profile
+    from rami_core.profile.loader import load_profile
     from rami_core.solver import SolverInputError
 
     if variant and rules_file:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rami_core.engine import Game
-from rami_core.profile import Profile
-from rami_core.scenario import observe
+from rami_core.profile.model import Profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import observe
 
 DEAL_KEYS = ("hand_sizes", "stock_size", "discard_size", "first_player", "turn", "phase")
 

@@ -16,7 +16,7 @@ shows gets the reason the search has evidence for, most certain first:
 - read after a swap only: the set's joker, a joker kept, who may swap mean
   nothing where neither file takes a joker back into the hand;
 - inert: changed alone in A, or put back alone in B, it leaves every rule
-  fact the referee reads (:class:`rami_core.rules.Rules`) as it was at the
+  fact the referee reads (:class:`rami_core.profile.rules.Rules`) as it was at the
   seat counts both play, so no move can be judged otherwise;
 - masked: its own search found situations where it alone changes a ruling,
   and on them A and B rule alike; the settings named are those that, changed
@@ -34,9 +34,9 @@ from typing import Any
 from rami_core.diff.search import SearchResult
 from rami_core.diff.settings import SettingChange, profile_with
 from rami_core.diff.situation import Referee, Situation, disagreement
-from rami_core.profile import Profile
-from rami_core.rules import Rules
-from rami_core.scenario import SetupInvalid, closed_state
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.referee.position import SetupInvalid, closed_state
 
 CLOCK = ("turn.", "plugins.timeout_penalty")  # what the table's clock decides, never a move's referee
 SAME_OUTCOME = ("game.target_outcome",)  # same winner and loser whatever the scores (the module's doc)
@@ -108,7 +108,7 @@ def _setup_refusal(ref: Referee, setup: dict[str, Any]) -> Any | None:
     players = len(setup.get("hands") or [])
     rules = ref.rules(players)
     if rules is None:
-        from rami_core.problems import Said
+        from rami_core.words.problems import Said
 
         return Said("text", text=f"{players} players")
     try:
@@ -116,7 +116,7 @@ def _setup_refusal(ref: Referee, setup: dict[str, Any]) -> Any | None:
     except SetupInvalid as e:
         return e.said
     except ValueError as e:
-        from rami_core.problems import said
+        from rami_core.words.problems import said
 
         return said(str(e))
     return None
@@ -206,7 +206,7 @@ def reason_for(
         ref.rules(n) is not None
         and (
             ref.rules(n).swaps_to_hand  # type: ignore[union-attr]
-            # what frees a set's joker is judged on every rebuild too (rami_core/table_jokers.py)
+            # what frees a set's joker is judged on every rebuild too (rami_core/referee/table_jokers.py)
             or (change.path in ON_REBUILD and ref.rules(n).may_rearrange)  # type: ignore[union-attr]
         )
         for ref in (a, b)

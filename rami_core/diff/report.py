@@ -11,10 +11,10 @@ from typing import Any
 
 from rami_core.diff.deal import DealDifference
 from rami_core.diff.reasons import Reason
+from rami_core.diff.report_words import words
 from rami_core.diff.search import Found
 from rami_core.diff.settings import SettingChange, shown_value
 from rami_core.diff.situation import Referee
-from rami_core.diff.words import words
 
 
 def setting_value(change: SettingChange, value: object, lang: str) -> str:
@@ -44,8 +44,8 @@ def _cards(cards: list[str]) -> str:
 
 
 def _verdict(ruling_error: object, lang: str, outcome: str = "") -> str:
-    from rami_core.errors import RuleError
-    from rami_core.refusals import refusal_words
+    from rami_core.words.errors import RuleError
+    from rami_core.words.refusals import refusal_words
 
     if isinstance(ruling_error, RuleError):
         e = ruling_error
@@ -116,7 +116,7 @@ def verdict_line(found: Found, ref: Referee, lang: str) -> str:
 
 def untouched_lines(reasons: list[tuple[str, Reason]], lang: str) -> list[str]:
     """The settings no situation shows, each with why (:mod:`.reasons`)."""
-    from rami_core.problems import words as said_words
+    from rami_core.words.problems import words as said_words
 
     out = [words(lang, "untouched_title", n=len(reasons))]
     for path, r in reasons:

@@ -18,10 +18,9 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rami_core.actions import action_from_dict
 from rami_core.cards import format_card, parse_card
-from rami_core.diff.candidates import candidates
-from rami_core.diff.generate import (
+from rami_core.cards.melds import read_meld
+from rami_core.diff.edge_setups import (
     Focus,
     aimed_setup,
     end_setup,
@@ -30,13 +29,14 @@ from rami_core.diff.generate import (
     opening_setup,
     random_setup,
 )
+from rami_core.diff.judged_moves import candidates
 from rami_core.diff.settings import SettingChange, moved
 from rami_core.diff.shrink import shrink
 from rami_core.diff.situation import Disagreement, Referee, Situation, disagreement
-from rami_core.engine import Game, play_on
-from rami_core.errors import RuleError
-from rami_core.melds import read_meld
-from rami_core.state import OVER, GameState
+from rami_core.game.actions import action_from_dict
+from rami_core.game.state import OVER, GameState
+from rami_core.referee.engine import Game, play_on
+from rami_core.words.errors import RuleError
 
 DEFAULT_BUDGET = 300  # states tried: every preset pair finishes in seconds (benchmarks/bench_diff.py)
 DEPTH = 3  # moves deep from each state: a draw, a lay, a discard
@@ -281,7 +281,7 @@ class Search:
 
     def _played(self, focus: Focus) -> list[dict[str, Any]]:
         """Turn starts of bot games under A and under B (a few turns apart)."""
-        from rami_core.bots import make_bot
+        from rami_core.players.bots import make_bot
 
         out: list[dict[str, Any]] = []
         players = focus.players[0]

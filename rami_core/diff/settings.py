@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rami_core.profile import Profile
+from rami_core.profile.model import Profile
 
 # What a profile says about itself rather than about the rules.
 NOT_RULES = ("format", "name", "description", "source")
@@ -69,7 +69,7 @@ def settings_diff(a: Profile, b: Profile) -> list[SettingChange]:
 
 
 def _plugin_changes(pa: dict[str, dict[str, Any]], pb: dict[str, dict[str, Any]]) -> list[SettingChange]:
-    from rami_core.hooks import plugin_class, settings_model
+    from rami_core.profile.hooks import plugin_class, settings_model
 
     out: list[SettingChange] = []
     for name in sorted(set(pa) | set(pb)):

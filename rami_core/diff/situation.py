@@ -6,7 +6,7 @@ last of them the move the two referees judge differently. Keeping it in the
 scenario's own form means the shrinker's result is already the club's test:
 nothing is translated between what was found and what is written.
 
-The rulings come from the engine (:func:`rami_core.engine.play_on`) under
+The rulings come from the engine (:func:`rami_core.referee.engine.play_on`) under
 each profile, with the rules built once per profile and seat count: the
 shrinker judges hundreds of variants of one situation.
 """
@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rami_core.actions import ActionFormatError, action_from_dict
 from rami_core.cards import CardError
-from rami_core.engine import Game, play_on
-from rami_core.errors import RuleError
-from rami_core.profile import Profile
-from rami_core.rules import Rules
-from rami_core.scenario import SetupInvalid, closed_state, observe
-from rami_core.state import GameState
+from rami_core.game.actions import ActionFormatError, action_from_dict
+from rami_core.game.state import GameState
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.referee.engine import Game, play_on
+from rami_core.referee.position import SetupInvalid, closed_state, observe
+from rami_core.words.errors import RuleError
 
 # What a move's result is compared on when both referees accept it: the
 # expect keys of docs/scenarios.md that a rule can change (the round's

@@ -21,9 +21,9 @@ proved, the grade's definition, and how a club makes its own collection.
 
 from __future__ import annotations
 
-from .format import FORMAT, Goal, Proof, Puzzle, PuzzleError, read_file
-from .grade import grade
-from .prove import Position, check, prove
+from rami_core.puzzles.format import FORMAT, Goal, Proof, Puzzle, PuzzleError, read_file
+from rami_core.puzzles.grade import grade
+from rami_core.puzzles.prove import Position, check, prove
 
 __all__ = [
     "FORMAT",

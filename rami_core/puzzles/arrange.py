@@ -6,7 +6,7 @@ few table cards must move to reach one. Both need every arrangement, which
 puzzles (a few melds and a few hand cards) make affordable: the smallest
 card still to place must go into some meld, so the search picks every valid
 meld holding it among the cards left and recurses, memoised on the multiset
-left. Meld validity is asked of :func:`rami_core.melds.read_meld` (the one
+left. Meld validity is asked of :func:`rami_core.cards.melds.read_meld` (the one
 reading of the rules); this module only proposes candidates, a superset of
 the valid melds holding a card.
 
@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import product
 
-from ..cards import JOKER, Card
-from ..melds import MeldRules, rank_at, read_meld
+from rami_core.cards import JOKER, Card
+from rami_core.cards.melds import MeldRules, rank_at, read_meld
 
 Face = tuple[int, int]
 Meld = tuple[Face, ...]

@@ -18,11 +18,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..problems import Said, said
-from ..userfiles import FileRefused, open_append_safely
-from .format import Puzzle, PuzzleError, read_file, read_lines
-from .generate import SCHEDULE, _attempt_shape
-from .prove import puzzle_rules
+from rami_core.files.userfiles import FileRefused, open_append_safely
+from rami_core.puzzles.compose import SCHEDULE, _attempt_shape
+from rami_core.puzzles.format import Puzzle, PuzzleError, read_file, read_lines
+from rami_core.puzzles.prove import puzzle_rules
+from rami_core.words.problems import Said, said
 
 BUNDLED = "voleur.jsonl"
 GRADES = range(1, 11)

@@ -18,10 +18,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..cards import Card, CardError, format_card, parse_cards, sort_key
-from ..errors import RamiError
-from ..problems import Said, from_validation, said
-from ..userfiles import FileRefused, read_regular_file
+from rami_core.cards import Card, CardError, format_card, parse_cards, sort_key
+from rami_core.files.userfiles import FileRefused, read_regular_file
+from rami_core.words.errors import RamiError
+from rami_core.words.problems import Said, from_validation, said
 
 FORMAT = "rami-puzzle/1"
 

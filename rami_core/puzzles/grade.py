@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 
-from .format import Proof
+from rami_core.puzzles.format import Proof
 
 MOVES_WEIGHT = 16  # more than the rest of the score can reach
 

@@ -2,12 +2,12 @@
 
 :func:`prove` takes a position and a goal and returns the :class:`Proof`:
 
-* the solver's certificate (:func:`rami_core.solver.solve` proves the most
+* the solver's certificate (:func:`rami_core.solver.whole_table` proves the most
   hand cards, or points, a rearrangement lays; the goal must be within it);
 * every final table reaching the goal (:mod:`.arrange`), hence the count of
   solutions, the fewest card moves and melds broken, and the witness (the
   closest solution), which the referee itself plays (a ``Rearrange`` applied
-  by :class:`rami_core.engine.Game` to the position);
+  by :class:`rami_core.referee.engine.Game` to the position);
 * no shortcut: no final table that keeps every meld as it lies (lay offs and
   new melds only, zero moves) reaches the goal; :func:`best_lay_offs` proves
   the same by its own search where the goal counts cards;
@@ -33,18 +33,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
-from .. import actions as A
-from ..cards import Card, build_deck
-from ..errors import Located, ProfileError, RuleError
-from ..loader import load_profile
-from ..melds import read_meld, why_invalid
-from ..problems import Said
-from ..profile import Profile
-from ..rules import Rules
-from ..scenario import build_setup
-from ..solver import best_lay_offs, solve
-from .arrange import DEFAULT_CAP, Arranger, Face, Meld, Table, faces, moves_and_broken
-from .format import Bots, Goal, Proof, Puzzle, PuzzleError, cards_text, meld_text
+from rami_core.cards import Card, build_deck
+from rami_core.cards.melds import read_meld, why_invalid
+from rami_core.game import actions as A
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, Meld, Table, faces, moves_and_broken
+from rami_core.puzzles.format import Bots, Goal, Proof, Puzzle, PuzzleError, cards_text, meld_text
+from rami_core.referee.position import build_setup
+from rami_core.solver import best_lay_offs, solve
+from rami_core.words.errors import Located, ProfileError, RuleError
+from rami_core.words.problems import Said
 
 EFFORT_LADDER = tuple(250 * 2**k for k in range(12))  # 250 .. 512,000 search states
 BOT_ACTIONS = 12  # a bot's turn is a few actions; more is a loop
@@ -254,7 +254,7 @@ def referee_plays(pos: Position, witness: Sequence[Sequence[Card]]) -> Said | No
 
 def bot_reaches(pos: Position, name: str) -> bool:
     """Whether the bot, playing seat 0's turn, lays what the goal asks."""
-    from ..bots import make_bot
+    from rami_core.players.bots import make_bot
 
     game = game_of(pos)
     bot = make_bot(name, 0)
@@ -366,8 +366,8 @@ def check(pz: Puzzle) -> tuple[list[Said], list[Said]]:
     """Prove a stored puzzle again: (problems, notes). A problem is a claim
     that does not hold; a note, a measure of the bots or the solver's effort
     that differs from the one recorded (their searches may change). Each is
-    a problem of the catalogue (rami_core.problems), worded in any language."""
-    from .grade import grade
+    a problem of the catalogue (rami_core.words.problems), worded in any language."""
+    from rami_core.puzzles.grade import grade
 
     problems: list[Said] = []
     notes: list[Said] = []

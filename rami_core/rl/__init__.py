@@ -17,13 +17,13 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from ..loader import load_profile
-from ..profile import Profile
-from .aec import RamiEnv
-from .compact import CompactLayout
-from .layout import ActionLayout, SubStep
-from .observe import ObservationLayout
-from .single import ILLEGAL, Opponent, SavedPolicy
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Profile
+from rami_core.rl.aec import RamiEnv
+from rami_core.rl.compact import CompactLayout
+from rami_core.rl.layout import ActionLayout, SubStep
+from rami_core.rl.observe import ObservationLayout
+from rami_core.rl.single import ILLEGAL, Opponent, SavedPolicy
 
 
 def load(variant: str | Profile, rules: Mapping[str, Any] | None = None) -> Profile:
@@ -123,7 +123,7 @@ def single_agent_env(
     (ValueError). `mask_in_observation=False`: the observation is the vector
     alone (a Box, what SB3's MlpPolicy takes), the mask read through
     `action_masks()` as sb3-contrib's MaskablePPO does."""
-    from .single import RamiSingleAgentEnv
+    from rami_core.rl.single import RamiSingleAgentEnv
 
     out = RamiSingleAgentEnv(
         raw_env(variant, rules, players, seed, plugins, **options),
@@ -163,7 +163,7 @@ HOUSE_ID = f"{NAMESPACE}/house-v0"
 
 def gym_id(variant: str) -> str:
     """The Gymnasium id of a preset (`rami/rami51-v0`); any other profile is `rami/house-v0`."""
-    from ..resources import preset_names
+    from rami_core.files.resources import preset_names
 
     return f"{NAMESPACE}/{variant}-v0" if variant in preset_names() else HOUSE_ID
 
@@ -191,7 +191,7 @@ def register_gym_envs() -> list[str]:
     changes). Returns the ids."""
     import gymnasium
 
-    from ..resources import preset_names
+    from rami_core.files.resources import preset_names
 
     ids = []
     for name in [*preset_names(), None]:

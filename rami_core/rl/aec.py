@@ -22,18 +22,18 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .. import actions as A
-from ..engine import Game
-from ..profile import Profile
-from ..rules import Rules
-from ..savegame import to_save
-from ..state import OVER
-from .compact import CompactLayout
-from .draft import Draft
-from .faces import FACES, JOKER_INDEX, face_index
-from .layout import ActionLayout, SubStep, table_slots
-from .legal import TurnOracle
-from .observe import ObservationLayout, draft_fields, encode
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.players.savegame import to_save
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.referee.engine import Game
+from rami_core.rl.compact import CompactLayout
+from rami_core.rl.draft import Draft
+from rami_core.rl.faces import FACES, JOKER_INDEX, face_index
+from rami_core.rl.layout import ActionLayout, SubStep, table_slots
+from rami_core.rl.mask import TurnOracle
+from rami_core.rl.observe import ObservationLayout, draft_fields, encode
 
 EPISODES = ("round", "game")
 REWARDS = ("round", "game")
@@ -451,7 +451,7 @@ class RamiEnv(AECEnv):
     # ------------------------------------------------------------ records
 
     def to_save(self) -> dict[str, Any]:
-        """The game so far as a saved game (rami_core.savegame): `rami replay` reads it."""
+        """The game so far as a saved game (rami_core.players.savegame): `rami replay` reads it."""
         return to_save(self._require_game())
 
     def render(self) -> str | None:
@@ -469,7 +469,7 @@ class RamiEnv(AECEnv):
         return text
 
     def _text(self) -> str:
-        from ..cards import format_card
+        from rami_core.cards import format_card
 
         game = self._require_game()
         s = game.state

@@ -23,7 +23,7 @@ import traceback
 import warnings
 from collections.abc import Callable
 
-from ..resources import house_names, preset_names
+from rami_core.files.resources import house_names, preset_names
 
 # The libraries' own strength: PettingZoo's api_test at 1,000 cycles and
 # seed_test at 500 (the cycles their own classic environments are tested at).
@@ -50,7 +50,7 @@ def _checks(name: str, require_sb3: bool) -> dict[str, Callable[[], str | None]]
     from gymnasium.utils.env_checker import check_env as gym_check_env
     from pettingzoo.test import api_test, render_test, seed_test
 
-    from . import env, single_agent_env
+    from rami_core.rl import env, single_agent_env
 
     def api() -> None:
         api_test(env(name, seed=5), num_cycles=API_CYCLES, verbose_progress=False)

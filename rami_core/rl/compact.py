@@ -34,25 +34,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .draft import Draft, Group
-from .faces import FACES, JOKER_INDEX, NATURALS
-from .layout import (
+from rami_core.rl.draft import Draft, Group
+from rami_core.rl.faces import FACES, JOKER_INDEX, NATURALS
+from rami_core.rl.layout import (
     COMMIT_MELD as FULL_COMMIT_MELD,
 )
-from .layout import (
+from rami_core.rl.layout import (
     COMMIT_REARRANGE as FULL_COMMIT_REARRANGE,
 )
-from .layout import (
+from rami_core.rl.layout import (
     DRAW_DISCARD as FULL_DRAW_DISCARD,
 )
-from .layout import (
+from rami_core.rl.layout import (
     DRAW_STOCK as FULL_DRAW_STOCK,
 )
-from .layout import (
+from rami_core.rl.layout import (
     END_TURN as FULL_END_TURN,
 )
-from .layout import ActionLayout
-from .legal import TurnOracle
+from rami_core.rl.layout import ActionLayout
+from rami_core.rl.mask import TurnOracle
 
 DRAW_STOCK, DRAW_DISCARD, END_TURN, COMMIT_MELD, COMMIT_REARRANGE = range(5)
 SINGLES = 5
@@ -86,8 +86,8 @@ class CompactLayout:
         self._cache: tuple[np.ndarray, dict[int, Plan]] | None = None
 
     def describe(self, index: int, plans: dict[int, Plan] | None = None) -> str:
-        from ..cards import format_card
-        from .faces import face_card
+        from rami_core.cards import format_card
+        from rami_core.rl.faces import face_card
 
         if not 0 <= index < self.size:
             raise ValueError(f"action {index} is outside the space (0 to {self.size - 1})")

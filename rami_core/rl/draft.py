@@ -22,8 +22,8 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..cards import JOKER, Card
-from .faces import JOKER_INDEX, face_card
+from rami_core.cards import JOKER, Card
+from rami_core.rl.faces import JOKER_INDEX, face_card
 
 
 @dataclass(frozen=True, order=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cards import JOKER, JOKER_SUIT, Card
+from rami_core.cards import JOKER, JOKER_SUIT, Card
 
 NATURALS = 52
 JOKER_INDEX = 52

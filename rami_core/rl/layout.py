@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..rules import Rules
-from .faces import FACES, NATURALS
+from rami_core.profile.rules import Rules
+from rami_core.rl.faces import FACES, NATURALS
 
 # Single sub-steps, in this order at the start of the space.
 DRAW_STOCK = 0
@@ -155,8 +155,8 @@ class ActionLayout:
 
     def describe(self, index: int) -> str:
         """A short readable name, e.g. `lay_off 7H -> 3`."""
-        from ..cards import format_card
-        from .faces import face_card
+        from rami_core.cards import format_card
+        from rami_core.rl.faces import face_card
 
         s = self.decode(index)
         text = s.kind

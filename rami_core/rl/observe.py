@@ -1,4 +1,4 @@
-"""A seat's observation: its view (rami_core.views) and its draft as fixed-size arrays.
+"""A seat's observation: its view (rami_core.game.views) and its draft as fixed-size arrays.
 
 `encode` builds it from `Game.view(seat)`, so it holds what the seat may
 know and nothing more: its own hand, the table, the discard pile, the counts
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
-from ..melds import AMBIGUOUS, RUN, SET
-from ..state import DRAW, LAY, OVER, GameState, TableMeld
-from ..views import SeatView
-from .draft import Draft
-from .faces import FACE_OF, FACES, JOKER_INDEX, face_index
+from rami_core.cards.melds import AMBIGUOUS, RUN, SET
+from rami_core.game.state import DRAW, LAY, OVER, GameState, TableMeld
+from rami_core.game.views import SeatView
+from rami_core.rl.draft import Draft
+from rami_core.rl.faces import FACE_OF, FACES, JOKER_INDEX, face_index
 
 BIG = 1_000_000  # bound for scores and the round number
 

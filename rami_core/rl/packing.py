@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from itertools import combinations, compress
 from operator import attrgetter, gt
 
-from ..melds import RUN, SET, read_meld
-from ..rules import OpeningNeed, Rules
-from .draft import Group
-from .faces import FACES, JOKER_INDEX
+from rami_core.cards.melds import RUN, SET, read_meld
+from rami_core.profile.rules import OpeningNeed, Rules
+from rami_core.rl.draft import Group
+from rami_core.rl.faces import FACES, JOKER_INDEX
 
 # Kinds a packing holds, as bits.
 PURE = 1

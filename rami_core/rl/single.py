@@ -1,7 +1,7 @@
 """One learning agent against rami bots, as a Gymnasium environment.
 
 The agent plays one seat through the same sub-steps as the AEC
-environment; the other seats are bots (rami_core.bots: random, greedy,
+environment; the other seats are bots (rami_core.players.bots: random, greedy,
 expert...) that see only their own view and play whole engine actions.
 `action_masks()` returns the current mask for libraries that ask for it
 (e.g. sb3-contrib's MaskablePPO).
@@ -16,11 +16,11 @@ from typing import Any, TypeAlias
 import gymnasium as gym
 import numpy as np
 
-from .. import actions as A
-from ..bots import make_bot
-from ..errors import RuleError
-from ..state import OVER
-from .aec import RamiEnv
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.players.bots import make_bot
+from rami_core.rl.aec import RamiEnv
+from rami_core.words.errors import RuleError
 
 BOT_STEP_CAP = 200  # a bot still playing after this many actions in one turn lets its clock run out
 

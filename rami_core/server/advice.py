@@ -2,8 +2,8 @@
 terminal's hint, and whether a move being prepared would be accepted.
 
 The page judges nothing itself: the rules panel comes from the profile
-(`rami_core.rules_words`), the hint from the terminal's planner
-(`rami_core.terminal.hint`), and a check from the engine and the meld
+(`rami_core.players.rules_words`), the hint from the terminal's planner
+(`rami_core.players.hint`), and a check from the engine and the meld
 reader on a copy of the state (`engine.play_on`: nothing is changed,
 nothing stored, nobody told).
 """
@@ -12,24 +12,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .. import actions as A
-from ..cards import Card, CardError, parse_card
-from ..engine import play_on
-from ..errors import RuleError
-from ..i18n import Messages
-from ..melds import read_meld, why_invalid
-from ..refusals import Reason, refusal_json
-from ..rules_words import rules_panel
-from ..state import card_code
-from ..terminal.hint import hint_words
-from .protocol import ServerError
-from .words import Words, page_lang
+from rami_core.cards import Card, CardError, parse_card
+from rami_core.cards.melds import read_meld, why_invalid
+from rami_core.game import actions as A
+from rami_core.game.state import card_code
+from rami_core.players.hint import hint_words
+from rami_core.players.rules_words import rules_panel
+from rami_core.referee.engine import play_on
+from rami_core.server.page_words import Words, page_lang
+from rami_core.server.protocol import ServerError
+from rami_core.words.errors import RuleError
+from rami_core.words.messages import Messages
+from rami_core.words.refusals import Reason, refusal_json
 
 if TYPE_CHECKING:
-    from ..state import GameState
-    from ..views import SeatView
-    from .hub import Hub
-    from .table import Table
+    from rami_core.game.state import GameState
+    from rami_core.game.views import SeatView
+    from rami_core.server.hub import Hub
+    from rami_core.server.table import Table
 
 
 def table_rules(t: Table, lang: str) -> dict[str, Any]:
@@ -59,7 +59,7 @@ def hint_of(view: SeatView, t: Table, lang: str) -> dict[str, Any]:
     """The terminal's hint for the seat to play, in the page's words: the
     moves said, not the terminal's commands (nothing is typed on the page)."""
     words = Words(lang)
-    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)), typed=False)
+    ok, text = hint_words(view, t.game.rules, words.msg, lambda c: words.card(_code(c)))
     return {"ok": ok, "text": text}
 
 

@@ -25,23 +25,30 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BOTS
-from ..errors import Problem, ProfileError, RuleError
-from ..refusals import refusal_json
-from ..resources import preset_names
-from ..userfiles import loads_json
-from .advice import check_action, hint_of, hint_view, table_rules
-from .guard import EXCEPTION_HANDLERS, CrossSite, LastResort, json_body
-from .hub import EXPIRE_AFTER, Hub
-from .limits import Limits, peer
-from .lobby import described, house_names, profile_and_warnings
-from .protocol import CLIENT_ADAPTER, CreateTable, PublicJoin, ServerError, schemas, validation_message
-from .public import PublicRoom, load_offers
-from .puzzles import ROUTES as puzzle_routes
-from .store import Store
-from .table import Conn
-from .views import summary
-from .words import Words, page_lang, table_events
+from rami_core.files.resources import preset_names
+from rami_core.files.userfiles import loads_json
+from rami_core.players.bots import BOTS
+from rami_core.server.advice import check_action, hint_of, hint_view, table_rules
+from rami_core.server.client_view import summary
+from rami_core.server.guard import EXCEPTION_HANDLERS, CrossSite, LastResort, json_body
+from rami_core.server.hub import EXPIRE_AFTER, Hub
+from rami_core.server.limits import Limits, peer
+from rami_core.server.lobby import described, house_names, profile_and_warnings
+from rami_core.server.page_words import Words, page_lang, table_events
+from rami_core.server.protocol import (
+    CLIENT_ADAPTER,
+    CreateTable,
+    PublicJoin,
+    ServerError,
+    schemas,
+    validation_message,
+)
+from rami_core.server.public import PublicRoom, load_offers
+from rami_core.server.puzzle_pages import ROUTES as puzzle_routes
+from rami_core.server.store import Store
+from rami_core.server.table import Conn
+from rami_core.words.errors import Problem, ProfileError, RuleError
+from rami_core.words.refusals import refusal_json
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_WS_MESSAGE = 256 * 1024

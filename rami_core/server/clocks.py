@@ -17,15 +17,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from .. import actions as A
-from ..caps import ROUND_CAP, TURN_CAP, round_capped
-from ..errors import RuleError
-from ..state import OVER
-from .protocol import ServerError
-from .table import Table
+from rami_core.game import actions as A
+from rami_core.game.state import OVER
+from rami_core.referee.caps import ROUND_CAP, TURN_CAP, round_capped
+from rami_core.server.protocol import ServerError
+from rami_core.server.table import Table
+from rami_core.words.errors import RuleError
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from rami_core.server.hub import Hub
 
 
 def loop_time() -> float:

@@ -2,7 +2,7 @@
 change anything, and what any failure answers.
 
 * :func:`json_body` is the only reader of a request's body: a size cap, then
-  :func:`rami_core.userfiles.loads_json` (integers bounded in digits, no NaN
+  :func:`rami_core.files.userfiles.loads_json` (integers bounded in digits, no NaN
   or Infinity, no key twice in an object, nesting bounded), 413 or 400
   ``invalid_json`` otherwise.
 * :class:`CrossSite` refuses a state-changing request (POST, PUT, PATCH,
@@ -26,11 +26,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ..errors import RuleError
-from ..refusals import refusal_json
-from ..userfiles import loads_json
-from .protocol import ServerError
-from .words import Words
+from rami_core.files.userfiles import loads_json
+from rami_core.server.page_words import Words
+from rami_core.server.protocol import ServerError
+from rami_core.words.errors import RuleError
+from rami_core.words.refusals import refusal_json
 
 MAX_BODY = 2 * 1024 * 1024
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})

@@ -20,19 +20,19 @@ from typing import Any, TypeAlias
 
 from pydantic import ValidationError
 
-from .. import actions as A
-from ..bots import BOTS, make_bot
-from ..cards import CardError
-from ..engine import Game
-from ..errors import RuleError
-from ..events import Event, EventKind
-from ..profile import Profile
-from ..refusals import Reason
-from ..savegame import to_save
-from ..state import LAY, OVER
-from .clocks import schedule
-from .lobby import profile_from_request
-from .protocol import (
+from rami_core.cards import CardError
+from rami_core.game import actions as A
+from rami_core.game.events import Event, EventKind
+from rami_core.game.state import LAY, OVER
+from rami_core.players.bots import BOTS, make_bot
+from rami_core.players.savegame import to_save
+from rami_core.profile.model import Profile
+from rami_core.referee.engine import Game
+from rami_core.server.client_view import build_view, cached_view
+from rami_core.server.clocks import schedule
+from rami_core.server.lobby import profile_from_request
+from rami_core.server.page_words import Words, default_name, event_message
+from rami_core.server.protocol import (
     ACTION_ADAPTER,
     ACTION_MODELS,
     MAX_NAME,
@@ -42,11 +42,11 @@ from .protocol import (
     validation_message,
     wire_parts,
 )
-from .store import Store, StoreBusy, StoredTable, Writer
-from .table import HUMAN, Conn, Seat, Table, dumps, new_code, plain_code
-from .views import build_view, cached_view
-from .words import Words, default_name, event_message
-from .work import Work
+from rami_core.server.store import Store, StoreBusy, StoredTable, Writer
+from rami_core.server.table import HUMAN, Conn, Seat, Table, dumps, new_code, plain_code
+from rami_core.server.work import Work
+from rami_core.words.errors import RuleError
+from rami_core.words.refusals import Reason
 
 # What accept plays: an action, or a function of the table's state giving it
 # (called under the table's lock: a timeout names the seat then to play).

@@ -19,11 +19,11 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .protocol import ServerError
+from rami_core.server.protocol import ServerError
 
 if TYPE_CHECKING:
-    from .hub import Hub
-    from .table import Table
+    from rami_core.server.hub import Hub
+    from rami_core.server.table import Table
 
 PUBLIC_TICKETS_PER_CLIENT = 4  # "play now" tickets one client may hold at once (waiting or in play)
 PUBLIC_JOINS_PER_CLIENT = 30  # "play now" clicks one client may make in TABLES_WINDOW seconds

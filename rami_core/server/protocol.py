@@ -6,7 +6,7 @@ prints the JSON Schemas generated from them, so a client written in another
 language validates against the same text the server enforces. Actions keep
 the scenario format's dict form (`{"draw": "stock"}`), without `player`: the
 seat comes from the token. Their models are derived from the engine's codec
-(rami_core.actions: the kinds, the piles, the swap's `card` xor `cards`), with
+(rami_core.game.actions: the kinds, the piles, the swap's `card` xor `cards`), with
 the server's bounds on sizes; a validated model goes to the codec's
 `action_from_parts` as it is (`wire_parts`), never through a dict.
 """
@@ -29,8 +29,8 @@ from pydantic import (
     model_validator,
 )
 
-from .. import actions as A
-from ..profile import Descriptions
+from rami_core.game import actions as A
+from rami_core.profile.model import Descriptions
 
 Card = Annotated[
     str,
@@ -89,7 +89,7 @@ _Melds = Annotated[list[CardList], Field(min_length=1, max_length=MAX_MELDS), Af
 
 # The wire's bounds on each engine action a client may send (a timeout is the
 # clock's, never a client's): the kinds, their keys and their rules are the
-# codec's (rami_core.actions), the sizes are the server's.
+# codec's (rami_core.game.actions), the sizes are the server's.
 _WIRE_VALUES: dict[str, tuple[Any, Any]] = {
     "draw": (A.Pile, ...),
     "meld": (
@@ -286,7 +286,7 @@ class RefusalFields(BaseModel):
     language; a server code (a malformed request) has only code and message."""
 
     reason: str | None = Field(
-        default=None, description="The refusal catalogue's key (rami_core.refusals.REFUSALS), if any."
+        default=None, description="The refusal catalogue's key (rami_core.words.refusals.REFUSALS), if any."
     )
     params: dict[str, Any] | None = Field(
         default=None, description="The reason's named parameters (cards, meld counted from 0, points...)."
@@ -339,7 +339,7 @@ class Refusal(RefusalFields):
 
 
 class Bounds(BaseModel):
-    """What bounds the lays too many to list (rami_core.legal.Bounds)."""
+    """What bounds the lays too many to list (rami_core.referee.legal.Bounds)."""
 
     opening: dict[str, Any] | None = Field(
         description="The opening need a lay must meet (points, pure_run, run_and_set, jokers, "
@@ -369,7 +369,7 @@ class Offer(BaseModel):
 
 
 class Legal(BaseModel):
-    """What the seat may do now (rami_core.legal.legal_moves): the kinds
+    """What the seat may do now (rami_core.referee.legal.legal_moves): the kinds
     allowed, and per kind its moves or its refusal."""
 
     allowed: list[str] = Field(description="The kinds allowed, in order: draw_stock, draw_discard, meld, ...")

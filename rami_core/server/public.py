@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..profile import Profile
-from ..refusals import LANGS
-from ..resources import preset_names
-from ..rules import Rules
-from .clocks import loop_time, retrying
-from .protocol import (
+from rami_core.files.resources import preset_names
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
+from rami_core.server.clocks import loop_time, retrying
+from rami_core.server.protocol import (
     MAX_NAME,
     MAX_VARIANT_NAME,
     CreateTable,
@@ -40,11 +39,12 @@ from .protocol import (
     plain_description,
     plain_text,
 )
-from .table import HUMAN
+from rami_core.server.table import HUMAN
+from rami_core.words.refusals import LANGS
 
 if TYPE_CHECKING:
-    from .hub import Hub
-    from .limits import Limits
+    from rami_core.server.hub import Hub
+    from rami_core.server.limits import Limits
 
 PUBLIC_BOT = "greedy"  # who takes a seat nobody came for
 PUBLIC_TURN_SECONDS = 120  # Ramio's public games: 120 s a turn
@@ -100,7 +100,7 @@ def clocked(source: str | Path) -> Profile:
     """The profile a public table is played with: its own turn clock, or
     PUBLIC_TURN_SECONDS, so that a person who leaves is played by the timeout
     (the clock put on as any `--set` is, by the loader)."""
-    from ..loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     profile = load_profile(source)
     if turn_seconds(profile):

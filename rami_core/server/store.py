@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..problems import Said
+from rami_core.words.problems import Said
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (

@@ -11,10 +11,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot
-from ..engine import Game
-from ..state import OVER
-from .protocol import ServerError
+from rami_core.game.state import OVER
+from rami_core.players.bots import Bot
+from rami_core.referee.engine import Game
+from rami_core.server.protocol import ServerError
 
 HUMAN = "human"
 MAX_QUEUED = 2000  # messages waiting unread: then the connection is dropped

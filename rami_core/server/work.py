@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .protocol import ServerError
+from rami_core.server.protocol import ServerError
 
 T = TypeVar("T")
 

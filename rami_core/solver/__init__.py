@@ -115,10 +115,10 @@ Every solve is bounded by a count of search states (``max_states``, default
 
 from __future__ import annotations
 
-from .best_opening import OPENING_MAX_STATES, StateBudget, best_opening
-from .check import check_position
-from .lay_offs import best_lay_offs
-from .results import (
+from rami_core.solver.best_opening import OPENING_MAX_STATES, StateBudget, best_opening
+from rami_core.solver.deck_check import check_position
+from rami_core.solver.lay_offs import best_lay_offs
+from rami_core.solver.results import (
     DEFAULT_MAX_STATES,
     DEFAULT_OPTIONS,
     LayOffPlan,
@@ -127,7 +127,7 @@ from .results import (
     SolverOptions,
     SolverTimeout,
 )
-from .solve import check_solution, solve
+from rami_core.solver.whole_table import check_solution, solve
 
 __all__ = [
     "DEFAULT_MAX_STATES",

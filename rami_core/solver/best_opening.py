@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from ..cards import Card
-from ..melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
-from .results import DEFAULT_OPTIONS, SolverOptions
+from rami_core.cards import Card
+from rami_core.cards.melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
+from rami_core.solver.results import DEFAULT_OPTIONS, SolverOptions
 
 
 @lru_cache(maxsize=256)

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
-from ..cards import Card
-from ..errors import InternalError
-from ..melds import SET, MeldRules, Reading, lay_off_positional, read_meld
-from .results import DEFAULT_MAX_STATES, LayOffPlan
-from .solve import solve
+from rami_core.cards import Card
+from rami_core.cards.melds import SET, MeldRules, Reading, lay_off_positional, read_meld
+from rami_core.solver.results import DEFAULT_MAX_STATES, LayOffPlan
+from rami_core.solver.whole_table import solve
+from rami_core.words.errors import InternalError
 
 
 def _addition_options(idx: int, reading: Reading, hand: list[Card], rules: MeldRules):

@@ -1,4 +1,4 @@
-"""A linear-programming path for :func:`rami_core.solver.solve`, exact by certificate.
+"""A linear-programming path for :func:`rami_core.solver.whole_table`, exact by certificate.
 
 The table and the hand are a multiset of faces; an arrangement is a multiset
 of melds. Every meld the cards could form is a column (its natural faces and
@@ -48,7 +48,7 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 from scipy.sparse import csc_matrix, vstack
 
-from ..melds import MeldRules
+from rami_core.cards.melds import MeldRules
 
 try:  # scipy's binding of HiGHS itself (scipy 1.15 and later): see _relaxation
     from scipy.optimize._highspy import _core as _highs_core

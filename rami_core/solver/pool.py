@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..cards import Card
+from rami_core.cards import Card
 
 
 class CardPool:

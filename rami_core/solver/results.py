@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from ..cards import Card, card_points
-from ..errors import RamiError
-from ..melds import Reading
+from rami_core.cards import Card, card_points
+from rami_core.cards.melds import Reading
+from rami_core.words.errors import RamiError
 
 NEG = -(10**18)
 

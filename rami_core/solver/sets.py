@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from functools import cache
 from itertools import combinations, product
 
-from ..melds import MeldRules
+from rami_core.cards.melds import MeldRules
 
 
 @cache

@@ -13,11 +13,11 @@ from functools import cache
 from itertools import product
 from typing import Any, cast
 
-from ..cards import JOKER_SUIT, Card
-from ..errors import InternalError
-from ..melds import MeldRules
-from .results import NEG, SolverTimeout
-from .sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
+from rami_core.cards import JOKER_SUIT, Card
+from rami_core.cards.melds import MeldRules
+from rami_core.solver.results import NEG, SolverTimeout
+from rami_core.solver.sets import _set_cap, _set_groups, _set_joker_options, _sets_completable
+from rami_core.words.errors import InternalError
 
 PURE_ENV = "RAMI_SOLVER_PURE"
 # The priced relaxation's unit: prices (hand weights minus the LP's duals)
@@ -34,7 +34,7 @@ def compiled_sweep() -> Any:
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         return None
     try:
-        from . import _sweepc  # type: ignore[attr-defined]
+        from rami_core.solver import _sweepc  # type: ignore[attr-defined]
     except ImportError:
         return None
     if not hasattr(_sweepc.Sweep, "set_prices"):

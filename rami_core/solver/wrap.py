@@ -11,10 +11,10 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-from ..cards import Card
-from ..melds import MeldRules, read_meld, read_set
-from .pool import CardPool
-from .results import NEG, SolverTimeout
+from rami_core.cards import Card
+from rami_core.cards.melds import MeldRules, read_meld, read_set
+from rami_core.solver.pool import CardPool
+from rami_core.solver.results import NEG, SolverTimeout
 
 
 def _candidate_melds(avail: Counter, jokers: int, rules: MeldRules) -> list[tuple[tuple, int]]:

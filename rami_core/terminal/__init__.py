@@ -10,14 +10,14 @@
 - :mod:`.saves`: saved games with their seating
 - :mod:`.session`: the game loop (people, bots, round ends)
 
-The words are in rami_core.i18n and the narration of events in
-rami_core.narration, shared with `rami replay`.
+The words are in rami_core.words.messages and the narration of events in
+rami_core.players.narration, shared with `rami replay`.
 """
 
 from __future__ import annotations
 
-from .console import Terminal
-from .saves import read_save, write_save
-from .session import Seat, Session
+from rami_core.terminal.console import Terminal
+from rami_core.terminal.saves import read_save, write_save
+from rami_core.terminal.session import Seat, Session
 
 __all__ = ["Seat", "Session", "Terminal", "read_save", "write_save"]

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import Card, CardError
-from .card_text import parse_input_card
+from rami_core.cards import Card, CardError
+from rami_core.cards.text import parse_input_card
 
 
 class CommandError(ValueError):

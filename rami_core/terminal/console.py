@@ -28,7 +28,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..userfiles import visible
+from rami_core.files.userfiles import visible
 
 TIMEOUT = "\x00timeout"
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import actions as A
-from ..cards import Card
-from ..views import SeatView
-from . import commands as C
+from rami_core.cards import Card
+from rami_core.game import actions as A
+from rami_core.game.views import SeatView
+from rami_core.terminal import commands as C
 
 
 def to_action(seat: int, cmd: C.Command, view: Callable[[], SeatView]) -> A.Action | None:

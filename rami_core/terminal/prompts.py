@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .console import TIMEOUT, Terminal
+from rami_core.terminal.console import TIMEOUT, Terminal
 
 YES_WORDS = ("y", "yes", "o", "oui")
 NO_WORDS = ("n", "no", "non")

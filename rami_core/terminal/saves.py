@@ -1,8 +1,8 @@
 """Saved games of `rami play`: the savegame format plus who sits where.
 
-The file is read once (rami_core.savegame.load_with_data): its JSON gives both
+The file is read once (rami_core.players.savegame.load_with_data): its JSON gives both
 the game (checked against its snapshot) and the seating and names `rami play`
-adds. Writing goes through rami_core.savegame.save (atomic, errors as
+adds. Writing goes through rami_core.players.savegame.save (atomic, errors as
 SaveError with the cause alone in ``reason``).
 """
 
@@ -11,18 +11,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..engine import Game
+from rami_core.referee.engine import Game
 
 
 def write_save(game: Game, path: str | Path, seats: list[dict[str, Any]], lang: str) -> None:
-    from ..savegame import save
+    from rami_core.players.savegame import save
 
     save(game, path, extra={"play": {"seats": seats, "lang": lang}})
 
 
 def read_save(path: str | Path) -> tuple[Game, dict[str, Any]]:
     """The game and its seating (empty if the save has none)."""
-    from ..savegame import load_with_data
+    from rami_core.players.savegame import load_with_data
 
     game, data = load_with_data(path)
     play = data.get("play") if isinstance(data, dict) else None

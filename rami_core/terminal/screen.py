@@ -10,18 +10,18 @@ from __future__ import annotations
 from rich.rule import Rule
 from rich.text import Text
 
-from ..cards import sort_key
-from ..engine import Game
-from ..events import EventKind
-from ..i18n import Messages
-from ..legal import LegalMoves
-from ..profile import GameEnd, Profile
-from ..rules import Rules
-from ..rules_words import opening_words
-from ..state import DRAW, LAY
-from ..userfiles import visible
-from ..views import SeatView
-from .card_text import CardStyle
+from rami_core.cards import sort_key
+from rami_core.cards.text import CardStyle
+from rami_core.files.userfiles import visible
+from rami_core.game.events import EventKind
+from rami_core.game.state import DRAW, LAY
+from rami_core.game.views import SeatView
+from rami_core.players.rules_words import opening_words
+from rami_core.profile.model import GameEnd, Profile
+from rami_core.profile.rules import Rules
+from rami_core.referee.engine import Game
+from rami_core.referee.legal import LegalMoves
+from rami_core.words.messages import Messages
 
 
 class Screen:
@@ -127,7 +127,7 @@ class Screen:
         return opening_words(self.rules.opening, self.rules.keep_last, self.msg)
 
     def actions_now(self, view: SeatView, opened: bool, legal: LegalMoves) -> list[Text]:
-        """What the seat may do now, as the engine offers it (`rami_core.legal`)."""
+        """What the seat may do now, as the engine offers it (`rami_core.referee.legal`)."""
         m = self.msg
         r = self.rules
         out: list[Text] = []

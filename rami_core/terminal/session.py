@@ -2,7 +2,7 @@
 
 A human's screen is built from `Game.view(seat)` only. Bots get their seat's
 view and answer one action at a time; each action they play is told in
-words (rami_core.narration). A human's refused action shows the engine's
+words (rami_core.players.narration). A human's refused action shows the engine's
 reason in the player's language and changes nothing; `undo` takes back the
 human's moves of the current turn (terminal/undo.py). Where the turn clock is
 on, a person's read ends by itself when time runs out (terminal/console.py) and
@@ -18,28 +18,28 @@ from typing import Any
 
 from rich.text import Text
 
-from .. import actions as A
-from ..caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
-from ..cards import Card
-from ..engine import Game
-from ..errors import RuleError
-from ..events import Event, EventKind
-from ..i18n import Messages
-from ..legal import legal_moves
-from ..narration import Teller, tell
-from ..problems import words
-from ..savegame import SaveError
-from ..state import OVER
-from ..userfiles import visible
-from . import commands as C
-from .card_text import CardStyle
-from .commands import CommandError, Parser
-from .console import TIMEOUT, Terminal
-from .dispatch import to_action
-from .prompts import Questions, default_save_path
-from .saves import write_save
-from .screen import Screen
-from .undo import Entry, UndoStack
+from rami_core.cards import Card
+from rami_core.cards.text import CardStyle
+from rami_core.files.userfiles import visible
+from rami_core.game import actions as A
+from rami_core.game.events import Event, EventKind
+from rami_core.game.state import OVER
+from rami_core.players.narration import Teller, tell
+from rami_core.players.savegame import SaveError
+from rami_core.referee.caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
+from rami_core.referee.engine import Game
+from rami_core.referee.legal import legal_moves
+from rami_core.terminal import commands as C
+from rami_core.terminal.commands import CommandError, Parser
+from rami_core.terminal.console import TIMEOUT, Terminal
+from rami_core.terminal.dispatch import command_text, to_action
+from rami_core.terminal.prompts import Questions, default_save_path
+from rami_core.terminal.saves import write_save
+from rami_core.terminal.screen import Screen
+from rami_core.terminal.undo import Entry, UndoStack
+from rami_core.words.errors import RuleError
+from rami_core.words.messages import Messages
+from rami_core.words.problems import words
 
 ABANDON = "abandon"
 RECENT_LINES = 14
@@ -388,9 +388,15 @@ class Session:
     # ------------------------------------------------------------------ hint
 
     def hint(self, seat: int) -> None:
-        from .hint import hint_words
+        from rami_core.players.hint import hint_words
 
-        ok, text = hint_words(self.game.view(seat), self.game.rules, self.msg, self.style.name)
+        ok, text = hint_words(
+            self.game.view(seat),
+            self.game.rules,
+            self.msg,
+            self.style.name,
+            typed=lambda a: command_text(a, self.style.name),
+        )
         self.term.line(Text(text, style="green" if ok else "red"))
 
     # ------------------------------------------------------------------ round end

@@ -1,6 +1,6 @@
 """Taking back a person's moves within a turn.
 
-Each entry restores the game (rami_core.engine.Game.checkpoint: state, log
+Each entry restores the game (rami_core.referee.engine.Game.checkpoint: state, log
 and events) and what the screen had told, so a save made after an undo
 replays. A stock draw clears the stack: the card drawn has been seen.
 """

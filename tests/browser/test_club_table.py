@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from rami_core.scenario import build_setup
+from rami_core.referee.position import build_setup
 
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -190,7 +190,7 @@ def test_a_team_round_end_gives_the_teams_totals(browser, server):
     page, errors = _phone(browser)
     page.goto(f"{server.url}{out['links'][0]}&lang=fr")
     page.wait_for_selector("#hand button.card")
-    from rami_core.bots import make_bot
+    from rami_core.players.bots import make_bot
     from tests.server_support import action_body
 
     game = server.hub.get(out["table"]).game

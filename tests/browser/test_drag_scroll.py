@@ -8,8 +8,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 from tests.browser.test_phone_layout import _box
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}

@@ -21,10 +21,11 @@ from typing import Any
 import httpx
 import pytest
 
-from rami_core import i18n, problems, refusals
-from rami_core.loader import load_profile
-from rami_core.resources import house_dir, house_names, preset_names
-from rami_core.scenario import build_setup
+from rami_core.files.resources import house_dir, house_names, preset_names
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
+from rami_core.words import messages as i18n
+from rami_core.words import problems, refusals
 from tests.browser.test_club_table import MOVES as RAMI_SEC_MOVES
 from tests.browser.test_club_table import ONE_ROUND, RAMI_SEC
 from tests.browser.test_round_end import play_round_by_http
@@ -167,7 +168,7 @@ def _server_catalogues() -> dict[str, list[str]]:
     return out
 
 
-STATIC = Path(i18n.__file__).parent / "server" / "static"
+STATIC = Path(i18n.__file__).parents[1] / "server" / "static"
 
 
 def _html_text(html: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from rami_core.scenario import build_setup
+from rami_core.referee.position import build_setup
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 HOUSE = (

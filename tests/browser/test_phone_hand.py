@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 
 SIZES = {
     "360x740": {"width": 360, "height": 740},

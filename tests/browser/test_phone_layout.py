@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
 

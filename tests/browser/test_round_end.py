@@ -9,7 +9,7 @@ import time
 import httpx
 import pytest
 
-from rami_core.bots import make_bot
+from rami_core.players.bots import make_bot
 from tests.server_support import action_body
 
 ONE_ROUND_EACH = "extends: rami51\ngame:\n  end: rounds\n  rounds: 2\n"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 
 VOLEUR = {
     "hands": [["5S", "9D", "KC", "4H"], ["2H", "7D", "8C", "10S"]],

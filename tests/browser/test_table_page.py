@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup
+from rami_core.profile.loader import load_profile
+from rami_core.referee.position import build_setup
 
 SEED = int(os.environ.get("RAMI_BROWSER_SEED", "4"))
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

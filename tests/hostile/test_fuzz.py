@@ -28,12 +28,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rami_core import actions as A
-from rami_core.engine import Game
-from rami_core.errors import ProfileError
-from rami_core.loader import load_profile, load_yaml_text
-from rami_core.savegame import SaveError, from_save, load, to_save
-from rami_core.scenario import run_file, run_guarded
+from rami_core.conformance.scenario import run_file, run_guarded
+from rami_core.game import actions as A
+from rami_core.players.savegame import SaveError, from_save, load, to_save
+from rami_core.profile.loader import load_profile, load_yaml_text
+from rami_core.referee.engine import Game
+from rami_core.words.errors import ProfileError
 
 SECONDS = float(os.environ.get("RAMI_FUZZ_SECONDS", "0") or 0)
 EXAMPLES = int(os.environ.get("RAMI_FUZZ_EXAMPLES", "100"))

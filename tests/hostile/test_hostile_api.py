@@ -17,14 +17,15 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from rami_core import actions as A
 from rami_core.cards import parse_card
-from rami_core.engine import Game
-from rami_core.hooks import PluginError
-from rami_core.hookspecs import hookimpl
-from rami_core.loader import load_profile
-from rami_core.savegame import SaveError, from_save, save, to_save
-from rami_core.scenario import build_setup, run_scenario
+from rami_core.conformance.scenario import run_scenario
+from rami_core.game import actions as A
+from rami_core.players.savegame import SaveError, from_save, save, to_save
+from rami_core.profile.hooks import PluginError
+from rami_core.profile.hookspecs import hookimpl
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
 from tests.hostile.support import assert_refused, run_rami, run_rami_here
 
 # --------------------------------------------------------------------------- saves
@@ -275,7 +276,7 @@ def test_a_failing_listener_does_not_undo_or_hide_the_move() -> None:
 
 
 def test_a_plugin_error_fails_its_scenario_and_the_next_one_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rami_core.hooks as hooks
+    import rami_core.profile.hooks as hooks
 
     class Raiser:
         name = "raiser"
@@ -319,7 +320,7 @@ def test_a_plugin_error_fails_its_scenario_and_the_next_one_runs(monkeypatch: py
 def test_simulate_names_the_first_plugin_error_and_goes_on_when_some_games_finish(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import rami_core.hooks as hooks
+    import rami_core.profile.hooks as hooks
     from rami_core.cli import main
 
     calls = []
@@ -407,7 +408,7 @@ def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path, monkeypatch:
 def test_rami_play_saves_the_game_before_stopping_on_a_plugin_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import rami_core.hooks as hooks
+    import rami_core.profile.hooks as hooks
     from rami_core.cli import main
 
     class Raiser:
@@ -430,14 +431,14 @@ def test_rami_play_saves_the_game_before_stopping_on_a_plugin_error(
     assert len(line) == 1 and "rami_draw_allowed" in line[0] and "the game was saved to" in line[0]
     saved = list(tmp_path.glob("rami-rescued-*.json"))
     assert len(saved) == 1
-    game, _ = __import__("rami_core.savegame", fromlist=["load_with_data"]).load_with_data(saved[0])
+    game, _ = __import__("rami_core.players.savegame", fromlist=["load_with_data"]).load_with_data(saved[0])
     assert game.log == []  # saved as it stood: the failed draw was not committed
 
 
 def test_an_error_inside_one_scenario_fails_it_and_the_next_runs(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import rami_core.scenario as scenario
+    import rami_core.conformance.scenario as scenario
 
     real = scenario.start
 

@@ -17,10 +17,10 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core import actions as A
-from rami_core import legal as L
-from rami_core.engine import Game
-from rami_core.server import views
+from rami_core.game import actions as A
+from rami_core.referee import legal as L
+from rami_core.referee.engine import Game
+from rami_core.server import client_view as views
 from rami_core.server.app import create_app
 from rami_core.server.lobby import profile_from_request
 from rami_core.server.protocol import CreateTable

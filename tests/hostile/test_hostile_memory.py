@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rami_core.errors import ProfileError
-from rami_core.loader import safe_yaml
+from rami_core.profile.loader import safe_yaml
+from rami_core.words.errors import ProfileError
 
 
 def _nested(levels: int, fan: int = 9, names: str = "abcdefghij") -> str:

@@ -15,8 +15,8 @@ pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
 from starlette.testclient import TestClient
 
-from rami_core.engine import Game
-from rami_core.loader import load_profile
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
 from rami_core.server.app import create_app
 
 

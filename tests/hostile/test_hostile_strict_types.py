@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.errors import ProfileError
-from rami_core.loader import load_profile
+from rami_core.profile.loader import load_profile
+from rami_core.words.errors import ProfileError
 
 CASES = [
     ("opening:\n  points: true\n", "opening.points", "a boolean"),

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.userfiles import visible
+from rami_core.files.userfiles import visible
 
 BAD = ["\x1b[31m", "\x07", "\x9b", "\x7f", "\u202e", "\u2066", "\x1b]0;title\x07"]
 RAW = ["\x1b", "\x07", "\x9b", "\x7f", "\u202e", "\u2066"]

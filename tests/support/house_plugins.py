@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rami_core import actions as A
-from rami_core.hookspecs import Refusal, hookimpl
+from rami_core.game import actions as A
+from rami_core.profile.hookspecs import Refusal, hookimpl
 
 
 class LateSettings(BaseModel):
@@ -83,6 +83,6 @@ def turn_plugins() -> list[object]:
 
 
 def installed() -> dict[str, type]:
-    """The test plugins by name, as `rami_core.hooks.installed_plugins` lists
+    """The test plugins by name, as `rami_core.profile.hooks.installed_plugins` lists
     plugins installed by a package (monkeypatch it with this)."""
     return {cls.name: cls for cls in CLASSES}

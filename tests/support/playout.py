@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from rami_core import actions as A
-from rami_core.actions import action_to_dict
 from rami_core.cards import JOKER, Card
-from rami_core.engine import Game
-from rami_core.errors import ERROR_CODES, RuleError
-from rami_core.melds import AMBIGUOUS, RUN, SET, MeldRules, rank_at, read_meld
-from rami_core.profile import JokerSwap
-from rami_core.state import DRAW, LAY, OVER
+from rami_core.cards.melds import AMBIGUOUS, RUN, SET, MeldRules, rank_at, read_meld
+from rami_core.game import actions as A
+from rami_core.game.actions import action_to_dict
+from rami_core.game.state import DRAW, LAY, OVER
+from rami_core.profile.model import JokerSwap
+from rami_core.referee.engine import Game
+from rami_core.words.errors import ERROR_CODES, RuleError
 
 TURN_CAP = (
     400  # turns per round before the playout gives the round up (a reshuffled stock can go on for ever)
@@ -62,7 +62,7 @@ ALL_FACES = [Card(r, s, 0) for s in range(4) for r in range(1, 14)] + [JOKER]
 class Attempt:
     """One action the bot proposes. `expect` is set for an action that is
     wrong on purpose: the error code it must be refused with (or a code
-    listed before it in rami_core.errors.ERROR_CODES, which wins where several apply)."""
+    listed before it in rami_core.words.errors.ERROR_CODES, which wins where several apply)."""
 
     action: A.Action
     expect: str | None = None

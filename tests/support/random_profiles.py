@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rami_core.errors import ProfileError
-from rami_core.loader import load_profile
-from rami_core.profile import Profile
+from rami_core.profile.loader import load_profile
+from rami_core.profile.model import Profile
+from rami_core.words.errors import ProfileError
 
 BASES = ("rami51", "rami71", "kaluki", "classic", "simple", "voleur")
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import sys
 
-from rami_core.bots import make_bot
-from rami_core.caps import STEP_CAP
-from rami_core.engine import Game
-from rami_core.loader import load_profile
-from rami_core.resources import preset_names
-from rami_core.state import OVER
+from rami_core.files.resources import preset_names
+from rami_core.game.state import OVER
+from rami_core.players.bots import make_bot
+from rami_core.profile.loader import load_profile
+from rami_core.referee.caps import STEP_CAP
+from rami_core.referee.engine import Game
 
 
 def game_log(preset: str, seed: int, rounds: int) -> list[str]:

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from rami_core import actions as A
 from rami_core.cards import parse_card
-from rami_core.engine import Game
-from rami_core.errors import ProfileError, RuleError
-from rami_core.hooks import installed_plugins
-from rami_core.loader import load_profile
-from rami_core.scenario import build_setup, run_file
+from rami_core.conformance.scenario import run_file
+from rami_core.game import actions as A
+from rami_core.profile.hooks import installed_plugins
+from rami_core.profile.loader import load_profile
+from rami_core.referee.engine import Game
+from rami_core.referee.position import build_setup
+from rami_core.words.errors import ProfileError, RuleError
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from rami_core.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
+from rami_core.profile.hookspecs import HousePlugin, PluginSettings, Refusal, hookimpl
 
 if TYPE_CHECKING:
     from rami_core.cards import Card
-    from rami_core.rules import Rules
-    from rami_core.state import GameState
+    from rami_core.game.state import GameState
+    from rami_core.profile.rules import Rules
 
 __all__ = ["Plugin", "Settings"]
 

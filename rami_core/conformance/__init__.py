@@ -1,0 +1,1 @@
+"""The scenario format and its runner (`rami check`)."""

@@ -1,0 +1,1 @@
+"""What is said: the codes of a refusal or a problem, and their words per language."""
