@@ -6,7 +6,10 @@ is connected; each timer stands down when the turn it was started for has
 passed. Bots think in their own pool of worker threads (`work`) on a copy
 of their view, within a think budget, so one slow bot never holds up another
 table, nor a view; the move they choose, and the clock's timeout, are played
-by the engine in a worker thread too (`Hub.accept`).
+by the engine in a worker thread too (`Driver.accept`).
+
+What this module asks of whoever changes the tables is `Driver`, nothing
+more: it never sees the hub, its store or its registry.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .. import actions as A
 from ..caps import ROUND_CAP, TURN_CAP, round_capped
@@ -23,9 +26,37 @@ from ..errors import RuleError
 from ..state import OVER
 from .protocol import ServerError
 from .table import Table
+from .work import Work
 
-if TYPE_CHECKING:
-    from .hub import Hub
+
+class Driver(Protocol):
+    """What a clock, a round timer or a bot needs: the two changes it plays
+    (through the one path every change takes), the pace settings, the
+    worker pools the bots think in, and whether the server still runs (a
+    stopped one starts and retries nothing)."""
+
+    @property
+    def started(self) -> bool: ...
+    @property
+    def round_pause(self) -> float: ...  # seconds a round's end stays on screen at most
+    @property
+    def bot_delay(self) -> float: ...  # seconds before a bot plays, so a page can follow
+    @property
+    def think_budget(self) -> float: ...  # seconds a bot may think, then it plays the timeout
+    @property
+    def clock_scale(self) -> float: ...  # the profile's seconds, shrunk by tests
+    @property
+    def work(self) -> Work: ...
+
+    async def accept(
+        self,
+        t: Table,
+        action: A.Action | Callable[[], A.Action],
+        *,
+        still: Callable[[], bool] | None = None,
+    ) -> bool: ...
+
+    async def next_round(self, t: Table, *, still: Callable[[], bool] | None = None) -> bool: ...
 
 
 def loop_time() -> float:
@@ -48,7 +79,7 @@ def capped(t: Table) -> str | None:
     return None
 
 
-def schedule(hub: Hub, t: Table) -> None:
+def schedule(hub: Driver, t: Table) -> None:
     """Start what the table's new turn needs: its clock, its round timer, its bot.
     A table past the caps is stopped instead: nothing is started, and it says why."""
     g = t.game
@@ -85,7 +116,7 @@ RETRY_SECONDS = 0.5  # between two tries while the store is locked by another pr
 MAX_TRIES = 7200  # an hour of retries, then the task gives up (the next request reschedules it)
 
 
-async def retrying(hub: Hub, do: Callable[[], Awaitable[object]]) -> None:
+async def retrying(hub: Driver, do: Callable[[], Awaitable[object]]) -> None:
     """Run `do` (an accept); while the store is busy (503), wait and try
     again: a lock held by an admin's sqlite3 session delays a table, it never
     stops it for good."""
@@ -99,7 +130,7 @@ async def retrying(hub: Hub, do: Callable[[], Awaitable[object]]) -> None:
         await asyncio.sleep(RETRY_SECONDS)
 
 
-async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
+async def clock(hub: Driver, t: Table, key: tuple, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if t.key() == key:
         t.clock_task = None
@@ -110,7 +141,7 @@ async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
             )
 
 
-async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
+async def round_timer(hub: Driver, t: Table, key: tuple) -> None:
     """The round's end stays on screen for the round pause at most: then the
     next round is dealt, whoever has not clicked "continue"."""
     await asyncio.sleep(hub.round_pause)
@@ -120,7 +151,7 @@ async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
             await retrying(hub, lambda: hub.next_round(t, still=lambda: t.key() == key))
 
 
-async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
+async def bot_turn(hub: Driver, t: Table, log_len: int) -> None:
     try:
         if hub.bot_delay:
             await asyncio.sleep(hub.bot_delay)

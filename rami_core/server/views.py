@@ -1,11 +1,15 @@
 """What a client sees: a seat's view of a table (the engine's seat view plus
 what the table adds: names, clock, what the seat may do, the score sheet),
-and the lobby's one-line summary of a table."""
+and the lobby's one-line summary of a table.
+
+A view asks its caller only `Pace`: the clock's scale and whether the seat
+may take its lays back; it never sees the hub.
+"""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..legal import VIEW_STATES, LegalMoves, lay_bounds, legal_moves
 from ..refusals import LANGS
@@ -13,11 +17,18 @@ from ..state import LAY, OVER, card_code
 from .clocks import loop_time
 from .table import HUMAN, Table
 
-if TYPE_CHECKING:
-    from .hub import Hub
+
+class Pace(Protocol):
+    """What a view reads beyond the table: the clock's scale (tests shrink
+    the profile's seconds) and the table's own undo, offered only where the
+    hub would take the lays back."""
+
+    @property
+    def clock_scale(self) -> float: ...
+    def undo_available(self, t: Table, seat: int | None) -> bool: ...
 
 
-def _may(hub: Hub, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+def _may(hub: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
     """The kinds the engine offers the seat now (the next round once, before
     the seat says it is ready), and the table's own undo."""
     out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
@@ -93,7 +104,7 @@ def seat_legal(t: Table, seat: int | None) -> LegalMoves:
     return cached
 
 
-def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
+def build_view(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
     table adds. Made once per (version, seat) and kept (`Table.view_cache`);
@@ -110,7 +121,7 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     return {**base, **_timed(hub, t)}
 
 
-def cached_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any] | None:
+def cached_view(hub: Pace, t: Table, seat: int | None) -> dict[str, Any] | None:
     """The view of this version if it is kept (no lock needed: a kept view
     shows a stored game), else None."""
     base = t.view_cache.get((t.version, seat))
@@ -119,7 +130,7 @@ def cached_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any] | None:
     return {**base, **_timed(hub, t)}
 
 
-def _timed(hub: Hub, t: Table) -> dict[str, Any]:
+def _timed(hub: Pace, t: Table) -> dict[str, Any]:
     """The fields of a view read afresh each time (the clock, the round
     pause, who is connected)."""
     g = t.game
@@ -143,7 +154,7 @@ def _timed(hub: Hub, t: Table) -> dict[str, Any]:
     return {"clock": clock, "next_round_in": nxt, "connected": t.connected()}
 
 
-def _view_body(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
+def _view_body(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     g = t.game
     d = g.view(0 if seat is None else seat).to_dict()
     if seat is None:
