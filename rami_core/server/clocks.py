@@ -79,7 +79,7 @@ def capped(t: Table) -> str | None:
     return None
 
 
-def schedule(hub: Driver, t: Table) -> None:
+def schedule(driver: Driver, t: Table) -> None:
     """Start what the table's new turn needs: its clock, its round timer, its bot.
     A table past the caps is stopped instead: nothing is started, and it says why."""
     g = t.game
@@ -101,22 +101,22 @@ def schedule(hub: Driver, t: Table) -> None:
         t.ready = set()
         if s.phase == OVER:
             if not s.game_over:
-                t.next_round_at = loop_time() + hub.round_pause
-                t.round_task = asyncio.create_task(round_timer(hub, t, key))
+                t.next_round_at = loop_time() + driver.round_pause
+                t.round_task = asyncio.create_task(round_timer(driver, t, key))
         else:
             limit = g.rules.turn_time_limit
             if limit:
-                t.deadline = loop_time() + limit * hub.clock_scale
-                t.clock_task = asyncio.create_task(clock(hub, t, key, limit * hub.clock_scale))
+                t.deadline = loop_time() + limit * driver.clock_scale
+                t.clock_task = asyncio.create_task(clock(driver, t, key, limit * driver.clock_scale))
     if s.phase != OVER and t.seats[s.turn].bot is not None and t.bot_task is None:
-        t.bot_task = asyncio.create_task(bot_turn(hub, t, len(g.log)))
+        t.bot_task = asyncio.create_task(bot_turn(driver, t, len(g.log)))
 
 
 RETRY_SECONDS = 0.5  # between two tries while the store is locked by another process
 MAX_TRIES = 7200  # an hour of retries, then the task gives up (the next request reschedules it)
 
 
-async def retrying(hub: Driver, do: Callable[[], Awaitable[object]]) -> None:
+async def retrying(driver: Driver, do: Callable[[], Awaitable[object]]) -> None:
     """Run `do` (an accept); while the store is busy (503), wait and try
     again: a lock held by an admin's sqlite3 session delays a table, it never
     stops it for good."""
@@ -125,36 +125,36 @@ async def retrying(hub: Driver, do: Callable[[], Awaitable[object]]) -> None:
             await do()
             return
         except ServerError as e:
-            if e.code != "busy" or not hub.started:
+            if e.code != "busy" or not driver.started:
                 raise
         await asyncio.sleep(RETRY_SECONDS)
 
 
-async def clock(hub: Driver, t: Table, key: tuple, seconds: float) -> None:
+async def clock(driver: Driver, t: Table, key: tuple, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if t.key() == key:
         t.clock_task = None
         with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
             await retrying(
-                hub,
-                lambda: hub.accept(t, lambda: A.Timeout(t.game.state.turn), still=lambda: t.key() == key),
+                driver,
+                lambda: driver.accept(t, lambda: A.Timeout(t.game.state.turn), still=lambda: t.key() == key),
             )
 
 
-async def round_timer(hub: Driver, t: Table, key: tuple) -> None:
+async def round_timer(driver: Driver, t: Table, key: tuple) -> None:
     """The round's end stays on screen for the round pause at most: then the
     next round is dealt, whoever has not clicked "continue"."""
-    await asyncio.sleep(hub.round_pause)
+    await asyncio.sleep(driver.round_pause)
     if t.key() == key:
         t.round_task = None
         with contextlib.suppress(RuleError):
-            await retrying(hub, lambda: hub.next_round(t, still=lambda: t.key() == key))
+            await retrying(driver, lambda: driver.next_round(t, still=lambda: t.key() == key))
 
 
-async def bot_turn(hub: Driver, t: Table, log_len: int) -> None:
+async def bot_turn(driver: Driver, t: Table, log_len: int) -> None:
     try:
-        if hub.bot_delay:
-            await asyncio.sleep(hub.bot_delay)
+        if driver.bot_delay:
+            await asyncio.sleep(driver.bot_delay)
         g = t.game
         async with t.lock:  # what the bot sees is what the store holds
             if len(g.log) != log_len:
@@ -166,7 +166,7 @@ async def bot_turn(hub: Driver, t: Table, log_len: int) -> None:
             view = g.view(seat)
         try:
             action: A.Action = await asyncio.wait_for(
-                hub.work.run(bot.choose, view, g.rules, bot=True), hub.think_budget
+                driver.work.run(bot.choose, view, g.rules, bot=True), driver.think_budget
             )
         except TimeoutError:
             action = A.Timeout(seat)  # over its think budget: the clock's default for the seat
@@ -184,16 +184,16 @@ async def bot_turn(hub: Driver, t: Table, log_len: int) -> None:
             t.bot_task = None  # so that the accept's schedule starts the next bot
             try:
                 try:
-                    await hub.accept(t, action, still=unmoved)
+                    await driver.accept(t, action, still=unmoved)
                 except RuleError:
-                    await hub.accept(t, A.Timeout(seat), still=unmoved)
+                    await driver.accept(t, A.Timeout(seat), still=unmoved)
             except ServerError:
                 t.bot_task = asyncio.current_task()  # still this turn's bot, trying again
                 raise
 
-        await retrying(hub, play)
+        await retrying(driver, play)
     finally:
         if t.bot_task is asyncio.current_task():
             t.bot_task = None
-            if hub.started and len(t.game.log) != log_len:
-                schedule(hub, t)
+            if driver.started and len(t.game.log) != log_len:
+                schedule(driver, t)

@@ -28,11 +28,11 @@ class Pace(Protocol):
     def undo_available(self, t: Table, seat: int | None) -> bool: ...
 
 
-def _may(hub: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+def _may(pace: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
     """The kinds the engine offers the seat now (the next round once, before
     the seat says it is ready), and the table's own undo."""
     out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
-    if seat is not None and hub.undo_available(t, seat):
+    if seat is not None and pace.undo_available(t, seat):
         out.append("undo")
     return out
 
@@ -104,7 +104,7 @@ def seat_legal(t: Table, seat: int | None) -> LegalMoves:
     return cached
 
 
-def build_view(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
+def build_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
     table adds. Made once per (version, seat) and kept (`Table.view_cache`);
@@ -114,23 +114,23 @@ def build_view(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     key = (t.version, seat)
     base = t.view_cache.get(key)
     if base is None:
-        base = _view_body(hub, t, seat)
+        base = _view_body(pace, t, seat)
         if t.view_cache and next(iter(t.view_cache))[0] != t.version:
             t.view_cache.clear()
         t.view_cache[key] = base
-    return {**base, **_timed(hub, t)}
+    return {**base, **_timed(pace, t)}
 
 
-def cached_view(hub: Pace, t: Table, seat: int | None) -> dict[str, Any] | None:
+def cached_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any] | None:
     """The view of this version if it is kept (no lock needed: a kept view
     shows a stored game), else None."""
     base = t.view_cache.get((t.version, seat))
     if base is None:
         return None
-    return {**base, **_timed(hub, t)}
+    return {**base, **_timed(pace, t)}
 
 
-def _timed(hub: Pace, t: Table) -> dict[str, Any]:
+def _timed(pace: Pace, t: Table) -> dict[str, Any]:
     """The fields of a view read afresh each time (the clock, the round
     pause, who is connected)."""
     g = t.game
@@ -140,7 +140,7 @@ def _timed(hub: Pace, t: Table) -> dict[str, Any]:
         # The deadline, not only what is left: a page counts down to it in the
         # server's clock (its offset re-read from `server_time` on every view),
         # so a view sent late or read late still shows the server's time.
-        left = max(0.0, t.deadline - loop_time()) / hub.clock_scale
+        left = max(0.0, t.deadline - loop_time()) / pace.clock_scale
         now = time.time()
         clock = {
             "limit": r.turn_time_limit,
@@ -154,7 +154,7 @@ def _timed(hub: Pace, t: Table) -> dict[str, Any]:
     return {"clock": clock, "next_round_in": nxt, "connected": t.connected()}
 
 
-def _view_body(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
+def _view_body(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     g = t.game
     d = g.view(0 if seat is None else seat).to_dict()
     if seat is None:
@@ -174,9 +174,9 @@ def _view_body(hub: Pace, t: Table, seat: int | None) -> dict[str, Any]:
         variant=t.variant,
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
-        may=_may(hub, t, seat, legal),
+        may=_may(pace, t, seat, legal),
         legal=legal.to_json(),
-        undo_available=hub.undo_available(t, seat),
+        undo_available=pace.undo_available(t, seat),
         score_sheet=_score_sheet(t),
         rules={
             "discard": r.ends_with_discard,
