@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from rami_core.cli import main
-from rami_core.profile import hooks
 from rami_core.players.bot_games import SimConfig, simulate
+from rami_core.profile import hooks
 from rami_core.profile.loader import load_profile
 from rami_core.referee.caps import TURN_CAP
 from tests.support import house_plugins

@@ -45,8 +45,8 @@ from typing import Any
 import pluggy
 from pydantic import BaseModel, ValidationError
 
-from rami_core.profile import hookspecs
 from rami_core.game.state import GameState
+from rami_core.profile import hookspecs
 from rami_core.profile.hookspecs import PluginSettings, Refusal
 from rami_core.words.errors import ERROR_CODES, InternalError, Problem, ProfileError, RamiError, RuleError
 from rami_core.words.problems import Said, from_validation

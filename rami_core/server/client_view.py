@@ -1,11 +1,15 @@
 """What a client sees: a seat's view of a table (the engine's seat view plus
 what the table adds: names, clock, what the seat may do, the score sheet),
-and the lobby's one-line summary of a table."""
+and the lobby's one-line summary of a table.
+
+A view asks its caller only `Pace`: the clock's scale and whether the seat
+may take its lays back; it never sees the hub.
+"""
 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rami_core.game.state import LAY, OVER, card_code
 from rami_core.referee.legal import VIEW_STATES, LegalMoves, lay_bounds, legal_moves
@@ -13,15 +17,22 @@ from rami_core.server.clocks import loop_time
 from rami_core.server.table import HUMAN, Table
 from rami_core.words.refusals import LANGS
 
-if TYPE_CHECKING:
-    from rami_core.server.hub import Hub
+
+class Pace(Protocol):
+    """What a view reads beyond the table: the clock's scale (tests shrink
+    the profile's seconds) and the table's own undo, offered only where the
+    hub would take the lays back."""
+
+    @property
+    def clock_scale(self) -> float: ...
+    def undo_available(self, t: Table, seat: int | None) -> bool: ...
 
 
-def _may(hub: Hub, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+def _may(pace: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
     """The kinds the engine offers the seat now (the next round once, before
     the seat says it is ready), and the table's own undo."""
     out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
-    if seat is not None and hub.undo_available(t, seat):
+    if seat is not None and pace.undo_available(t, seat):
         out.append("undo")
     return out
 
@@ -93,7 +104,7 @@ def seat_legal(t: Table, seat: int | None) -> LegalMoves:
     return cached
 
 
-def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
+def build_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
     table adds. Made once per (version, seat) and kept (`Table.view_cache`);
@@ -103,23 +114,23 @@ def build_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
     key = (t.version, seat)
     base = t.view_cache.get(key)
     if base is None:
-        base = _view_body(hub, t, seat)
+        base = _view_body(pace, t, seat)
         if t.view_cache and next(iter(t.view_cache))[0] != t.version:
             t.view_cache.clear()
         t.view_cache[key] = base
-    return {**base, **_timed(hub, t)}
+    return {**base, **_timed(pace, t)}
 
 
-def cached_view(hub: Hub, t: Table, seat: int | None) -> dict[str, Any] | None:
+def cached_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any] | None:
     """The view of this version if it is kept (no lock needed: a kept view
     shows a stored game), else None."""
     base = t.view_cache.get((t.version, seat))
     if base is None:
         return None
-    return {**base, **_timed(hub, t)}
+    return {**base, **_timed(pace, t)}
 
 
-def _timed(hub: Hub, t: Table) -> dict[str, Any]:
+def _timed(pace: Pace, t: Table) -> dict[str, Any]:
     """The fields of a view read afresh each time (the clock, the round
     pause, who is connected)."""
     g = t.game
@@ -129,7 +140,7 @@ def _timed(hub: Hub, t: Table) -> dict[str, Any]:
         # The deadline, not only what is left: a page counts down to it in the
         # server's clock (its offset re-read from `server_time` on every view),
         # so a view sent late or read late still shows the server's time.
-        left = max(0.0, t.deadline - loop_time()) / hub.clock_scale
+        left = max(0.0, t.deadline - loop_time()) / pace.clock_scale
         now = time.time()
         clock = {
             "limit": r.turn_time_limit,
@@ -143,7 +154,7 @@ def _timed(hub: Hub, t: Table) -> dict[str, Any]:
     return {"clock": clock, "next_round_in": nxt, "connected": t.connected()}
 
 
-def _view_body(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
+def _view_body(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     g = t.game
     d = g.view(0 if seat is None else seat).to_dict()
     if seat is None:
@@ -163,9 +174,9 @@ def _view_body(hub: Hub, t: Table, seat: int | None) -> dict[str, Any]:
         variant=t.variant,
         names=[s.name for s in t.seats],
         kinds=[s.kind for s in t.seats],
-        may=_may(hub, t, seat, legal),
+        may=_may(pace, t, seat, legal),
         legal=legal.to_json(),
-        undo_available=hub.undo_available(t, seat),
+        undo_available=pace.undo_available(t, seat),
         score_sheet=_score_sheet(t),
         rules={
             "discard": r.ends_with_discard,

@@ -6,7 +6,10 @@ is connected; each timer stands down when the turn it was started for has
 passed. Bots think in their own pool of worker threads (`work`) on a copy
 of their view, within a think budget, so one slow bot never holds up another
 table, nor a view; the move they choose, and the clock's timeout, are played
-by the engine in a worker thread too (`Hub.accept`).
+by the engine in a worker thread too (`Driver.accept`).
+
+What this module asks of whoever changes the tables is `Driver`, nothing
+more: it never sees the hub, its store or its registry.
 """
 
 from __future__ import annotations
@@ -15,17 +18,45 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rami_core.game import actions as A
 from rami_core.game.state import OVER
 from rami_core.referee.caps import ROUND_CAP, TURN_CAP, round_capped
 from rami_core.server.protocol import ServerError
 from rami_core.server.table import Table
+from rami_core.server.work import Work
 from rami_core.words.errors import RuleError
 
-if TYPE_CHECKING:
-    from rami_core.server.hub import Hub
+
+class Driver(Protocol):
+    """What a clock, a round timer or a bot needs: the two changes it plays
+    (through the one path every change takes), the pace settings, the
+    worker pools the bots think in, and whether the server still runs (a
+    stopped one starts and retries nothing)."""
+
+    @property
+    def started(self) -> bool: ...
+    @property
+    def round_pause(self) -> float: ...  # seconds a round's end stays on screen at most
+    @property
+    def bot_delay(self) -> float: ...  # seconds before a bot plays, so a page can follow
+    @property
+    def think_budget(self) -> float: ...  # seconds a bot may think, then it plays the timeout
+    @property
+    def clock_scale(self) -> float: ...  # the profile's seconds, shrunk by tests
+    @property
+    def work(self) -> Work: ...
+
+    async def accept(
+        self,
+        t: Table,
+        action: A.Action | Callable[[], A.Action],
+        *,
+        still: Callable[[], bool] | None = None,
+    ) -> bool: ...
+
+    async def next_round(self, t: Table, *, still: Callable[[], bool] | None = None) -> bool: ...
 
 
 def loop_time() -> float:
@@ -48,7 +79,7 @@ def capped(t: Table) -> str | None:
     return None
 
 
-def schedule(hub: Hub, t: Table) -> None:
+def schedule(driver: Driver, t: Table) -> None:
     """Start what the table's new turn needs: its clock, its round timer, its bot.
     A table past the caps is stopped instead: nothing is started, and it says why."""
     g = t.game
@@ -70,22 +101,22 @@ def schedule(hub: Hub, t: Table) -> None:
         t.ready = set()
         if s.phase == OVER:
             if not s.game_over:
-                t.next_round_at = loop_time() + hub.round_pause
-                t.round_task = asyncio.create_task(round_timer(hub, t, key))
+                t.next_round_at = loop_time() + driver.round_pause
+                t.round_task = asyncio.create_task(round_timer(driver, t, key))
         else:
             limit = g.rules.turn_time_limit
             if limit:
-                t.deadline = loop_time() + limit * hub.clock_scale
-                t.clock_task = asyncio.create_task(clock(hub, t, key, limit * hub.clock_scale))
+                t.deadline = loop_time() + limit * driver.clock_scale
+                t.clock_task = asyncio.create_task(clock(driver, t, key, limit * driver.clock_scale))
     if s.phase != OVER and t.seats[s.turn].bot is not None and t.bot_task is None:
-        t.bot_task = asyncio.create_task(bot_turn(hub, t, len(g.log)))
+        t.bot_task = asyncio.create_task(bot_turn(driver, t, len(g.log)))
 
 
 RETRY_SECONDS = 0.5  # between two tries while the store is locked by another process
 MAX_TRIES = 7200  # an hour of retries, then the task gives up (the next request reschedules it)
 
 
-async def retrying(hub: Hub, do: Callable[[], Awaitable[object]]) -> None:
+async def retrying(driver: Driver, do: Callable[[], Awaitable[object]]) -> None:
     """Run `do` (an accept); while the store is busy (503), wait and try
     again: a lock held by an admin's sqlite3 session delays a table, it never
     stops it for good."""
@@ -94,36 +125,36 @@ async def retrying(hub: Hub, do: Callable[[], Awaitable[object]]) -> None:
             await do()
             return
         except ServerError as e:
-            if e.code != "busy" or not hub.started:
+            if e.code != "busy" or not driver.started:
                 raise
         await asyncio.sleep(RETRY_SECONDS)
 
 
-async def clock(hub: Hub, t: Table, key: tuple, seconds: float) -> None:
+async def clock(driver: Driver, t: Table, key: tuple, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if t.key() == key:
         t.clock_task = None
         with contextlib.suppress(RuleError):  # nothing to do: the seat keeps its turn
             await retrying(
-                hub,
-                lambda: hub.accept(t, lambda: A.Timeout(t.game.state.turn), still=lambda: t.key() == key),
+                driver,
+                lambda: driver.accept(t, lambda: A.Timeout(t.game.state.turn), still=lambda: t.key() == key),
             )
 
 
-async def round_timer(hub: Hub, t: Table, key: tuple) -> None:
+async def round_timer(driver: Driver, t: Table, key: tuple) -> None:
     """The round's end stays on screen for the round pause at most: then the
     next round is dealt, whoever has not clicked "continue"."""
-    await asyncio.sleep(hub.round_pause)
+    await asyncio.sleep(driver.round_pause)
     if t.key() == key:
         t.round_task = None
         with contextlib.suppress(RuleError):
-            await retrying(hub, lambda: hub.next_round(t, still=lambda: t.key() == key))
+            await retrying(driver, lambda: driver.next_round(t, still=lambda: t.key() == key))
 
 
-async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
+async def bot_turn(driver: Driver, t: Table, log_len: int) -> None:
     try:
-        if hub.bot_delay:
-            await asyncio.sleep(hub.bot_delay)
+        if driver.bot_delay:
+            await asyncio.sleep(driver.bot_delay)
         g = t.game
         async with t.lock:  # what the bot sees is what the store holds
             if len(g.log) != log_len:
@@ -135,7 +166,7 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
             view = g.view(seat)
         try:
             action: A.Action = await asyncio.wait_for(
-                hub.work.run(bot.choose, view, g.rules, bot=True), hub.think_budget
+                driver.work.run(bot.choose, view, g.rules, bot=True), driver.think_budget
             )
         except TimeoutError:
             action = A.Timeout(seat)  # over its think budget: the clock's default for the seat
@@ -153,16 +184,16 @@ async def bot_turn(hub: Hub, t: Table, log_len: int) -> None:
             t.bot_task = None  # so that the accept's schedule starts the next bot
             try:
                 try:
-                    await hub.accept(t, action, still=unmoved)
+                    await driver.accept(t, action, still=unmoved)
                 except RuleError:
-                    await hub.accept(t, A.Timeout(seat), still=unmoved)
+                    await driver.accept(t, A.Timeout(seat), still=unmoved)
             except ServerError:
                 t.bot_task = asyncio.current_task()  # still this turn's bot, trying again
                 raise
 
-        await retrying(hub, play)
+        await retrying(driver, play)
     finally:
         if t.bot_task is asyncio.current_task():
             t.bot_task = None
-            if hub.started and len(t.game.log) != log_len:
-                schedule(hub, t)
+            if driver.started and len(t.game.log) != log_len:
+                schedule(driver, t)

@@ -1,10 +1,13 @@
-"""The table hub: all the tables of one server, and the store they are written to.
+"""The table hub: what changes the tables of one server, and in what order.
 
 Every change to a game happens on the event loop's thread, one at a time, in
 the same order: the engine judges the action, the store commits it, and only
 then does any client hear of it (a store that fails takes the action back).
-What moves a table on its own (clock, round pause, bots) is in `clocks`; what
-a client sees is in `views`; a pasted profile is read in `lobby`.
+The hub coordinates and holds no part of its own: it is handed the tables
+(`registry`), the store (`storage.TableStore`), the telling (`broadcast`)
+and the forgetting (`expiry`). What moves a table on its own (clock, round
+pause, bots) is in `clocks`; what a client sees is in `views`; a pasted
+profile is read in `lobby`.
 """
 
 from __future__ import annotations
@@ -28,10 +31,12 @@ from rami_core.players.bots import BOTS, make_bot
 from rami_core.players.savegame import to_save
 from rami_core.profile.model import Profile
 from rami_core.referee.engine import Game
+from rami_core.server.broadcast import Broadcast
 from rami_core.server.client_view import build_view, cached_view
 from rami_core.server.clocks import schedule
+from rami_core.server.expiry import EXPIRE_AFTER, Expiry
 from rami_core.server.lobby import profile_from_request
-from rami_core.server.page_words import Words, default_name, event_message
+from rami_core.server.page_words import default_name
 from rami_core.server.protocol import (
     ACTION_ADAPTER,
     ACTION_MODELS,
@@ -42,8 +47,10 @@ from rami_core.server.protocol import (
     validation_message,
     wire_parts,
 )
-from rami_core.server.store import Store, StoreBusy, StoredTable, Writer
-from rami_core.server.table import HUMAN, Conn, Seat, Table, dumps, new_code, plain_code
+from rami_core.server.registry import Registry, gone
+from rami_core.server.storage import TableStore
+from rami_core.server.store import StoreBusy, StoredTable, Writer
+from rami_core.server.table import HUMAN, Conn, Seat, Table
 from rami_core.server.work import Work
 from rami_core.words.errors import RuleError
 from rami_core.words.refusals import Reason
@@ -53,21 +60,6 @@ from rami_core.words.refusals import Reason
 Change: TypeAlias = "A.Action | A.NextRound | Callable[[], A.Action | A.NextRound]"
 
 
-EXPIRE_AFTER = 24 * 3600.0  # seconds a table may stay unchanged before it is forgotten (--expire-after)
-SWEEP_SECONDS = 60.0  # the most between two looks for expired tables
-PUBLIC_UNSEEN = 90.0  # seconds a public table waits for one of its people to connect, then ends
-PUBLIC_ALONE = 300.0  # seconds a public table lasts once nobody is connected to any seat
-
-
-def gone(table_id: str) -> ServerError:
-    """A table that is not, or no longer, here (deleted by its creator, expired)."""
-    return ServerError(
-        404,
-        "no_such_table",
-        f"there is no table {table_id!r} (it may have been deleted by its creator, or expired unplayed)",
-    )
-
-
 def busy() -> ServerError:
     """The answer while another process holds the store's write lock: nothing
     changed, try again (the bots, clocks and round timers do, by themselves)."""
@@ -75,12 +67,16 @@ def busy() -> ServerError:
 
 
 class Hub:
-    """All the tables of one server, and the store they are written to."""
+    """What changes the tables of one server: it is handed its parts (each
+    made here when not given, as `rami serve --export` and the tests want)."""
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
+        registry: Registry | None = None,
+        broadcast: Broadcast | None = None,
+        expiry: Expiry | None = None,
         round_pause: float = 30.0,
         bot_delay: float = 0.25,
         think_budget: float = 5.0,
@@ -89,23 +85,18 @@ class Hub:
         reproducible_seeds: bool = False,
     ):
         self.store = store
+        self.registry = registry if registry is not None else Registry()
+        self.broadcast = broadcast if broadcast is not None else Broadcast()
+        self.broadcast.bind(self)
+        # `expire_after` is read only when no expiry is handed over.
+        self.expiry = expiry if expiry is not None else Expiry(self.registry, expire_after)
         # A seed chosen by the creator of a table of several people is mixed
         # with this process's secret and the table's id (see `deal_seed`):
         # the creator holds no key to the others' hands. Tests that replay a
         # game offline turn it off (`reproducible_seeds`).
         self.seed_secret = secrets.token_bytes(32)
         self.reproducible_seeds = reproducible_seeds
-        # A table unchanged for this many seconds (a finished game, one
-        # nobody plays) is deleted; None: tables are kept until deleted.
-        self.expire_after = expire_after
-        # A public table whose seats nobody opened, or nobody holds any more,
-        # ends after these many seconds (its slot goes to the next people).
-        self.public_unseen = PUBLIC_UNSEEN
-        self.public_alone = PUBLIC_ALONE
         self.sweeper: asyncio.Task | None = None
-        self.tables: dict[str, Table] = {}
-        # Each seat's short code, to its table and seat (`/j/CODE`).
-        self.codes: dict[str, tuple[str, int]] = {}
         self.round_pause = round_pause
         self.bot_delay = bot_delay
         self.think_budget = think_budget
@@ -118,6 +109,39 @@ class Hub:
         # The store's writer thread, from start() on: no write waits on the loop.
         # Without it (a hub that only loads, an export) a write runs in place.
         self.writer: Writer | None = None
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return self.registry.tables
+
+    @property
+    def codes(self) -> dict[str, tuple[str, int]]:
+        return self.registry.codes
+
+    # The expiry's settings, read and set where they always were (tests shorten them).
+    @property
+    def expire_after(self) -> float | None:
+        return self.expiry.expire_after
+
+    @expire_after.setter
+    def expire_after(self, seconds: float | None) -> None:
+        self.expiry.expire_after = seconds
+
+    @property
+    def public_unseen(self) -> float:
+        return self.expiry.public_unseen
+
+    @public_unseen.setter
+    def public_unseen(self, seconds: float) -> None:
+        self.expiry.public_unseen = seconds
+
+    @property
+    def public_alone(self) -> float:
+        return self.expiry.public_alone
+
+    @public_alone.setter
+    def public_alone(self, seconds: float) -> None:
+        self.expiry.public_alone = seconds
 
     # ------------------------------------------------------------ start and stop
 
@@ -135,7 +159,7 @@ class Hub:
                 print(f"rami serve: table {st.id} left out: it does not replay ({e})", file=sys.stderr)
                 continue
             t.seen = True  # its people may come back: the longer wait
-            self._add(t)
+            self.registry.add(t)
             first = st.options.get("rematch_of")
             if isinstance(first, str) and first in self.tables:
                 self.tables[first].rematch = t.id
@@ -152,7 +176,7 @@ class Hub:
         for t in self.tables.values():
             t.turn_key = ()
             schedule(self, t)
-        self.sweeper = asyncio.create_task(self._sweep_forever())
+        self.sweeper = asyncio.create_task(self.expiry.sweep_forever(self.remove))
 
     async def stop(self) -> None:
         self.started = False  # nothing may schedule a new timer or bot turn from here on
@@ -166,10 +190,7 @@ class Hub:
                 if task is not None:
                     task.cancel()
                     tasks.append(task)
-            for c in list(t.conns):
-                c.closed = True
-                with contextlib.suppress(asyncio.QueueFull):
-                    c.queue.put_nowait(None)
+            self.broadcast.hang_up(t)
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -207,27 +228,9 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def _add(self, t: Table) -> None:
-        self.tables[t.id] = t
-        for i, seat in enumerate(t.seats):
-            if seat.code:
-                self.codes[seat.code] = (t.id, i)
-
-    def _new_code(self) -> str:
-        code = new_code()
-        while code in self.codes:
-            code = new_code()
-        return code
-
     def by_code(self, code: str) -> tuple[Table, int] | None:
         """The table and seat a seat's code opens, or None."""
-        found = self.codes.get(plain_code(code))
-        if found is None:
-            return None
-        t = self.tables.get(found[0])
-        if t is None or t.deleted:
-            return None
-        return t, found[1]
+        return self.registry.by_code(code)
 
     async def create(
         self,
@@ -262,9 +265,7 @@ class Hub:
         names = list(req.names or [])
         if len(names) > n:
             raise ServerError(400, "invalid_request", f"names: {len(names)} names for {n} seats")
-        table_id = secrets.token_hex(5)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(5)
+        table_id = self.registry.new_id()
         seed = self.deal_seed(req, table_id)
         seats = []
         for i, kind in enumerate(req.seats):
@@ -277,7 +278,7 @@ class Hub:
                 "token": secrets.token_urlsafe(18) if kind == HUMAN else None,
             }
             if kind == HUMAN and not public:
-                seat["code"] = self._new_code()
+                seat["code"] = self.registry.new_code()
             seats.append(seat)
         st = StoredTable(
             id=table_id,
@@ -299,7 +300,7 @@ class Hub:
             await self.write(self.store.create_table, st)
         except StoreBusy:
             raise busy() from None
-        self._add(t)
+        self.registry.add(t)
         if self.started:
             schedule(self, t)
         return t
@@ -322,10 +323,7 @@ class Hub:
         return int.from_bytes(mixed, "big") >> 2  # 62 bits, as a drawn seed
 
     def get(self, table_id: str) -> Table:
-        t = self.tables.get(table_id)
-        if t is None or t.deleted:
-            raise gone(table_id)
-        return t
+        return self.registry.get(table_id)
 
     # ------------------------------------------------------------ deletion and expiry
 
@@ -348,74 +346,15 @@ class Hub:
                 raise busy() from None
             t.deleted = True
             t.stopped = why
-            self.tables.pop(t.id, None)
-            for seat in t.seats:
-                if seat.code and self.codes.get(seat.code, ("",))[0] == t.id:
-                    del self.codes[seat.code]
+            self.registry.discard(t)
             for task in (t.clock_task, t.bot_task, t.round_task):
                 if task is not None and task is not asyncio.current_task():
                     task.cancel()
-            gone_text = gone(t.id)
-            for c in list(t.conns):
-                c.send(
-                    dumps(
-                        {
-                            "type": "error",
-                            "code": gone_text.code,
-                            "message": f"table {t.id} was {why}",
-                            "text": Words(c.lang).refusal(gone_text.code, f"table {t.id} was {why}"),
-                        }
-                    )
-                )
-                c.closed = True
-                with contextlib.suppress(asyncio.QueueFull):
-                    c.queue.put_nowait(None)
-
-    def expired(self, now: float | None = None) -> list[Table]:
-        """The tables unchanged for longer than `expire_after` seconds."""
-        if self.expire_after is None:
-            return []
-        now = time.monotonic() if now is None else now
-        return [t for t in self.tables.values() if now - t.touched > self.expire_after]
-
-    def deserted(self, now: float | None = None) -> list[Table]:
-        """The public tables nobody holds: none of their people connected in
-        `public_unseen` seconds from the start, or nobody connected for
-        `public_alone` seconds since the last one left."""
-        now = time.monotonic() if now is None else now
-        out = []
-        for t in self.tables.values():
-            if not t.public or t.alone_since is None or t.held():
-                continue
-            if now - t.alone_since > (self.public_alone if t.seen else self.public_unseen):
-                out.append(t)
-        return out
+            self.broadcast.farewell(t, why)
 
     async def sweep(self) -> int:
-        """Delete the expired tables and the deserted public ones; how many
-        were (a busy store: the rest wait for the next sweep)."""
-        n = 0
-        for t, why in [
-            *((t, f"expired after {self.expire_after:g} s unchanged") for t in self.expired()),
-            *((t, "ended: nobody was connected to it") for t in self.deserted()),
-        ]:
-            if t.deleted:
-                continue
-            try:
-                await self.remove(t, why)
-            except ServerError:
-                break
-            n += 1
-        return n
-
-    async def _sweep_forever(self) -> None:
-        pause = min(SWEEP_SECONDS, max(min(self.public_unseen, self.public_alone) / 4, 0.05))
-        if self.expire_after is not None:
-            pause = min(pause, max(self.expire_after / 4, 0.05))
-        while True:
-            await asyncio.sleep(pause)
-            with contextlib.suppress(Exception):  # never lose the sweeper to one table
-                await self.sweep()
+        """Remove the expired tables and the deserted public ones (`expiry`); how many were."""
+        return await self.expiry.sweep(self.remove)
 
     # ------------------------------------------------------------ actions
 
@@ -521,7 +460,7 @@ class Hub:
             t.deals += 1
         t.moved += 1
         self._track_undo(t, before_phase)
-        await self._changed(t, g.events[before_events:])
+        await self.broadcast.changed(t, g.events[before_events:])
         if self.on_accept is not None:
             self.on_accept(t, time.perf_counter() - started)
         return True
@@ -578,7 +517,7 @@ class Hub:
             t.game.rollback(t.undo_point)
             t.moved += 1
             t.undo_point = t.game.checkpoint()
-            await self._changed(t, [Event(EventKind.UNDONE, seat)])
+            await self.broadcast.changed(t, [Event(EventKind.UNDONE, seat)])
 
     async def next_round(
         self, t: Table, seat: int | None = None, *, still: Callable[[], bool] | None = None
@@ -603,7 +542,9 @@ class Hub:
                     return False  # asked twice: the first one counts
                 t.ready.add(seat)
                 if not t.all_ready():
-                    await self._changed(t, [])  # every page shows who is still reading the round's end
+                    await self.broadcast.changed(
+                        t, []
+                    )  # every page shows who is still reading the round's end
                     return False
             return await self._accept_locked(t, A.NextRound(), None)
 
@@ -614,9 +555,7 @@ class Hub:
         a seat, told to every connection at the table; nothing is stored."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot talk: join with a seat's link")
-        msg = dumps({"type": "talk", "seat": seat, "phrase": phrase})
-        for c in list(t.conns):
-            c.send(msg)
+        self.broadcast.talk(t, seat, phrase)
 
     async def rematch(self, t: Table, seat: int | None) -> Table:
         """ "Play again": once the game is over, a new table of the same rules,
@@ -640,7 +579,7 @@ class Hub:
             )
             again = await self.create(req, (t.variant, t.game.rules.profile), extra={"rematch_of": t.id})
             t.rematch = again.id
-        await self.tell_all(t)
+        await self.broadcast.tell_all(t)
         return again
 
     # ------------------------------------------------------------ telling
@@ -654,90 +593,20 @@ class Hub:
             return fn(*args)
         return await self.work.run(fn, *args, client=client, table=table)
 
-    async def _changed(self, t: Table, events: list[Event]) -> None:
-        """A change is stored: a new version, and every connection is told
-        (its events, then its view). Under the table's lock; the views and
-        the messages are made in a worker thread, the loop only queues them."""
-        t.version += 1
-        t.touched = time.monotonic()
+    def moved(self, t: Table) -> None:
+        """A table has a new version: once the hub runs, start what its turn
+        needs (`clocks.schedule`), before any seat is told of it."""
         if self.started:
-            # Before the views are made: a new turn's clock (its deadline) and
-            # round timer are part of what every seat is told.
             schedule(self, t)
-        conns = [c for c in t.conns if not c.closed]
-        if not conns:
-            return
-        job = asyncio.ensure_future(self.think(self._messages, t, events, conns))
-        try:
-            told = await asyncio.shield(job)
-        except asyncio.CancelledError:
-            # The caller went away (a socket closing): the thread still reads
-            # the game, so the lock is kept until it is done.
-            with contextlib.suppress(BaseException):
-                await job
-            raise
-        for c, msgs in zip(conns, told, strict=True):
-            for m in msgs:
-                c.send(m)
-
-    def _messages(self, t: Table, events: list[Event], conns: list[Conn]) -> list[list[str]]:
-        """What each connection is told of a change: its events and its view.
-        Each message is made and written out once per seat (and language),
-        then shared by every connection that sees it the same way: 500
-        spectators cost one spectator view, and a queue holds references."""
-        views: dict[int | None, str] = {}
-        told: dict[tuple[int, int | None, str], str] = {}
-        out = []
-        for c in conns:
-            msgs = []
-            for i, e in enumerate(events):
-                k = (i, c.seat, c.lang)
-                if k not in told:
-                    told[k] = dumps(event_message(t, e, c.seat, c.lang))
-                msgs.append(told[k])
-            if c.seat not in views:
-                views[c.seat] = dumps({"type": "view", "view": self.view(t, c.seat)})
-            msgs.append(views[c.seat])
-            out.append(msgs)
-        return out
 
     async def tell_all(self, t: Table) -> None:
-        """Send every connection its view, once no change is being written:
-        nobody sees what is not yet stored."""
-        async with t.lock:
-            await self._changed(t, [])
+        await self.broadcast.tell_all(t)
 
     async def joined(self, t: Table, conn: Conn) -> None:
-        """A connection came: it gets its view; the others only when the
-        seat it holds was not connected before (a spectator, a second tab
-        or a reconnect tells nobody else: no all-to-all resend)."""
-        async with t.lock:
-            if t.deleted:  # deleted while the socket opened
-                conn.send(dumps({"type": "error", "code": "no_such_table", "message": gone(t.id).message}))
-                conn.closed = True
-                with contextlib.suppress(asyncio.QueueFull):
-                    conn.queue.put_nowait(None)
-                return
-            before = t.connected()
-            t.conns.add(conn)
-            if conn.seat is not None:
-                t.seen = True
-                t.alone_since = None
-            if t.connected() != before:
-                await self._changed(t, [])
-            else:
-                view = cached_view(self, t, conn.seat) or await self.think(self.view, t, conn.seat)
-                conn.send(dumps({"type": "view", "view": view}))
+        await self.broadcast.joined(t, conn)
 
     async def left(self, t: Table, conn: Conn) -> None:
-        """A connection went: the others are told only if its seat is now unheld."""
-        async with t.lock:
-            before = t.connected()
-            t.conns.discard(conn)
-            if not t.held() and t.alone_since is None:
-                t.alone_since = time.monotonic()
-            if self.started and t.connected() != before:
-                await self._changed(t, [])
+        await self.broadcast.left(t, conn)
 
     async def current_view(self, t: Table, seat: int | None, client: str | None = None) -> dict[str, Any]:
         """The seat's view of the stored game (see tell_all). The view of the
@@ -746,7 +615,7 @@ class Hub:
         profile's legal moves cost tenths of a second, bounded by
         VIEW_STATES), the loop never waiting on it, under the table's lock,
         counted against `client`'s bounds (429 beyond)."""
-        kept = cached_view(self, t, seat)
+        kept = self.kept_view(t, seat)
         if kept is not None:
             return kept
         self.work.admit(client, t.id)
@@ -756,13 +625,16 @@ class Hub:
 
     async def _build_view(self, t: Table, seat: int | None, client: str | None) -> dict[str, Any]:
         async with t.lock:
-            kept = cached_view(self, t, seat)  # made meanwhile (a push, another read)
+            kept = self.kept_view(t, seat)  # made meanwhile (a push, another read)
             if kept is not None:
                 return kept
             return await self.think(self.view, t, seat, client=client, table=t.id)
 
     def view(self, t: Table, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)
+
+    def kept_view(self, t: Table, seat: int | None) -> dict[str, Any] | None:
+        return cached_view(self, t, seat)
 
     # ------------------------------------------------------------ export
 

@@ -286,8 +286,8 @@ class Writer:
     given, so a table's log is written in the order its actions were judged.
     At most WRITE_QUEUE writes wait; one more is refused with StoreBusy."""
 
-    def __init__(self, store: Store, depth: int | None = None):
-        self.store = store
+    def __init__(self, store: object, depth: int | None = None):
+        self.store = store  # the `storage.TableStore` its writes go to
         depth = WRITE_QUEUE if depth is None else depth
         self._jobs: queue.Queue[tuple[Callable[..., None], tuple[Any, ...], concurrent.futures.Future] | None]
         self._jobs = queue.Queue(maxsize=depth)
