@@ -28,7 +28,7 @@ from rami_core.rules import Rules
 from rami_core.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
 
 # The solver is imported where a position is solved, not with this module:
-# it loads scipy's HiGHS (half a second), which `rami --help` must not pay.
+# it loads HiGHS (highspy, half a second), which `rami --help` must not pay.
 # Its default state limit, as `--max-states` shows it (a test keeps the two equal).
 SHOWN_MAX_STATES = "300,000"
 
