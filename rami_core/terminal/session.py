@@ -26,7 +26,7 @@ from ..errors import RuleError
 from ..events import Event, EventKind
 from ..i18n import Messages
 from ..legal import legal_moves
-from ..narration import Teller, tell
+from ..narration import Teller, styled, tell
 from ..problems import words
 from ..savegame import SaveError
 from ..state import OVER
@@ -129,7 +129,7 @@ class Session:
         return printed
 
     def say(self, key: str, style: str = "", **kw: Any) -> None:
-        t = self.msg.text(key, **kw)
+        t = styled(self.msg, key, **kw)
         t.stylize(style)
         self.term.line(t)
 
