@@ -41,7 +41,7 @@ from .puzzles import ROUTES as puzzle_routes
 from .store import Store
 from .table import Conn
 from .views import summary
-from .words import Words, page_lang, table_events
+from .words import Words, code_words, page_lang, table_events
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_WS_MESSAGE = 256 * 1024
@@ -213,6 +213,9 @@ def create_app(
 
         presets, house, descriptions = await asyncio.to_thread(listed)
         return JSON({"presets": presets, "house": house, "bots": list(BOTS), "descriptions": descriptions})
+
+    async def codes(request: Request) -> Response:
+        return JSON(code_words())
 
     @guarded
     async def protocol_schema(request: Request) -> Response:
@@ -568,6 +571,7 @@ def create_app(
         Route("/j/{code}", join_code),
         Route("/api/meta", meta),
         Route("/api/schema", protocol_schema),
+        Route("/api/codes", codes),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables/{id}", table_info, methods=["GET"]),
