@@ -18,12 +18,18 @@ import click
 
 import rami_core.cli.types as types
 from rami_core.cards import Card, CardError, format_card, parse_cards
-from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
+from rami_core.cli.common import (
+    cli_words,
+    current_lang,
+    lang_option,
+    profile_options,
+    profile_source,
+    said_words,
+)
 from rami_core.i18n import Messages
 from rami_core.melds import MeldRules, Reading, read_meld
 from rami_core.problems import Said, said
 from rami_core.profile import Profile
-from rami_core.resources import DEFAULT_VARIANT
 from rami_core.rules import Rules
 from rami_core.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
 
@@ -229,11 +235,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 
 
 @click.command("solve")
-@click.option("--variant", default=None, help="A preset or profile name (default: rami51).")
-@click.option(
-    "--rules", "rules_file", default=None, type=types.Path(dir_okay=False), help="A house-rule file."
-)
-@set_option
+@profile_options
 @click.option(
     "--table",
     default="",
@@ -276,9 +278,7 @@ def solve_cmd(
     from rami_core.loader import load_profile
     from rami_core.solver import SolverInputError
 
-    if variant and rules_file:
-        raise click.UsageError(cli_words("give_one"))
-    game = _Game.of(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
+    game = _Game.of(load_profile(profile_source(variant, rules_file), overrides))
     if batch is None:
         try:
             t = parse_table(table)
