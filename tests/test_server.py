@@ -123,6 +123,24 @@ def test_body_that_is_not_json(client):
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_json"
 
 
+def test_the_pages_words_for_refusal_codes_are_the_catalogues(client):
+    """The page keeps no French of its own for a refusal code: it loads the
+    refusal catalogue's words (and the server's own codes') from /api/codes."""
+    from rami_core.server.page_words import SERVER_FR
+    from rami_core.words.refusals import CODES
+
+    r = client.get("/api/codes")
+    assert r.status_code == 200
+    fr = r.json()["fr"]
+    assert {code: w["fr"] for code, w in CODES.items()}.items() <= fr.items()
+    assert fr["undo_forbidden"] == SERVER_FR["undo_forbidden"]
+    assert "en" not in r.json()
+    static = Path(__file__).resolve().parent.parent / "rami_core" / "server" / "static"
+    for script in static.glob("*.js"):
+        text = script.read_text(encoding="utf-8")
+        assert "CODES_FR" not in text and CODES["not_your_turn"]["fr"] not in text.lower(), script.name
+
+
 # ------------------------------------------------------------------ views and actions
 
 

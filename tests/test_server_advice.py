@@ -10,9 +10,9 @@ import pytest
 
 pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
-from rami_core.profile.model.loader import load_profile
 from starlette.testclient import TestClient
 
+from rami_core.profile.loader import load_profile
 from rami_core.referee.position import build_setup
 from rami_core.server.app import create_app
 

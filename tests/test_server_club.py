@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("starlette", reason="the [server] extra is not installed")
 
-from rami_core.profile.model.loader import load_profile
 from starlette.testclient import TestClient
 
 from rami_core.players.narration import Teller, tell
+from rami_core.profile.loader import load_profile
 from rami_core.referee.position import build_setup
 from rami_core.server.app import create_app
 from rami_core.server.table import CODE_ALPHABET, CODE_LENGTH

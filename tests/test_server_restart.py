@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("uvicorn", reason="the [server] extra is not installed")
 
 import httpx
-from rami_core.profile.model.loader import load_profile
 
 from rami_core.players.bots import make_bot
+from rami_core.profile.loader import load_profile
 from rami_core.referee.engine import Game
 from tests.server_support import ProcessServer, action_body, check_view_against
 

@@ -190,10 +190,27 @@ _SLASH = re.compile(
 )
 
 
+# rami_core.profile is both a former module and the new package: a name
+# already under the package is left as it is, so a second run changes nothing.
+_UNDER_PROFILE = re.compile(r"[./](model|loader|going_out|rules|hooks|hookspecs)\b")
+
+
+def _dotted(m: re.Match[str]) -> str:
+    if m.group(1) == "rami_core.profile" and _UNDER_PROFILE.match(m.string, m.end()):
+        return m.group(1)
+    return MOVES[m.group(1)]
+
+
+def _slashed(m: re.Match[str]) -> str:
+    if m.group(1) == "rami_core/profile" and _UNDER_PROFILE.match(m.string, m.end()):
+        return m.group(1)
+    return _SLASHED[m.group(1)]
+
+
 def rewrite(text: str) -> str:
     text = _from_imports(text)
-    text = _DOTTED.sub(lambda m: MOVES[m.group(1)], text)
-    return _SLASH.sub(lambda m: _SLASHED[m.group(1)], text)
+    text = _DOTTED.sub(_dotted, text)
+    return _SLASH.sub(_slashed, text)
 
 
 def _text_files() -> list[Path]:

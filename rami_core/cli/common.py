@@ -148,6 +148,40 @@ def set_option(func: F) -> F:
     )(func)
 
 
+def profile_options(func: F) -> F:
+    """``--variant``, ``--rules`` and ``--set``: how a command that plays a
+    profile is told which, the same options with the same help in each
+    (``rami play``, ``simulate``, ``solve``); :func:`profile_source` reads the
+    first two."""
+    func = set_option(func)
+    func = click.option(
+        "--rules",
+        "rules_file",
+        default=None,
+        metavar="FILE",
+        type=types.Path(dir_okay=False),
+        help="A house-rule file (instead of --variant).",
+    )(func)
+    return click.option(
+        "--variant",
+        "-v",
+        "variant",
+        default=None,
+        metavar="NAME",
+        help="A preset or bundled house file by name (rami variants --all lists them), or a house-rule file. Default: rami51.",
+    )(func)
+
+
+def profile_source(variant: str | None, rules_file: str | None) -> str:
+    """What :func:`profile_options` chose, for ``load_profile``: a usage error
+    (exit 2) for both ``--variant`` and ``--rules``, rami51 for neither."""
+    from rami_core.resources import DEFAULT_VARIANT
+
+    if variant and rules_file:
+        raise click.UsageError(cli_words("give_one"))
+    return rules_file or variant or DEFAULT_VARIANT
+
+
 def check_overrides(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
     """A usage error (exit 2) for a ``--set`` that is not ``KEY.PATH=VALUE``."""
     for item in value:

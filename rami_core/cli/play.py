@@ -11,8 +11,7 @@ import click
 from rich.console import Console
 
 import rami_core.cli.types as types
-from rami_core.cli.common import Seconds, lang_option, one_line
-from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.cli.common import Seconds, lang_option, one_line, profile_options, profile_source
 from rami_core.files.userfiles import visible
 from rami_core.profile.hooks import PluginError
 from rami_core.words.errors import ProfileError
@@ -35,29 +34,7 @@ def _bot_list(value: str | None) -> list[str]:
 
 
 @click.command("play")
-@click.option(
-    "--variant",
-    "-v",
-    "variant",
-    default=None,
-    metavar="V",
-    help="A preset or bundled house file by name (rami variants --all lists them), or a house-rule file. Default: rami51.",
-)
-@click.option(
-    "--rules",
-    "rules_file",
-    default=None,
-    metavar="FILE",
-    type=types.Path(dir_okay=False),
-    help="A house-rule file to play.",
-)
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="KEY.PATH=VALUE",
-    help="Override a setting (value read as YAML). Repeatable.",
-)
+@profile_options
 @click.option(
     "--players",
     "-n",
@@ -161,8 +138,7 @@ def play(
     console = Console(highlight=False, emoji=False, soft_wrap=not out_tty)
     err = Console(file=sys.stderr, highlight=False, soft_wrap=True)
 
-    if variant and rules_file:
-        raise click.UsageError(msg("give_one"))
+    source = profile_source(variant, rules_file)
     bot_names = _bot_list(bots)
     # The default opponent: the expert, or the strongest bot installed.
     default_bot = next((b for b in ("expert", "greedy", "random") if b in BOTS), None) or next(
@@ -192,7 +168,7 @@ def play(
             seat_kinds = _seating(n, bot_names or [default_bot], hotseat)
     else:
         try:
-            profile = load_profile(rules_file or variant or DEFAULT_VARIANT, overrides)
+            profile = load_profile(source, overrides)
         except ProfileError:
             raise
         if not bot_names and bots is None:

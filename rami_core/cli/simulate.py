@@ -11,8 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 import rami_core.cli.types as types
-from rami_core.cli.common import cli_words, lang_option, said_words, set_option
-from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.cli.common import cli_words, lang_option, profile_options, profile_source, said_words
 from rami_core.files.userfiles import visible
 from rami_core.players.bot_games import ROUND_CAP, TURN_CAP, SimConfig, compare
 from rami_core.players.bot_games import simulate as run_simulation
@@ -22,9 +21,7 @@ from rami_core.words.messages import MESSAGES, Messages
 def _load(variant: str | None, rules_file: str | None, overrides: tuple[str, ...]):
     from rami_core.profile.loader import load_profile
 
-    if variant and rules_file:
-        raise click.UsageError(cli_words("give_one"))
-    return shown(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
+    return shown(load_profile(profile_source(variant, rules_file), overrides))
 
 
 def shown(profile):
@@ -179,15 +176,7 @@ def statistics_help() -> str:
 
 
 @click.command("simulate", epilog=statistics_help())
-@click.option("--variant", "variant", default=None, help="Preset name or profile file (default: rami51).")
-@click.option(
-    "--rules",
-    "rules_file",
-    default=None,
-    type=types.Path(exists=True, dir_okay=False),
-    help="A house-rule profile file.",
-)
-@set_option
+@profile_options
 @click.option("--games", default=100, show_default=True, type=types.IntRange(1))
 @click.option("--players", default=2, show_default=True, type=types.IntRange(1, 8))
 @click.option(

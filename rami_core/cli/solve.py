@@ -19,8 +19,14 @@ import click
 import rami_core.cli.types as types
 from rami_core.cards import Card, CardError, format_card, parse_cards
 from rami_core.cards.melds import MeldRules, Reading, read_meld
-from rami_core.cli.common import cli_words, current_lang, lang_option, said_words, set_option
-from rami_core.files.resources import DEFAULT_VARIANT
+from rami_core.cli.common import (
+    cli_words,
+    current_lang,
+    lang_option,
+    profile_options,
+    profile_source,
+    said_words,
+)
 from rami_core.files.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
 from rami_core.profile.model import Profile
 from rami_core.profile.rules import Rules
@@ -28,7 +34,7 @@ from rami_core.words.messages import Messages
 from rami_core.words.problems import Said, said
 
 # The solver is imported where a position is solved, not with this module:
-# it loads scipy's HiGHS (half a second), which `rami --help` must not pay.
+# it loads HiGHS (highspy, half a second), which `rami --help` must not pay.
 # Its default state limit, as `--max-states` shows it (a test keeps the two equal).
 SHOWN_MAX_STATES = "300,000"
 
@@ -229,11 +235,7 @@ def _echo_answer(out: dict[str, Any]) -> None:
 
 
 @click.command("solve")
-@click.option("--variant", default=None, help="A preset or profile name (default: rami51).")
-@click.option(
-    "--rules", "rules_file", default=None, type=types.Path(dir_okay=False), help="A house-rule file."
-)
-@set_option
+@profile_options
 @click.option(
     "--table",
     default="",
@@ -276,9 +278,7 @@ def solve_cmd(
     from rami_core.profile.loader import load_profile
     from rami_core.solver import SolverInputError
 
-    if variant and rules_file:
-        raise click.UsageError(cli_words("give_one"))
-    game = _Game.of(load_profile(rules_file or variant or DEFAULT_VARIANT, overrides))
+    game = _Game.of(load_profile(profile_source(variant, rules_file), overrides))
     if batch is None:
         try:
             t = parse_table(table)

@@ -262,19 +262,23 @@ def run_games(
 # --------------------------------------------------------------------------- statistics
 
 
-def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
+def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials: scipy's, so that
+    the simulations and the RL examples report the same interval. ``k`` is a
+    count even where it arrives as a float (the wins per seat)."""
     if n == 0:
         return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+    from scipy.stats import binomtest  # scipy.stats takes a while to import: only where asked
+
+    if k != int(k):
+        raise ValueError(f"a Wilson interval counts whole successes, not {k}")
+    ci = binomtest(int(k), n).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))
 
 
-def mean_ci(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
-    """Mean and a normal 95% interval."""
+def mean_ci(xs: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean and Student's t interval: a run compares a few dozen paired
+    games, where the normal interval is too narrow."""
     n = len(xs)
     if n == 0:
         return (float("nan"), float("nan"), float("nan"))
@@ -282,8 +286,12 @@ def mean_ci(xs: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
     if n == 1:
         return (m, m, m)
     var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    h = z * math.sqrt(var / n)
-    return (m, m - h, m + h)
+    if var == 0:
+        return (m, m, m)
+    from scipy.stats import t
+
+    lo, hi = t.interval(confidence, n - 1, loc=m, scale=math.sqrt(var / n))
+    return (m, float(lo), float(hi))
 
 
 # --------------------------------------------------------------------------- the statistics

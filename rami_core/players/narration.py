@@ -10,6 +10,7 @@ screen of its own (play): a :class:`Teller` carries those choices.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,23 @@ from rich.text import Text
 
 from rami_core.game.events import Event, EventKind
 from rami_core.words.messages import Messages
+
+
+def styled(msg: Messages, key: str, **kw: object) -> Text:
+    """A message whose rich Text values (cards in their colours) are kept as
+    they are: the catalogue (i18n) knows no rich, the tellers of events and
+    the terminal do."""
+    out = Text()
+    for literal, name, spec, conv in string.Formatter().parse(msg.template(key)):
+        out.append(literal)
+        if name is None:
+            continue
+        value = kw[name]
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            out.append(format(repr(value) if conv == "r" else value, spec or ""))
+    return out
 
 
 def _plain_cards(codes: Sequence[str]) -> Text:
@@ -43,15 +61,15 @@ class Teller:
         """`ev_<key>`, or `evy_<key>` when the event is this teller's own seat's."""
         mine = e.seat is not None and e.seat == self.you
         if mine:
-            return self.msg.text("evy_" + key, **kw)
-        return self.msg.text("ev_" + key, name=self.name(e.seat) if e.seat is not None else "", **kw)
+            return styled(self.msg, "evy_" + key, **kw)
+        return styled(self.msg, "ev_" + key, name=self.name(e.seat) if e.seat is not None else "", **kw)
 
     def on_melds(self, items: Sequence[tuple[Sequence[str], int]]) -> Text:
         out = Text()
         for i, (cards, to) in enumerate(items):
             if i:
                 out.append(", ")
-            out.append_text(self.msg.text("ev_on_meld", card=self.cards(cards), n=to + 1))
+            out.append_text(styled(self.msg, "ev_on_meld", card=self.cards(cards), n=to + 1))
         return out
 
     def from_melds(self, moves: Sequence[dict]) -> Text:
@@ -61,7 +79,9 @@ class Teller:
             if i:
                 out.append(", ")
             out.append_text(
-                self.msg.text("ev_from_meld", card=self.cards(mv["cards"]), n=mv["from"] + 1, to=mv["to"] + 1)
+                styled(
+                    self.msg, "ev_from_meld", card=self.cards(mv["cards"]), n=mv["from"] + 1, to=mv["to"] + 1
+                )
             )
         return out
 
@@ -70,8 +90,8 @@ def _dealt(t: Teller, e: Event) -> Text:
     d = e.data
     first = d["first_player"]
     if first == t.you:
-        return t.msg.text("evy_dealt", round=d["round"])
-    return t.msg.text("ev_dealt", round=d["round"], name=t.name(first))
+        return styled(t.msg, "evy_dealt", round=d["round"])
+    return styled(t.msg, "ev_dealt", round=d["round"], name=t.name(first))
 
 
 def _drawn(t: Teller, e: Event) -> Text:
@@ -100,7 +120,7 @@ def _rearranged(t: Teller, e: Event) -> Text:
     moved = e.data.get("moved") or []
     if moved:  # what was taken from whose meld, so that its owner sees it
         said.append(" ")
-        said.append_text(t.msg.text("ev_moved", items=t.from_melds(moved)))
+        said.append_text(styled(t.msg, "ev_moved", items=t.from_melds(moved)))
     return said
 
 
@@ -124,11 +144,11 @@ def _round_over(t: Teller, e: Event) -> Text | None:
     if d["how"] == "out" and d.get("winner") is not None:
         sec = t.msg("rami_sec") if d.get("rami_sec") else ""
         if d["winner"] == t.you:
-            said = t.msg.text("evy_round_over_out", sec=sec, **tail)
+            said = styled(t.msg, "evy_round_over_out", sec=sec, **tail)
         else:
-            said = t.msg.text("ev_round_over_out", name=t.name(d["winner"]), sec=sec, **tail)
+            said = styled(t.msg, "ev_round_over_out", name=t.name(d["winner"]), sec=sec, **tail)
     else:
-        said = t.msg.text("ev_round_over_stock", **tail)
+        said = styled(t.msg, "ev_round_over_stock", **tail)
     for why in _why_paid(t, d):
         said.append(t.msg("ev_sep"))
         said.append(why)
@@ -167,15 +187,15 @@ def _game_over(t: Teller, e: Event) -> Text | None:
         return None
     d = e.data
     if d.get("winner") is None:
-        return t.msg.text("ev_game_over_tie", scores=_scores(d["scores"]))
-    return t.msg.text("ev_game_over", name=t.name(d["winner"]), scores=_scores(d["scores"]))
+        return styled(t.msg, "ev_game_over_tie", scores=_scores(d["scores"]))
+    return styled(t.msg, "ev_game_over", name=t.name(d["winner"]), scores=_scores(d["scores"]))
 
 
 NARRATION: dict[EventKind, Callable[[Teller, Event], Text | None]] = {
     EventKind.ROUND_DEALT: _dealt,
     EventKind.DRAWN: _drawn,
-    EventKind.RESHUFFLED: lambda t, e: t.msg.text(
-        "ev_rebuilt", cards=t.msg.count("cards", e.data["stock_size"])
+    EventKind.RESHUFFLED: lambda t, e: styled(
+        t.msg, "ev_rebuilt", cards=t.msg.count("cards", e.data["stock_size"])
     ),
     EventKind.OPENED: lambda t, e: t.line("opened", e),
     EventKind.LAID: lambda t, e: t.line("laid", e, melds=t.melds(e.data["melds"])),

@@ -36,7 +36,7 @@ from rami_core.server.guard import EXCEPTION_HANDLERS, CrossSite, LastResort, js
 from rami_core.server.hub import Hub
 from rami_core.server.limits import Limits, peer
 from rami_core.server.lobby import described, house_names, profile_and_warnings
-from rami_core.server.page_words import Words, page_lang, table_events
+from rami_core.server.page_words import Words, code_words, page_lang, table_events
 from rami_core.server.protocol import (
     CLIENT_ADAPTER,
     CreateTable,
@@ -252,6 +252,10 @@ async def join_code(request: Request) -> Response:
 
 
 # ------------------------------------------------------------ the API
+
+
+async def codes(request: Request) -> Response:
+    return JSON(code_words())
 
 
 async def meta(request: Request) -> Response:
@@ -575,6 +579,7 @@ ROUTES = [
     Route("/j/{code}", join_code),
     Route("/api/meta", meta),
     Route("/api/schema", protocol_schema),
+    Route("/api/codes", codes),
     Route("/api/tables", create_table, methods=["POST"]),
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables/{id}", table_info, methods=["GET"]),

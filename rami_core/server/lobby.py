@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rami_core.files.resources import house_dir, preset_names
-from rami_core.profile.model.model import Profile
+from rami_core.profile.model import Profile
 from rami_core.server.protocol import MAX_VARIANT_NAME, CreateTable, plain_description, plain_text
 from rami_core.words.errors import Problem, ProfileError
 from rami_core.words.problems import Said, said
@@ -26,7 +26,7 @@ def described(name: str) -> dict[str, str]:
     """A preset's or bundled house file's line in each language, for the
     lobby's menu: read once (the bundled files do not change under a
     running server); a file that does not load says nothing."""
-    from rami_core.profile.model.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     try:
         p = load_profile(name if name in preset_names() else house_dir() / f"{name}.yaml")
@@ -60,7 +60,7 @@ def _read_profile(req: CreateTable) -> tuple[str, Profile, list[Problem]]:
     """The profile a table is created with: a preset or bundled house file by
     name (never a path), or a pasted YAML text read by the same loader, its
     errors located in the text (`rules:LINE: key: message`)."""
-    from rami_core.profile.model.loader import check_profile
+    from rami_core.profile.loader import check_profile
 
     if req.variant is not None:
         name = req.variant.strip()

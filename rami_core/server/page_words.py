@@ -59,6 +59,23 @@ SERVER_FR = {
 BOT_WORDS = {"fr": {"greedy": "glouton", "random": "hasard", "expert": "expert"}}
 
 
+def code_words() -> dict[str, dict[str, str]]:
+    """Each language's general words for a refusal code, served to the pages
+    (``GET /api/codes``) for a refusal that reaches them without words of its
+    own: the engine's codes from the refusal catalogue (``refusals.CODES``),
+    the server's own from :data:`SERVER_FR`, so the page keeps no copy of
+    either. English is left out: there the page shows the server's message."""
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGS:
+        if lang == "en":
+            continue
+        words = {code: w[lang] for code, w in CODES.items() if lang in w}
+        if lang == "fr":
+            words = {**SERVER_FR, **words}
+        out[lang] = dict(sorted(words.items()))
+    return out
+
+
 def page_lang(value: str | None) -> str:
     """The page's language from a `lang` parameter: one the catalogue has, else English."""
     return value if value in LANGS else "en"

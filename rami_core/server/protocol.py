@@ -30,7 +30,7 @@ from pydantic import (
 )
 
 from rami_core.game import actions as A
-from rami_core.profile.model.model import Descriptions
+from rami_core.profile.model import Descriptions
 
 Card = Annotated[
     str,

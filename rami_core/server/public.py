@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rami_core.files.resources import preset_names
-from rami_core.profile.model.model import Profile
-from rami_core.profile.model.rules import Rules
+from rami_core.profile.model import Profile
+from rami_core.profile.rules import Rules
 from rami_core.server.clocks import loop_time, retrying
 from rami_core.server.protocol import (
     MAX_NAME,
@@ -100,7 +100,7 @@ def clocked(source: str | Path) -> Profile:
     """The profile a public table is played with: its own turn clock, or
     PUBLIC_TURN_SECONDS, so that a person who leaves is played by the timeout
     (the clock put on as any `--set` is, by the loader)."""
-    from rami_core.profile.model.loader import load_profile
+    from rami_core.profile.loader import load_profile
 
     profile = load_profile(source)
     if turn_seconds(profile):

@@ -68,7 +68,7 @@ search then proves in a few hundred states what took it 30,000 and HiGHS's
 integer search.
 
 Hard positions take exact shortcuts (``solve._run``), both from the
-certified linear program of :mod:`rami_core.solver.lp` (HiGHS through scipy),
+certified linear program of :mod:`rami_core.solver.lp` (HiGHS through highspy),
 whose upper bound is computed in exact integers from its duals. Past
 ``SolverOptions.relax_after`` search states, the relaxation alone (a few
 milliseconds) gives that bound, which caps the search: it no longer has to

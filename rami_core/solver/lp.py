@@ -15,7 +15,7 @@ most ``a_f`` (table and hand) can; the objective counts the hand cards laid
 (table copies go down first). Long runs that split into two valid runs are
 left out (a split keeps the same cards), so the column set stays small.
 
-HiGHS (scipy) solves the relaxation and, when that is fractional, the integer
+HiGHS (its own binding, ``highspy``) solves the relaxation and, when that is fractional, the integer
 program; neither answer is trusted as is:
 
 * the arrangement is rebuilt into melds and re-checked by the caller
@@ -42,18 +42,13 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations, product
 
-# scipy.optimize takes about half a second to import: this module is imported
-# by the first solve that asks the LP (solve._lp_path), not with the solver.
+# highspy and scipy.sparse take about half a second to import: this module is
+# imported by the first solve that asks the LP (solve._lp_path), not with the solver.
+import highspy
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
-from scipy.sparse import csc_matrix, vstack
+from scipy.sparse import csc_matrix
 
 from rami_core.cards.melds import MeldRules
-
-try:  # scipy's binding of HiGHS itself (scipy 1.15 and later): see _relaxation
-    from scipy.optimize._highspy import _core as _highs_core
-except ImportError:  # pragma: no cover - an older scipy: linprog
-    _highs_core = None
 
 SCALE = 1 << 24  # dyadic rounding of the duals
 MILP_NODES = 200  # branch-and-bound nodes for HiGHS's integer search when the relaxation is
@@ -234,13 +229,12 @@ class _Program:
                 (np.array(v, dtype=np.int64), (np.array(r, dtype=np.int64), np.array(c, dtype=np.int64))),
                 shape=(nrow, ncol),
             )
-            Af = A.astype(float)
-            return nrow, A, Af, vstack([Af, -Af]).tocsc()
+            return nrow, A, A.astype(float)
 
         self._build = build
 
     def matrices(self, with_total: bool):
-        """(rows, A in integers, A in floats, [A; -A]) with or without the card-count row."""
+        """(rows, A in integers, A in floats) with or without the card-count row."""
         got = self._matrices.get(with_total)
         if got is None:
             got = self._matrices[with_total] = self._build(with_total)
@@ -259,7 +253,7 @@ _C_MAX = 1 << 16
 
 
 # The last few relaxations without a time limit, (program and inputs,
-# linprog's result), newest last: a solve asks the same relaxation up to three
+# the relaxation's (x, z)), newest last: a solve asks the same relaxation up to three
 # times (its arrangement or bound, its duals for the points search, then with
 # HiGHS's integer search), with the card-count row's program in between.
 _RELAXATIONS_KEPT = 4
@@ -292,7 +286,7 @@ def lp_solve(
         return None
     if not cols:
         return None
-    _nrow, A, Af, A_ub = prog.matrices(total is not None)
+    _nrow, A, Af = prog.matrices(total is not None)
     ncol = prog.ncol
     wf = np.array([w.get(f, 0) for f in faces], dtype=np.int64)
     c = np.zeros(ncol, dtype=np.int64)
@@ -304,7 +298,6 @@ def lp_solve(
     offset = sum(w.get(f, 0) * t.get(f, 0) for f in faces) + wj * JT
     cf = c.astype(float)
     ub = prog.ub
-    # the relaxation, as two one-sided blocks for linprog: A x <= hi, -A x <= -lo
     # a solve asks the relaxation alone first, then (its search cut again)
     # the same program with HiGHS's integer search: the relaxation, the same
     # program with the same inputs, is not solved twice
@@ -315,7 +308,7 @@ def lp_solve(
             if k == key:
                 res = r
     if res is None:
-        res = _relaxation(cf, Af, A_ub, lo_a, hi_a, ub, time_limit)
+        res = _relaxation(cf, Af, lo_a, hi_a, ub, time_limit)
         if key is not None:
             _last_relaxation.append((key, res))
             del _last_relaxation[:-_RELAXATIONS_KEPT]
@@ -329,24 +322,10 @@ def lp_solve(
         if not integer:
             return LPResult(None, None, False, bound, duals)
         # fractional: HiGHS's integer search, briefly, for an arrangement
-        r2 = milp(
-            -cf,
-            constraints=LinearConstraint(Af, lo_a.astype(float), hi_a.astype(float)),
-            integrality=np.ones(ncol),
-            bounds=Bounds(np.zeros(ncol), ub.astype(float)),
-            options={
-                "mip_rel_gap": 0.0,
-                "node_limit": MILP_NODES,
-                # HiGHS's presolve of these programs (many run columns that
-                # share rows) cost 3-5 times the search itself on the hard
-                # tables; without it the same arrangements come back sooner
-                "presolve": False,
-                **({} if time_limit is None else {"time_limit": max(0.005, time_limit)}),
-            },
-        )
-        if r2.x is None:
+        x2 = _integer_search(cf, Af, lo_a, hi_a, ub, time_limit)
+        if x2 is None:
             return LPResult(None, None, False, bound, duals)
-        xi = np.round(r2.x).astype(np.int64)
+        xi = np.round(x2).astype(np.int64)
         if not _feasible(xi, A, lo_a, hi_a):
             return LPResult(None, None, False, bound, duals)
     value = int(c @ xi) - offset
@@ -356,48 +335,32 @@ def lp_solve(
     return LPResult(layouts, value, value >= bound, bound, duals)
 
 
-def _relaxation(cf, Af, A_ub, lo_a, hi_a, ub, time_limit: float | None):
-    """The relaxation's optimum and its duals, (x, z) with z the price of
-    each row for the maximisation, or None where HiGHS finds no optimum.
+class _QuietHighs(highspy.Highs):
+    """A HiGHS solver whose output is off before its first call.
 
-    HiGHS is called through scipy's own binding of it where that is there
-    (``scipy.optimize._highspy._core``, scipy 1.15 and later), with the rows
-    two-sided: linprog takes one-sided rows only (the program twice, A and
-    -A) and reads the columns' statuses back one Python call each, which cost
-    as much as HiGHS's own simplex on these programs (3-5 ms of 7-10). Where
-    the binding is not there, linprog. Either way the duals only propose:
-    the bound is summed exactly from them (:func:`_bound`)."""
-    ncol = Af.shape[1]
-    if _highs_core is not None:
-        try:
-            return _relaxation_direct(cf, Af, lo_a, hi_a, ub, time_limit)
-        except (AttributeError, TypeError):  # pragma: no cover - another scipy's binding
-            pass
-    res = linprog(
-        -cf,
-        A_ub=A_ub,
-        b_ub=np.concatenate([hi_a, -lo_a]).astype(float),
-        bounds=np.column_stack([np.zeros(ncol), ub.astype(float)]),
-        method="highs",
-        options=None if time_limit is None else {"time_limit": max(0.01, time_limit)},
-    )
-    if res.status != 0:
-        return None
-    # z = -(marginals of the upper block) + (marginals of the lower block)
-    nrow = Af.shape[0]
-    marg = res.ineqlin.marginals
-    return res.x, -marg[:nrow] + marg[nrow:]
+    ``highspy.Highs()`` installs its Python callbacks in its constructor, a
+    HiGHS call made while ``output_flag`` is still on: HiGHS then writes its
+    banner to the process's standard output (ERGO-Code/HiGHS#2749), which
+    would land in the middle of ``rami solve``'s answer. The LP uses none of
+    the callbacks (only passModel, run and the solution), so the binding's
+    solver is built without them."""
+
+    def __init__(self) -> None:
+        super(highspy.Highs, self).__init__()  # the binding's solver, past highspy.Highs.__init__
+        self.setOptionValue("output_flag", False)
 
 
-def _relaxation_direct(cf, Af, lo_a, hi_a, ub, time_limit: float | None):
-    h = _highs_core
+def _run(cf, Af, lo_a, hi_a, ub, integer: bool, options: dict) -> _QuietHighs:
+    """HiGHS run on: minimise -c.x subject to lo <= A x <= hi, 0 <= x <= ub
+    (every column integer if ``integer``), with rows two-sided as HiGHS takes
+    them and the matrix passed column-wise as it is held."""
     nrow, ncol = Af.shape
-    lp = h.HighsLp()
+    lp = highspy.HighsLp()
     lp.num_col_ = ncol
     lp.num_row_ = nrow
     lp.a_matrix_.num_col_ = ncol
     lp.a_matrix_.num_row_ = nrow
-    lp.a_matrix_.format_ = h.MatrixFormat.kColwise
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
     lp.col_cost_ = -cf
     lp.col_lower_ = np.zeros(ncol)
     lp.col_upper_ = ub.astype(float)
@@ -406,17 +369,57 @@ def _relaxation_direct(cf, Af, lo_a, hi_a, ub, time_limit: float | None):
     lp.a_matrix_.start_ = Af.indptr
     lp.a_matrix_.index_ = Af.indices
     lp.a_matrix_.value_ = Af.data
-    highs = h._Highs()
-    highs.setOptionValue("output_flag", False)
-    if time_limit is not None:
-        highs.setOptionValue("time_limit", max(0.01, time_limit))
-    highs.passModel(lp)
-    highs.run()
-    if highs.getModelStatus() != h.HighsModelStatus.kOptimal:
+    if integer:
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * ncol
+    h = _QuietHighs()
+    for name, value in options.items():
+        h.setOptionValue(name, value)
+    h.passModel(lp)
+    h.run()
+    return h
+
+
+def _relaxation(cf, Af, lo_a, hi_a, ub, time_limit: float | None):
+    """The relaxation's optimum and its duals, (x, z) with z the price of
+    each row for the maximisation, or None where HiGHS finds no optimum.
+    The duals only propose: the bound is summed exactly from them
+    (:func:`_bound`)."""
+    options = {} if time_limit is None else {"time_limit": max(0.01, time_limit)}
+    h = _run(cf, Af, lo_a, hi_a, ub, False, options)
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
-    sol = highs.getSolution()
+    sol = h.getSolution()
     # HiGHS minimises -c: its row duals are the maximisation's prices negated
     return np.array(sol.col_value), -np.array(sol.row_dual)
+
+
+_STOPPED = (
+    highspy.HighsModelStatus.kTimeLimit,
+    highspy.HighsModelStatus.kIterationLimit,
+    highspy.HighsModelStatus.kSolutionLimit,
+)
+
+
+def _integer_search(cf, Af, lo_a, hi_a, ub, time_limit: float | None):
+    """HiGHS's integer search, briefly: an arrangement (x as floats), the
+    optimum or the best found when the node budget or the clock stopped it,
+    or None where it found none."""
+    options = {
+        "mip_rel_gap": 0.0,
+        "mip_max_nodes": MILP_NODES,
+        # HiGHS's presolve of these programs (many run columns that share
+        # rows) cost 3-5 times the search itself on the hard tables; without
+        # it the same arrangements come back sooner
+        "presolve": "off",
+        **({} if time_limit is None else {"time_limit": max(0.005, time_limit)}),
+    }
+    h = _run(cf, Af, lo_a, hi_a, ub, True, options)
+    status = h.getModelStatus()
+    if status != highspy.HighsModelStatus.kOptimal and not (
+        status in _STOPPED and h.getInfo().objective_function_value != highspy.kHighsInf
+    ):
+        return None
+    return np.array(h.getSolution().col_value)
 
 
 def _bound(zf, c, A, ub, lo: list[int], hi: list[int]) -> int:

@@ -39,7 +39,7 @@ class SolverOptions:
     card count waits a sixteenth of it), 0: at once; a solve whose
     state limit is under ``RELAX_FROM_SHARE`` times that builds it at once,
     since a small limit needs its pruning from the first state; ``use_lp``: the
-    certified linear program on hard positions (needs scipy); ``relax_after``:
+    certified linear program on hard positions (needs highspy); ``relax_after``:
     search states before the LP's relaxation alone is asked, for its exact
     bound (a cap that spares the search its rounds of proving that more
     cards cannot be laid), None: never; ``lp_after``: search states before

@@ -11,7 +11,7 @@ from typing import cast
 from rami_core.cards import JOKER_SUIT, Card
 from rami_core.cards.melds import MeldRules, read_meld
 
-# scipy's HiGHS (about half a second of CPU) is loaded with the solver, not by
+# HiGHS (highspy and scipy.sparse, about half a second of CPU) is loaded with the solver, not by
 # the first solve that asks the LP: a player's first hint on a hard table paid
 # it (0.5-0.8 s). Voleur greedy games with it loaded at the start, four pairs
 # of 25 rounds alternated in one session: 5.58 rounds per CPU second against

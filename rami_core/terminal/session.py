@@ -24,7 +24,7 @@ from rami_core.files.userfiles import visible
 from rami_core.game import actions as A
 from rami_core.game.events import Event, EventKind
 from rami_core.game.state import OVER
-from rami_core.players.narration import Teller, tell
+from rami_core.players.narration import Teller, styled, tell
 from rami_core.players.savegame import SaveError
 from rami_core.referee.caps import ROUND_CAP, STEP_CAP, TURN_CAP, round_capped
 from rami_core.referee.engine import Game
@@ -129,7 +129,7 @@ class Session:
         return printed
 
     def say(self, key: str, style: str = "", **kw: Any) -> None:
-        t = self.msg.text(key, **kw)
+        t = styled(self.msg, key, **kw)
         t.stylize(style)
         self.term.line(t)
 

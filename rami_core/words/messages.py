@@ -10,11 +10,7 @@ an English sentence back.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable
-from typing import Any
-
-from rich.text import Text
 
 from rami_core.words.errors import RuleError
 from rami_core.words.printable import visible_params
@@ -789,29 +785,18 @@ class Messages:
         self.lang = lang
         self._table = MESSAGES[lang]
 
+    def template(self, key: str) -> str:
+        """The message's format string in this language, English where the language has none."""
+        return self._table.get(key) or MESSAGES["en"][key]
+
     def __call__(self, key: str, **kw: object) -> str:
-        text = self._table.get(key) or MESSAGES["en"][key]
+        text = self.template(key)
         return text.format(**visible_params(kw)) if kw else text
 
     def count(self, key: str, n: int, **kw: object) -> str:
         """A message about `n` things: `key_one` for one (and zero in French), else `key_many`."""
         one = n == 1 or (self.lang == "fr" and n == 0)
         return self(f"{key}_{'one' if one else 'many'}", n=n, **kw)
-
-    def text(self, key: str, **kw: Any) -> Text:
-        """A message with rich Text values (cards in their colours) kept as they are."""
-        template = self._table.get(key) or MESSAGES["en"][key]
-        out = Text()
-        for literal, name, spec, conv in string.Formatter().parse(template):
-            out.append(literal)
-            if name is None:
-                continue
-            value = kw[name]
-            if isinstance(value, Text):
-                out.append_text(value)
-            else:
-                out.append(format(repr(value) if conv == "r" else value, spec or ""))
-        return out
 
     def refusal(self, error: RuleError, card_text: Callable[[str], str] = str) -> str:
         """A refused move in this language, from its code, reason and parameters."""

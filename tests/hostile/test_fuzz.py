@@ -27,11 +27,11 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rami_core.profile.model.loader import load_profile, load_yaml_text
 
 from rami_core.conformance.scenario import run_file, run_guarded
 from rami_core.game import actions as A
 from rami_core.players.savegame import SaveError, from_save, load, to_save
+from rami_core.profile.loader import load_profile, load_yaml_text
 from rami_core.referee.engine import Game
 from rami_core.words.errors import ProfileError
 

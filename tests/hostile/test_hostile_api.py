@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from rami_core.profile.model.hooks import PluginError
-from rami_core.profile.model.hookspecs import hookimpl
-from rami_core.profile.model.loader import load_profile
 
 from rami_core.cards import parse_card
 from rami_core.conformance.scenario import run_scenario
 from rami_core.game import actions as A
 from rami_core.players.savegame import SaveError, from_save, save, to_save
+from rami_core.profile.hooks import PluginError
+from rami_core.profile.hookspecs import hookimpl
+from rami_core.profile.loader import load_profile
 from rami_core.referee.engine import Game
 from rami_core.referee.position import build_setup
 from tests.hostile.support import assert_refused, run_rami, run_rami_here
@@ -276,7 +276,7 @@ def test_a_failing_listener_does_not_undo_or_hide_the_move() -> None:
 
 
 def test_a_plugin_error_fails_its_scenario_and_the_next_one_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rami_core.profile.model.hooks as hooks
+    import rami_core.profile.hooks as hooks
 
     class Raiser:
         name = "raiser"
@@ -320,8 +320,7 @@ def test_a_plugin_error_fails_its_scenario_and_the_next_one_runs(monkeypatch: py
 def test_simulate_names_the_first_plugin_error_and_goes_on_when_some_games_finish(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import rami_core.profile.model.hooks as hooks
-
+    import rami_core.profile.hooks as hooks
     from rami_core.cli import main
 
     calls = []
@@ -409,8 +408,7 @@ def test_every_typed_line_runs_or_is_not_understood(tmp_path: Path, monkeypatch:
 def test_rami_play_saves_the_game_before_stopping_on_a_plugin_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import rami_core.profile.model.hooks as hooks
-
+    import rami_core.profile.hooks as hooks
     from rami_core.cli import main
 
     class Raiser:

@@ -256,9 +256,8 @@ def test_simulate_shows_an_escaped_profile_name_escaped(tmp_path):
 
 
 def test_replay_shows_an_escaped_profile_name_escaped(tmp_path):
-    from rami_core.profile.model.loader import load_profile
-
     from rami_core.players.savegame import save
+    from rami_core.profile.loader import load_profile
     from rami_core.referee.engine import Game
 
     (tmp_path / "house.yaml").write_text(ESCAPED_NAME)
@@ -284,9 +283,8 @@ def test_a_local_ray_gets_no_more_cpus_than_the_machine(monkeypatch):
     (a worker process each, on demand): it is capped by the cores."""
     ray = pytest.importorskip("ray", reason="the [ray] extra is not installed (pip install -e '.[ray]')")
 
-    from rami_core.profile.model.loader import load_profile
-
     from rami_core.players.bot_games import SimConfig, run_games
+    from rami_core.profile.loader import load_profile
 
     asked = {}
 

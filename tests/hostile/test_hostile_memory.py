@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rami_core.profile.model.loader import safe_yaml
 
+from rami_core.profile.loader import safe_yaml
 from rami_core.words.errors import ProfileError
 
 

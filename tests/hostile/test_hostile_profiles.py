@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from rami_core.profile.model.going_out import impossible, reaches, unlikely
-from rami_core.profile.model.loader import check_profile, load_profile
 
 from rami_core.cli import main
 from rami_core.files.resources import house_dir, preset_names
+from rami_core.profile.going_out import impossible, reaches, unlikely
+from rami_core.profile.loader import check_profile, load_profile
 from rami_core.words.errors import ProfileError
 
 # (the house file's body after `extends: BASE`, the code, the line of the setting)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from rami_core.profile.model.loader import load_profile
 
 from rami_core.cli import main
+from rami_core.profile.loader import load_profile
 from rami_core.words.errors import ProfileError
 
 CASES = [

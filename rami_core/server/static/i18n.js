@@ -113,22 +113,6 @@ export const STRINGS = {
     ranks: { A: "ace", J: "jack", Q: "queen", K: "king" },
     joker: "joker",
     of: "of",
-    ev: {
-      drawn: (w, d) => `${w} draws from the ${d.source}${d.card ? " (" + d.card + ")" : ""}`,
-      opened: (w) => `${w} opens`,
-      laid: (w, d) => `${w} lays ${d.melds.map((m) => m.join(" ")).join(" | ")}`,
-      laid_off: (w, d) => `${w} lays off ${d.cards.map((c) => c.card + " → #" + (c.to + 1)).join(", ")}`,
-      swapped: (w, d) => `${w} swaps ${d.given.join(" ")} for the joker of #${d.meld + 1}`,
-      rearranged: (w) => `${w} rearranges the table`,
-      discarded: (w, d) => `${w} discards ${d.card}`,
-      turn_ended: (w) => `${w} ends the turn`,
-      timed_out: (w) => `${w} ran out of time`,
-      stock_rebuilt: () => "the stock is rebuilt",
-      round_over: () => "round over",
-      game_over: () => "game over",
-      round_dealt: (w, d) => `round ${d.round} dealt`,
-      undone: (w) => `${w} takes back the turn's lays`,
-    },
   },
   fr: {
     title: "rami — serveur de tables",
@@ -241,47 +225,25 @@ export const STRINGS = {
     ranks: { A: "as", J: "valet", Q: "dame", K: "roi" },
     joker: "joker",
     of: "de",
-    ev: {
-      drawn: (w, d) => `${w} pioche (${d.source === "stock" ? "talon" : "défausse"})${d.card ? " : " + d.card : ""}`,
-      opened: (w) => `${w} ouvre`,
-      laid: (w, d) => `${w} pose ${d.melds.map((m) => m.join(" ")).join(" | ")}`,
-      laid_off: (w, d) => `${w} ajoute ${d.cards.map((c) => c.card + " → n°" + (c.to + 1)).join(", ")}`,
-      swapped: (w, d) => `${w} échange ${d.given.join(" ")} contre le joker du n°${d.meld + 1}`,
-      rearranged: (w) => `${w} réorganise la table`,
-      discarded: (w, d) => `${w} défausse ${d.card}`,
-      turn_ended: (w) => `${w} finit son tour`,
-      timed_out: (w) => `${w} a dépassé son temps`,
-      stock_rebuilt: () => "le talon est refait",
-      round_over: () => "fin de la manche",
-      game_over: () => "fin de la partie",
-      round_dealt: (w, d) => `manche ${d.round} distribuée`,
-      undone: (w) => `${w} reprend les poses du tour`,
-    },
   },
 };
 
-// A French sentence for each refusal code the server gives without the
-// catalogue's words (the English page shows the server's message).
-export const CODES_FR = {
-  not_your_turn: "Ce n'est pas votre tour.",
-  wrong_phase: "Pas maintenant : piochez d'abord, ou le tour ne se finit pas ainsi.",
-  action_forbidden: "Cette variante ne permet pas ce coup.",
-  card_not_in_hand: "Cette carte n'est pas dans votre main.",
-  no_such_meld: "Cette combinaison n'est pas sur la table.",
-  not_opened: "Ouvrez d'abord.",
-  invalid_meld: "Ce n'est ni une suite ni une série valable.",
-  opening_requirement: "L'ouverture n'atteint pas ce que la variante demande.",
-  table_invalid: "La table ainsi réorganisée n'est pas valable.",
-  no_card_from_hand: "Une réorganisation doit ajouter au moins une carte de votre main.",
-  joker_swap_forbidden: "Cet échange de joker n'est pas permis.",
-  joker_not_reused: "Le joker repris doit revenir sur la table ce tour-ci.",
-  discard_not_laid: "La carte prise à la défausse doit être posée ce tour-ci.",
-  draw_forbidden: "Vous ne pouvez pas piocher là.",
-  discard_forbidden: "Cette défausse n'est pas permise.",
-  must_keep_discard: "Gardez une carte pour la défausse finale.",
-  undo_forbidden: "Rien à annuler.",
-  invalid_action: "Ce coup est mal formé.",
-};
+// The general words of each refusal code in the page's language, from the
+// server's catalogue (GET /api/codes: the engine's refusal codes and the
+// server's own), for a refusal that arrives without words of its own. Asked
+// once as the module loads; until the answer comes, and where no server
+// serves the page (node's tests), a refusal shows the server's message.
+let codeWords = {};
+if (typeof location !== "undefined" && location.protocol.startsWith("http")) {
+  fetch("/api/codes")
+    .then((r) => (r.ok ? r.json() : {}))
+    .then(
+      (words) => {
+        codeWords = words;
+      },
+      () => {},
+    );
+}
 
 export function lang() {
   const q = new URLSearchParams(location.search).get("lang");
@@ -301,14 +263,11 @@ export function t(key, ...args) {
 
 // A refusal in the reader's language: the engine's catalogue sends its words
 // in every language (`messages`, from the code, reason and parameters); the
-// server's own refusals (a malformed request) are named here by code.
+// server's own refusals (a malformed request), and an engine refusal that
+// came without them, get the code's general words served by the server.
 export function refusal(code, message, messages) {
   if (messages && messages[lang()]) return messages[lang()];
-  if (lang() === "fr" && CODES_FR[code]) return `${CODES_FR[code]} (${message})`;
+  const words = codeWords[lang()]?.[code];
+  if (words) return `${words} (${message})`;
   return message;
-}
-
-export function eventText(ev, who) {
-  const f = STRINGS[lang()].ev[ev.kind];
-  return f ? f(who, ev) : `${ev.kind}`;
 }
