@@ -4,6 +4,7 @@ and the store in memory keep the same games, and the hub runs on either."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,10 @@ def _play(store: TableStore) -> tuple[str, str]:
         await hub.accept(t, A.Draw(seat, "stock"))
         return t.id, t.game.state.to_json()
 
-    return asyncio.run(run())
+    # In a thread of its own: a browser test's Playwright may hold this worker's
+    # thread in a running event loop, where asyncio.run refuses to start.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
 
 
 def test_every_store_replays_what_it_was_given(tmp_path: Path):

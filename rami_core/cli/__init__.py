@@ -23,8 +23,7 @@ from typing import Any
 import click
 
 from rami_core import __version__
-from rami_core.cli import check, diff, play, plugins, profiles, puzzle, replay, schema, simulate, solve
-from rami_core.cli import serve as server_command
+from rami_core.cli import check, diff, play, plugins, profiles, puzzle, replay, schema, serve, simulate, solve
 from rami_core.cli.common import (
     LANG_KEY,
     cli_words,
@@ -211,7 +210,7 @@ for _command in (
     play.play,
     solve.solve_cmd,
     puzzle.puzzle_group,
-    server_command.serve,
+    serve.serve,
 ):
     main.add_command(_command)
 
