@@ -38,6 +38,7 @@ from rami_core.cards.melds import read_meld, why_invalid
 from rami_core.game import actions as A
 from rami_core.profile.loader import load_profile
 from rami_core.profile.model import Profile
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, Meld, Table, faces, moves_and_broken
 from rami_core.puzzles.format import Bots, Goal, Proof, Puzzle, PuzzleError, cards_text, meld_text
@@ -61,7 +62,7 @@ def _rules_of(variant: str) -> tuple[Profile, Rules]:
         except ProfileError as exc:  # an unknown name, a broken file: its first problem, located
             first = Located(ProfileError(exc.problems[:1]))
             raise PuzzleError(Said("puzzle_variant", variant=repr(variant), detail=first)) from None
-        _RULES[variant] = (profile, Rules.build(profile, profile.player_counts()[0]))
+        _RULES[variant] = (profile, rules_for(profile, profile.player_counts()[0]))
     return _RULES[variant]
 
 

@@ -23,6 +23,7 @@ from rami_core.game.events import Event, events_for, round_dealt
 from rami_core.game.state import DRAW, LAY, OVER, GameState, TableMeld
 from rami_core.game.views import SeatView, view
 from rami_core.profile.model import EmptyStock, JokerSwap, Profile, TimeoutAction
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.opening import opening_problem
 from rami_core.referee.scoring import (
@@ -64,7 +65,7 @@ class Game:
         rules: Rules | None = None,
     ):
         self.profile = profile
-        self.rules = rules if rules is not None else Rules.build(profile, players, plugins)
+        self.rules = rules if rules is not None else rules_for(profile, players, plugins)
         self.state = state
         self.log: list[A.Action | A.NextRound] = []
         self.events: list[Event] = []
@@ -89,7 +90,7 @@ class Game:
             raise TypeError(f"seed must be an int, got {type(seed).__name__} {seed!r:.40}")
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
-        rules = Rules.build(profile, players, plugins)
+        rules = rules_for(profile, players, plugins)
         if rules.random_first_player:
             first = rng_for(seed, "first").randrange(players)
         else:
