@@ -40,7 +40,7 @@ from rami_core.profile.loader import load_profile
 from rami_core.profile.model import Profile
 from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
-from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, Meld, Table, faces, moves_and_broken
+from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, FaceMeld, Table, faces, moves_and_broken
 from rami_core.puzzles.format import Bots, Goal, Proof, Puzzle, PuzzleError, cards_text, meld_text
 from rami_core.referee.position import build_setup
 from rami_core.solver import best_lay_offs, solve
@@ -139,7 +139,7 @@ class Position:
     def hand_faces(self) -> list[Card]:
         return [Card(c.rank, c.suit, 0) for c in self.hand]
 
-    def start(self) -> list[Meld]:
+    def start(self) -> list[FaceMeld]:
         return [tuple(sorted(faces(m))) for m in self.table]
 
 
@@ -348,7 +348,7 @@ def prove(pos: Position, *, cap: int = DEFAULT_CAP) -> Proved:
     return Proved(proof, found, needed)
 
 
-def _cards_of(meld: Meld) -> list[Card]:
+def _cards_of(meld: FaceMeld) -> list[Card]:
     return [Card(f[0], f[1], 0) for f in meld]
 
 
