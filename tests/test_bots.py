@@ -119,10 +119,10 @@ def test_opening_precheck_never_skips_an_opening(preset):
 
     from rami_core.cards import JOKER, Card
     from rami_core.players.bots.candidates import opening_may_exist
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
     from rami_core.solver import best_opening
 
-    rules = Rules.build(load_profile(preset), 2)
+    rules = rules_for(load_profile(preset), 2)
     op = rules.opening
     specs = [op, replace(op, points=0, pure_run=True, jokers=True, partner=True)]
     rng = random.Random(f"precheck:{preset}")
@@ -259,11 +259,11 @@ def test_expert_rebuilds_where_greedy_gives_up():
     from rami_core.cards.melds import read_meld
     from rami_core.players.bots.expert import ExpertPlanner
     from rami_core.players.bots.planner import Planner
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
 
     table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
     hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")
-    rules = Rules.build(load_profile("voleur"), 2)
+    rules = rules_for(load_profile("voleur"), 2)
     s = SimpleNamespace(
         table=[SimpleNamespace(cards=parse_cards(m)) for m in table], round_no=1, turns_played=0, turn=0
     )
@@ -290,11 +290,11 @@ def test_greedy_does_not_ask_again_a_rebuild_its_turn_ran_out_of_states_on(monke
     import rami_core.players.bots.planner as planner_module
     from rami_core.cards import parse_cards
     from rami_core.players.bots.planner import Planner
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
 
     table = ["4H 5H 6H 7H 8H", "5S JK 7S 8S", "AS AD JK", "10H JH QH"]
     hand = parse_cards("6S 8S 10S QS 5D 7D 10D QD KD AC 8C")
-    rules = Rules.build(load_profile("voleur"), 2)
+    rules = rules_for(load_profile("voleur"), 2)
     asked = []
     real = planner_module.solve
 

@@ -18,7 +18,7 @@ from rami_core.diff.settings import moved, settings_diff
 from rami_core.diff.situation import Referee, disagreement
 from rami_core.profile.loader import load_profile
 from rami_core.profile.model import TargetOutcome
-from rami_core.profile.rules import Rules
+from rami_core.profile.resolve import rules_for
 
 
 def reasons(a: str, b: str, budget: int = 300) -> dict[str, Reason]:
@@ -95,7 +95,7 @@ def test_the_reasons_print_in_the_readers_language():
 def test_the_target_outcome_never_changes_the_winner_or_the_loser(positive, scores, target):
     """What the `same_outcome` reason claims, on any scores and target."""
     p = load_profile("rami51")
-    r = Rules.build(p, len(scores))
+    r = rules_for(p, len(scores))
     rules = [
         r.__class__(**{**r.__dict__, "target": target, "target_outcome": o, "positive_scores": positive})
         for o in TargetOutcome

@@ -179,11 +179,11 @@ def check_page(game: Game, legal: LegalMoves) -> None:
     """The table page's actions (the server view's `may` and `legal`) are the engine's."""
     from rami_core.server.client_view import build_view
     from rami_core.server.hub import Hub
-    from rami_core.server.table import Seat, Table
+    from rami_core.server.table import HostedTable, Seat
 
     s = game.state
     seats = [Seat("human", f"p{i}") for i in range(s.players)]
-    table = Table("t", game.profile.name, 0, seats, game, undo=False, created=0.0)
+    table = HostedTable("t", game.profile.name, 0, seats, game, undo=False, created=0.0)
     hub = Hub(store=None)  # type: ignore[arg-type]  # a view reads no store
     for seat in (legal.seat, None):
         view = build_view(hub, table, seat)

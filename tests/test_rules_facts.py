@@ -1,6 +1,6 @@
 """One reader of the profile: `Rules`.
 
-- every setting of a profile group is read by `Rules.build` (rami_core/profile/rules.py)
+- every setting of a profile group is read by `Rules.read` (rami_core/profile/rules.py)
   and documented in docs/settings.md: a setting nobody reads, or nobody can
   find, fails here;
 - no other module reads a profile group (`profile.opening`, `.table`, ...):
@@ -42,7 +42,7 @@ def settings() -> list[tuple[str, str]]:
 # Read by a method of the Profile model itself (the schema), not by Rules.
 BY_PROFILE = {("players", "min"), ("players", "max"), ("players", "counts")}
 # Decided once, by a Profile method that the schema's own checks need too,
-# and that Rules.build calls: the setting is read there, and only there.
+# and that Rules.read calls: the setting is read there, and only there.
 THROUGH_PROFILE = {
     ("teams", "enabled"): Profile.teams_at,
     ("game", "team_target"): Profile.target_for,
@@ -73,10 +73,10 @@ def test_every_setting_is_read_by_rules_and_documented(group: str, name: str) ->
         method = THROUGH_PROFILE[(group, name)]
         assert f"self.{path}" in inspect.getsource(method), f"{path} is not read by Profile.{method.__name__}"
         assert re.search(rf"\bp\.{method.__name__}\(", RULES_PY), (
-            f"Rules.build does not call {method.__name__}"
+            f"Rules.read does not call {method.__name__}"
         )
     else:
-        assert re.search(rf"\bp\.{group}\.{name}\b", RULES_PY), f"{path} is read by nothing in Rules.build"
+        assert re.search(rf"\bp\.{group}\.{name}\b", RULES_PY), f"{path} is read by nothing in Rules.read"
     assert re.search(rf"`{group}\.{name}\b", SETTINGS_MD) or re.search(
         rf"\b{group}\.{name}\b", SETTINGS_MD
     ), f"{path} is missing from docs/settings.md"
@@ -125,10 +125,10 @@ def test_opening_need_follows_the_partner_rule() -> None:
 
 def test_game_winner_under_reacher_loses() -> None:
     from rami_core.profile.loader import load_profile
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
 
-    lowest = Rules.build(load_profile("rami51"), 3)
-    reacher = Rules.build(load_profile("rami71"), 2)
+    lowest = rules_for(load_profile("rami51"), 3)
+    reacher = rules_for(load_profile("rami71"), 2)
     assert lowest.target_outcome.value == "lowest_wins"
     assert reacher.target_outcome.value == "reacher_loses"
     assert lowest.game_winner([120, 40, 510]) == 1
@@ -141,9 +141,9 @@ def test_could_join_is_the_engine_lay_off() -> None:
     from rami_core.cards import parse_card
     from rami_core.cards.melds import read_meld
     from rami_core.profile.loader import load_profile
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
 
-    rules = Rules.build(load_profile("rami51"), 2)
+    rules = rules_for(load_profile("rami51"), 2)
     run = read_meld([parse_card(x) for x in ("5H", "6H", "7H")], rules.melds)
     assert run is not None
     assert rules.could_join(run, parse_card("8H")) and rules.could_join(run, parse_card("4H"))

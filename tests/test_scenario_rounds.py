@@ -183,13 +183,13 @@ def test_hook_rami_reshuffle() -> None:
     profile = load_profile("rami51")
     setup = {"hands": [["2C", "5D"], ["3H", "7H"]], "discard": ["4S", "KC", "8C", "6D"]}
     from rami_core.game.actions import Draw
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
 
     base = build_setup(profile, setup)
-    game = Game(profile, 2, base.state, rules=Rules.build(profile, 2, [Highest()]))
+    game = Game(profile, 2, base.state, rules=rules_for(profile, 2, [Highest()]))
     game.apply(Draw(0, "stock"))
     assert game.state.hands[0][-1].face == parse_card("KC").face
-    broken = Game(profile, 2, base.state.copy(), rules=Rules.build(profile, 2, [Highest(broken=True)]))
+    broken = Game(profile, 2, base.state.copy(), rules=rules_for(profile, 2, [Highest(broken=True)]))
     with pytest.raises(PluginError, match="exactly the cards"):
         broken.apply(Draw(0, "stock"))
 

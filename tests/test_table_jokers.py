@@ -163,10 +163,10 @@ def test_a_runs_joker_is_judged_alike_by_swap_and_rearrangement(path, case):
 
 def test_a_split_run_keeps_its_joker_with_its_own_cards():
     from rami_core.cards.melds import read_meld
-    from rami_core.profile.rules import Rules
+    from rami_core.profile.resolve import rules_for
     from rami_core.referee.table_jokers import run_departures
 
-    meld_rules = Rules.build(load_profile("voleur_002"), 2).melds
+    meld_rules = rules_for(load_profile("voleur_002"), 2).melds
 
     def run(texts):
         r = read_meld(cards(texts), meld_rules)

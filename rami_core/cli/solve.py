@@ -29,7 +29,7 @@ from rami_core.cli.common import (
 )
 from rami_core.files.userfiles import FileRefused, cut, decode_text, loads_json, read_text, short
 from rami_core.profile.model import Profile
-from rami_core.profile.rules import Rules
+from rami_core.profile.resolve import rules_for
 from rami_core.words.messages import Messages
 from rami_core.words.problems import Said, said
 
@@ -57,7 +57,7 @@ class _Game:
     @classmethod
     def of(cls, profile: Profile) -> _Game:
         # The table rules do not depend on the player count: the smallest allowed will do.
-        r = Rules.build(profile, profile.player_counts()[0])
+        r = rules_for(profile, profile.player_counts()[0])
         return cls(
             rules=r.melds,
             decks=r.decks,

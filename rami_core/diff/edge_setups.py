@@ -19,7 +19,8 @@ from typing import Any
 
 from rami_core.cards import Card, format_card, parse_card
 from rami_core.profile.model import Profile
-from rami_core.profile.rules import OpeningNeed, Rules
+from rami_core.profile.resolve import rules_for
+from rami_core.profile.rules import OpeningNeed
 
 SUITS = 4
 
@@ -55,7 +56,7 @@ def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
     groups = {p.split(".")[0] for p in paths}
     # What each profile's rules make of its settings at every seat count both
     # play (a team game's target is the team target).
-    rules = [Rules.build(p, n) for p in (a, b) for n in counts]
+    rules = [rules_for(p, n) for p in (a, b) for n in counts]
     thresholds = tuple(sorted({r.opening.points for r in rules if r.opening.points}))
     targets = tuple(sorted({r.target for r in rules if r.target}))
     return Focus(
@@ -69,7 +70,7 @@ def focus_for(a: Profile, b: Profile, paths: list[str]) -> Focus | None:
         rearrange=any(r.may_rearrange for r in rules),
         all_at_once=any(r.lays_all_at_once for r in rules),
         shapes=Shapes(tuple(r.opening for r in rules)),
-        sides=tuple((n, _same_sides(Rules.build(a, n).sides, Rules.build(b, n).sides)) for n in counts),
+        sides=tuple((n, _same_sides(rules_for(a, n).sides, rules_for(b, n).sides)) for n in counts),
     )
 
 

@@ -35,6 +35,7 @@ from rami_core.diff.search import SearchResult
 from rami_core.diff.settings import SettingChange, profile_with
 from rami_core.diff.situation import Referee, Situation, disagreement
 from rami_core.profile.model import Profile
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.position import SetupInvalid, closed_state
 
@@ -88,7 +89,7 @@ def _same_facts(x: Profile | None, y: Profile, counts: list[int]) -> bool:
     """Whether `x` (None: not a coherent profile) leaves every rule fact of `y` as it is."""
     if x is None:
         return True  # no such profile: nothing the referee reads is changed on this side
-    return all(_facts(Rules.build(x, n)) == _facts(Rules.build(y, n)) for n in counts)
+    return all(_facts(rules_for(x, n)) == _facts(rules_for(y, n)) for n in counts)
 
 
 def inert(change: SettingChange, a: Profile, b: Profile) -> bool:

@@ -20,6 +20,7 @@ from rami_core.cards import CardError
 from rami_core.game.actions import ActionFormatError, action_from_dict
 from rami_core.game.state import GameState
 from rami_core.profile.model import Profile
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.engine import Game, play_on
 from rami_core.referee.position import SetupInvalid, closed_state, observe
@@ -91,7 +92,7 @@ class Referee:
     def rules(self, players: int) -> Rules | None:
         if players not in self._rules:
             ok = self.profile.allows_players(players)
-            self._rules[players] = Rules.build(self.profile, players) if ok else None
+            self._rules[players] = rules_for(self.profile, players) if ok else None
         return self._rules[players]
 
     def start(self, setup: dict[str, Any]) -> GameState | None:

@@ -20,12 +20,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from rami_core.profile.groups import Deck, Discard, Jokers, Melds, Opening, Scoring
 from rami_core.words.problems import Said
 
-if TYPE_CHECKING:
-    from rami_core.profile.model import Profile
+
+class Settings(Protocol):
+    """What the sense check reads of a profile: the groups below and the
+    player counts. The `Profile` is one; naming only this lets the profile's
+    own validator ask `impossible` without this module naming the profile."""
+
+    @property
+    def deck(self) -> Deck: ...
+    @property
+    def discard(self) -> Discard: ...
+    @property
+    def melds(self) -> Melds: ...
+    @property
+    def jokers(self) -> Jokers: ...
+    @property
+    def scoring(self) -> Scoring: ...
+    @property
+    def opening(self) -> Opening: ...
+    def player_counts(self) -> list[int]: ...
+    def hand_size(self, players: int) -> int: ...
+
 
 # The settings a problem involves, named so that the loader shows the line
 # of the one the user's file wrote (see loader.translate.locate_setting).
@@ -43,7 +63,7 @@ class Reach:
     lay: int  # the most cards one turn's lay can hold
 
 
-def reaches(p: Profile) -> Iterator[Reach]:
+def reaches(p: Settings) -> Iterator[Reach]:
     """Each allowed player count's hand and the most cards a lay can hold.
 
     With a discard pile the hand stays at its size between turns: a lay
@@ -62,7 +82,7 @@ def reaches(p: Profile) -> Iterator[Reach]:
         yield Reach(n, hand, lay)
 
 
-def smallest_melds(p: Profile) -> tuple[int, int | None]:
+def smallest_melds(p: Settings) -> tuple[int, int | None]:
     """The fewest cards of a run, and of a set (None: no set can hold the
     natural cards a meld needs), given `jokers.min_naturals`."""
     run = max(p.melds.run_min, p.jokers.min_naturals)
@@ -70,17 +90,17 @@ def smallest_melds(p: Profile) -> tuple[int, int | None]:
     return run, (set_ if set_ <= p.melds.set_max else None)
 
 
-def best_card(p: Profile) -> int:
+def best_card(p: Settings) -> int:
     """The most one card can count in an opening (a joker counts as the card it stands for)."""
     return max(p.scoring.ace_points, p.scoring.court_points, 10)
 
 
-def mean_card(p: Profile) -> float:
+def mean_card(p: Settings) -> float:
     """What one card of a suit counts on average (ace high, courts, 2 to 10)."""
     return (p.scoring.ace_points + 3 * p.scoring.court_points + sum(range(2, 11))) / 13
 
 
-def impossible(p: Profile) -> list[tuple[str, Said]]:
+def impossible(p: Settings) -> list[tuple[str, Said]]:
     """What makes going out impossible at some allowed player count (errors)."""
     run, set_ = smallest_melds(p)
     smallest = min(run, set_) if set_ is not None else run
@@ -130,7 +150,7 @@ def impossible(p: Profile) -> list[tuple[str, Said]]:
     return []
 
 
-def unlikely(p: Profile) -> list[tuple[str, Said]]:
+def unlikely(p: Settings) -> list[tuple[str, Said]]:
     """What makes going out possible but hardly ever seen (warnings).
     Asked of a profile `impossible` accepted."""
     out: list[tuple[str, Said]] = []

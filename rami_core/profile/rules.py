@@ -1,6 +1,6 @@
 """The fixed rules of one table: a profile read once, for a player count.
 
-This is the one reader of a profile's settings. `Rules.build` turns the
+This is the one reader of a profile's settings. `Rules.read` turns the
 groups of a `Profile` into named, typed facts, each named for what it
 decides (may this seat lay off, what does it need to open now, where does a
 freed joker go, what is a card worth); the engine, the bots, the hint, the
@@ -11,13 +11,17 @@ in one place, and a new setting that nothing reads fails that test.
 
 `rules.profile` stays available: plugins and the CLI use it for the name and
 the plugin settings, and for anything the facts do not say.
+
+The game's plugins are handed in (`Plugins`: what the rules and the referee
+ask of them), not built here: the plugin host (`hooks`) names `Rules` in its
+hooks' parameters, so building it here would tie the two modules round.
+`resolve.rules_for` builds both, and is what a caller asks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rami_core.cards import Card, card_points
 from rami_core.cards.melds import MeldRules, Reading, joins_meld, lay_off_positional, meld_points, might_join
@@ -39,7 +43,37 @@ from rami_core.profile.model import (
 
 if TYPE_CHECKING:
     from rami_core.game.state import GameState
-    from rami_core.profile.hooks import PluginHost
+
+
+class Opinion(Protocol):
+    """A plugin's answer to a deciding hook, and which plugin gave it."""
+
+    @property
+    def plugin(self) -> str: ...
+    @property
+    def value(self) -> Any: ...
+
+
+class Plugins(Protocol):
+    """What the rules and the referee ask of a game's plugins: the plugin host
+    (`hooks.PluginHost`) is one. Named here so that `Rules` holds the host
+    without importing it (the host's hooks are typed with `Rules`)."""
+
+    def has(self, hook: str) -> bool:
+        """Whether some plugin implements the hook (else it is not called at all)."""
+        ...
+
+    def decide(self, hook: str, **kwargs: Any) -> Opinion | None:
+        """The first plugin's opinion on a deciding (``firstresult``) hook, or None."""
+        ...
+
+    def call_all(self, hook: str, **kwargs: Any) -> list[Any]:
+        """Every plugin's answer to a hook that is not ``firstresult``."""
+        ...
+
+    def refuse_if(self, hook: str, **kwargs: Any) -> None:
+        """Ask a refusing hook; raise the RuleError a plugin asks for."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +119,7 @@ class Rules:
     players: int
     melds: MeldRules
     teams: bool
-    hooks: PluginHost = field(compare=False, repr=False)  # this game's plugins (none: an empty host)
+    hooks: Plugins = field(compare=False, repr=False)  # this game's plugins (none: an empty host)
 
     # ---- the deal
     decks: int = 1
@@ -141,20 +175,17 @@ class Rules:
     timeout_action: TimeoutAction = TimeoutAction.draw_then_pass
 
     @classmethod
-    def build(cls, profile: Profile, players: int, plugins: Iterable[Any] = ()) -> Rules:
-        """`plugins`: plugin objects passed in by the caller (the CLI's --plugin or
-        the API), on top of those the profile names."""
-        from rami_core.profile.hooks import PluginHost
-
+    def read(cls, profile: Profile, players: int, hooks: Plugins) -> Rules:
+        """Every setting of `profile` read once, for `players`, with the game's
+        plugins `hooks` (built by `resolve.rules_for`, which callers ask)."""
         p = profile
-        host = PluginHost(p.active_plugins, plugins)
         teams = p.teams_at(players)
         return cls(
             profile=p,
             players=players,
             melds=meld_rules_for(p),
             teams=teams,
-            hooks=host,
+            hooks=hooks,
             decks=p.deck.decks,
             deck_jokers=p.deck.jokers,
             hand_size=p.hand_size(players),

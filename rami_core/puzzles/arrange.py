@@ -25,8 +25,8 @@ from rami_core.cards import JOKER, Card
 from rami_core.cards.melds import MeldRules, rank_at, read_meld
 
 Face = tuple[int, int]
-Meld = tuple[Face, ...]
-Table = tuple[Meld, ...]
+FaceMeld = tuple[Face, ...]  # a meld written in faces (the action that lays melds is `game.actions.Meld`)
+Table = tuple[FaceMeld, ...]
 
 JOKER_FACE: Face = (JOKER.rank, JOKER.suit)
 DEFAULT_CAP = 400
@@ -55,23 +55,23 @@ class Arranger:
         self.nodes = 0
         self.capped = False
         self._memo: dict[tuple[int, ...], frozenset[Table]] = {}
-        self._valid: dict[Meld, bool] = {}
-        self._cands: dict[tuple, list[tuple[Meld, tuple[int, ...]]]] = {}
+        self._valid: dict[FaceMeld, bool] = {}
+        self._cands: dict[tuple, list[tuple[FaceMeld, tuple[int, ...]]]] = {}
 
-    def valid(self, meld: Meld) -> bool:
+    def valid(self, meld: FaceMeld) -> bool:
         got = self._valid.get(meld)
         if got is None:
             got = read_meld(_physical(meld), self.rules) is not None
             self._valid[meld] = got
         return got
 
-    def candidates(self, f: Face, avail: Counter) -> list[Meld]:
+    def candidates(self, f: Face, avail: Counter) -> list[FaceMeld]:
         """Every valid meld holding the face ``f`` made of ``avail`` (which holds ``f``)."""
         return self._candidates(f, avail)
 
-    def _candidates(self, f: Face, avail: Counter) -> list[Meld]:
+    def _candidates(self, f: Face, avail: Counter) -> list[FaceMeld]:
         r = self.rules
-        out: set[Meld] = set()
+        out: set[FaceMeld] = set()
         jokers = avail[JOKER_FACE]
         rank, suit = f
         # sets of this rank
@@ -131,7 +131,7 @@ class Arranger:
             counts[_index(f)] += 1
         return self._partitions(tuple(counts))
 
-    def _melds_at(self, i: int, counts: tuple[int, ...]) -> list[tuple[Meld, tuple[int, ...]]]:
+    def _melds_at(self, i: int, counts: tuple[int, ...]) -> list[tuple[FaceMeld, tuple[int, ...]]]:
         """The candidates holding the face of index ``i``, with their indices."""
         rank, suit = i % 13 + 1, i // 13
         key = (i, counts[rank - 1 : 52 : 13], counts[suit * 13 : suit * 13 + 13], counts[52])
@@ -203,7 +203,7 @@ def _assignment(weights: list[list[int]]) -> int:
     return int(w[rows, cols].sum())
 
 
-def moves_and_broken(start: Sequence[Meld], final: Sequence[Meld]) -> tuple[int, int]:
+def moves_and_broken(start: Sequence[FaceMeld], final: Sequence[FaceMeld]) -> tuple[int, int]:
     """How far a final table is from the table as it lies.
 
     Moves: table cards that leave their meld, the fewest over every way of

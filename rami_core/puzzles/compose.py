@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rami_core.cards import Card
 from rami_core.cards.melds import MeldRules, read_meld
-from rami_core.puzzles.arrange import Arranger, Face, Meld, faces
+from rami_core.puzzles.arrange import Arranger, Face, FaceMeld, faces
 from rami_core.puzzles.format import Goal, Puzzle, PuzzleError, cards_text, meld_text
 from rami_core.puzzles.grade import grade
 from rami_core.puzzles.prove import Position, prove
@@ -64,13 +64,13 @@ SHAPES = {
 SCHEDULE = (_SMALL, _MIDDLE, _FLIP, _FLIP, _FLIP, _FLIP, _DEEP, _DEEP)
 
 
-def _final_table(rng: random.Random, shape: Shape, decks: int) -> list[Meld] | None:
+def _final_table(rng: random.Random, shape: Shape, decks: int) -> list[FaceMeld] | None:
     """A random table of runs and sets in a band of ranks, so that they cross
     (the prover checks every meld with the referee's reading)."""
     lo = rng.randint(1, 14 - shape.band)
     ranks = list(range(lo, lo + shape.band))
     used: Counter = Counter()
-    melds: list[Meld] = []
+    melds: list[FaceMeld] = []
     for _ in range(rng.randint(*shape.melds)):
         for _try in range(20):
             if rng.random() < 0.55:
@@ -204,7 +204,7 @@ def _probe(variant: str) -> Position:
     return _PROBES[variant]
 
 
-def _in_order(table: tuple[Meld, ...]) -> list[Meld]:
+def _in_order(table: tuple[FaceMeld, ...]) -> list[FaceMeld]:
     """Melds as they would lie: runs before sets, each from its lowest card."""
     return sorted(table, key=lambda m: (len({f[1] for f in m}) > 1, m[0][1], m[0][0]))
 

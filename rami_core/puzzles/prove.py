@@ -38,8 +38,9 @@ from rami_core.cards.melds import read_meld, why_invalid
 from rami_core.game import actions as A
 from rami_core.profile.loader import load_profile
 from rami_core.profile.model import Profile
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
-from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, Meld, Table, faces, moves_and_broken
+from rami_core.puzzles.arrange import DEFAULT_CAP, Arranger, Face, FaceMeld, Table, faces, moves_and_broken
 from rami_core.puzzles.format import Bots, Goal, Proof, Puzzle, PuzzleError, cards_text, meld_text
 from rami_core.referee.position import build_setup
 from rami_core.solver import best_lay_offs, solve
@@ -61,7 +62,7 @@ def _rules_of(variant: str) -> tuple[Profile, Rules]:
         except ProfileError as exc:  # an unknown name, a broken file: its first problem, located
             first = Located(ProfileError(exc.problems[:1]))
             raise PuzzleError(Said("puzzle_variant", variant=repr(variant), detail=first)) from None
-        _RULES[variant] = (profile, Rules.build(profile, profile.player_counts()[0]))
+        _RULES[variant] = (profile, rules_for(profile, profile.player_counts()[0]))
     return _RULES[variant]
 
 
@@ -138,7 +139,7 @@ class Position:
     def hand_faces(self) -> list[Card]:
         return [Card(c.rank, c.suit, 0) for c in self.hand]
 
-    def start(self) -> list[Meld]:
+    def start(self) -> list[FaceMeld]:
         return [tuple(sorted(faces(m))) for m in self.table]
 
 
@@ -347,7 +348,7 @@ def prove(pos: Position, *, cap: int = DEFAULT_CAP) -> Proved:
     return Proved(proof, found, needed)
 
 
-def _cards_of(meld: Meld) -> list[Card]:
+def _cards_of(meld: FaceMeld) -> list[Card]:
     return [Card(f[0], f[1], 0) for f in meld]
 
 

@@ -23,6 +23,7 @@ from rami_core.game.events import Event, events_for, round_dealt
 from rami_core.game.state import DRAW, LAY, OVER, GameState, TableMeld
 from rami_core.game.views import SeatView, view
 from rami_core.profile.model import EmptyStock, JokerSwap, Profile, TimeoutAction
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.opening import opening_problem
 from rami_core.referee.scoring import (
@@ -64,7 +65,7 @@ class Game:
         rules: Rules | None = None,
     ):
         self.profile = profile
-        self.rules = rules if rules is not None else Rules.build(profile, players, plugins)
+        self.rules = rules if rules is not None else rules_for(profile, players, plugins)
         self.state = state
         self.log: list[A.Action | A.NextRound] = []
         self.events: list[Event] = []
@@ -89,7 +90,7 @@ class Game:
             raise TypeError(f"seed must be an int, got {type(seed).__name__} {seed!r:.40}")
         if not profile.allows_players(players):
             raise ValueError(f"{profile.name} is not played by {players} players")
-        rules = Rules.build(profile, players, plugins)
+        rules = rules_for(profile, players, plugins)
         if rules.random_first_player:
             first = rng_for(seed, "first").randrange(players)
         else:
@@ -151,7 +152,8 @@ class Game:
         self._listeners.append((listener, seat))
 
     def checkpoint(self) -> tuple:
-        """Everything apply() changes, for rollback(): an app's undo within a turn."""
+        """Everything apply() changes, for rollback(): an app's undo of moves
+        already played (to judge a move without playing it, ask `played`)."""
         return (self.state.copy(), len(self.log), len(self.events), self._turn_start.copy())
 
     def rollback(self, checkpoint: tuple) -> None:
@@ -168,12 +170,23 @@ class Game:
 
     # ------------------------------------------------------------ actions
 
+    def played(self, action: A.Action) -> GameState:
+        """The state after `action`, on a copy; raise RuleError if it is
+        illegal. Nothing is changed, told or logged: what `apply` would play,
+        timeouts included (which need this game's turn start, unlike
+        `play_on`)."""
+        return self._played(action)[0]
+
+    def _played(self, action: A.Action) -> tuple[GameState, bool]:
+        """The state after `action` on a copy, and whether the seat's turn was
+        undone first (a timeout that could not end the turn as it stood)."""
+        if isinstance(action, A.Timeout):
+            return self._timeout(action)
+        return play_on(self.rules, self.state, action), False
+
     def apply(self, action: A.Action) -> None:
         """Play one action; raise RuleError (nothing changed) if it is illegal."""
-        if isinstance(action, A.Timeout):
-            new, undone = self._timeout(action)
-        else:
-            new, undone = play_on(self.rules, self.state, action), False
+        new, undone = self._played(action)
         # An undone turn is told from its start: the default draw and discard follow the undo.
         events = events_for(
             action,
@@ -990,8 +1003,10 @@ KIND_SWITCHES: dict[str, Callable[[Rules], None]] = {
 
 def play_on(rules: Rules, state: GameState, action: A.Action) -> GameState:
     """The state after a player's action, on a copy: `state` is never changed.
-    Raises RuleError if the action is illegal. (Timeouts need the game's turn
-    history: play them through Game.apply.)"""
+    Raises RuleError if the action is illegal. The one place a move is played
+    on a copy: `Game.apply` commits what it returns, the bots'
+    `try_action` and `legal.verdict` catch its refusal. (Timeouts need the
+    game's turn history: `Game.played`.)"""
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise TypeError(f"not a player's action: {action!r}")

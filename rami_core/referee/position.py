@@ -22,6 +22,7 @@ from rami_core.game.events import round_dealt
 from rami_core.game.state import DRAW, LAY, OVER, GameState, TableMeld
 from rami_core.profile.hookspecs import hookimpl
 from rami_core.profile.model import Profile
+from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.caps import TURN_CAP, round_capped, turns_in_round
 from rami_core.referee.engine import Game, deal, rng_for
@@ -177,7 +178,7 @@ def start(profile: Profile, setup: Any, *, seed: int | None = None, players: Any
         n = len(hands_in)
         if not profile.allows_players(n):
             raise SetupInvalid(Said("scenario_players", variant=profile.name, n=n))
-        rules = Rules.build(profile, n, [reshuffle])
+        rules = rules_for(profile, n, [reshuffle])
         turn = setup.get("turn", 0)
         first = setup.get("first_player", turn)
         round_no = setup.get("round", 1)
@@ -223,7 +224,7 @@ def _seeded(profile: Profile, setup: dict, seed: int, players: Any, reshuffle: S
     n = players
     if not is_int(n) or not profile.allows_players(n):
         raise SetupInvalid(Said("scenario_players", variant=profile.name, n=short(n)))
-    rules = Rules.build(profile, n, [reshuffle])
+    rules = rules_for(profile, n, [reshuffle])
     round_no = setup.get("round", 1)
     if not is_int(round_no) or round_no < 1:
         raise SetupInvalid(Said("scenario_number_from", where="round", min=1, value=short(round_no)))

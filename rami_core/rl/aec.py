@@ -26,7 +26,7 @@ from rami_core.game import actions as A
 from rami_core.game.state import OVER
 from rami_core.players.savegame import to_save
 from rami_core.profile.model import Profile
-from rami_core.profile.rules import Rules
+from rami_core.profile.resolve import rules_for
 from rami_core.referee.engine import Game
 from rami_core.rl.compact import CompactLayout
 from rami_core.rl.draft import Draft
@@ -129,7 +129,7 @@ class RamiEnv(AECEnv):
         self.normalize = normalize
         self.max_turns = max_turns
         self.render_mode = render_mode
-        facts = Rules.build(profile, players)  # the profile's settings, read by Rules
+        facts = rules_for(profile, players)  # the profile's settings, read by Rules
         self.layout = ActionLayout(table_slots(facts))
         self.compact = (
             CompactLayout(self.layout, rebuilds=facts.may_rearrange, groups=groups)

@@ -132,13 +132,10 @@ class TurnOracle:
     def refusal(self, action: A.Action) -> str | None:
         """The engine's refusal code for `action` now (None: accepted), nothing changed."""
         if isinstance(action, A.Timeout):
-            point = self.game.checkpoint()
             try:
-                self.game.apply(action)
+                self.game.played(action)
             except RuleError as e:
                 return e.code
-            finally:
-                self.game.rollback(point)
             return None
         refused = verdict(self.game.rules, self.game.state, action)
         return None if refused is None else refused.code

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from rami_core.game.state import GameState
     from rami_core.game.views import SeatView
     from rami_core.server.hub import Hub
-    from rami_core.server.table import Table
+    from rami_core.server.table import HostedTable
 
 
-def table_rules(t: Table, lang: str) -> dict[str, Any]:
+def table_rules(t: HostedTable, lang: str) -> dict[str, Any]:
     """The page's title (the profile's description in the page's language,
     else its name) and its rules panel."""
     p = t.game.rules.profile
@@ -44,7 +44,7 @@ def table_rules(t: Table, lang: str) -> dict[str, Any]:
     }
 
 
-def hint_view(t: Table, seat: int | None) -> SeatView:
+def hint_view(t: HostedTable, seat: int | None) -> SeatView:
     """What the hint is thought from: the seat's view, taken while the game
     holds still (the thinking, `hint_of`, may then run off the loop)."""
     if seat is None:
@@ -55,7 +55,7 @@ def hint_view(t: Table, seat: int | None) -> SeatView:
     return g.view(seat)
 
 
-def hint_of(view: SeatView, t: Table, lang: str) -> dict[str, Any]:
+def hint_of(view: SeatView, t: HostedTable, lang: str) -> dict[str, Any]:
     """The terminal's hint for the seat to play, in the page's words: the
     moves said, not the terminal's commands (nothing is typed on the page)."""
     words = Words(lang)
@@ -77,7 +77,7 @@ def _melds_of(data: Any) -> list[list[str]] | None:
     return None
 
 
-def check_melds(t: Table, melds: list[list[str]], lang: str) -> list[dict[str, Any]]:
+def check_melds(t: HostedTable, melds: list[list[str]], lang: str) -> list[dict[str, Any]]:
     """Each meld read by the meld rules of the table: valid (with its cards
     in their places: a run in order, a joker where it stands) or why not."""
     rules = t.game.rules
@@ -102,7 +102,7 @@ def check_melds(t: Table, melds: list[list[str]], lang: str) -> list[dict[str, A
 
 
 def check_action(
-    hub: Hub, t: Table, seat: int | None, data: Any, lang: str, state: GameState | None = None
+    hub: Hub, t: HostedTable, seat: int | None, data: Any, lang: str, state: GameState | None = None
 ) -> dict[str, Any]:
     """Would the engine accept this action now? The action is parsed as
     `POST .../actions` parses it and played on a copy of the state (`state`:

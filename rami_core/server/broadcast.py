@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from rami_core.game.events import Event
 from rami_core.server.page_words import Words, event_message
 from rami_core.server.registry import gone
-from rami_core.server.table import Conn, Table, dumps
+from rami_core.server.table import Conn, HostedTable, dumps
 
 
 class Host(Protocol):
@@ -31,9 +31,9 @@ class Host(Protocol):
     async def think(
         self, fn: Callable[..., Any], *args: Any, client: str | None = None, table: str | None = None
     ) -> Any: ...
-    def view(self, t: Table, seat: int | None) -> dict[str, Any]: ...
-    def kept_view(self, t: Table, seat: int | None) -> dict[str, Any] | None: ...
-    def moved(self, t: Table) -> None: ...
+    def view(self, t: HostedTable, seat: int | None) -> dict[str, Any]: ...
+    def kept_view(self, t: HostedTable, seat: int | None) -> dict[str, Any] | None: ...
+    def moved(self, t: HostedTable) -> None: ...
 
 
 def close(conn: Conn) -> None:
@@ -58,7 +58,7 @@ class Broadcast:
         assert self._host is not None, "a Broadcast tells nothing before a hub binds it"
         return self._host
 
-    async def changed(self, t: Table, events: list[Event]) -> None:
+    async def changed(self, t: HostedTable, events: list[Event]) -> None:
         """A change is stored: a new version, and every connection is told
         (its events, then its view). Under the table's lock; the views and
         the messages are made in a worker thread, the loop only queues them."""
@@ -83,7 +83,7 @@ class Broadcast:
             for m in msgs:
                 c.send(m)
 
-    def messages(self, t: Table, events: list[Event], conns: list[Conn]) -> list[list[str]]:
+    def messages(self, t: HostedTable, events: list[Event], conns: list[Conn]) -> list[list[str]]:
         """What each connection is told of a change: its events and its view.
         Each message is made and written out once per seat (and language),
         then shared by every connection that sees it the same way: 500
@@ -104,13 +104,13 @@ class Broadcast:
             out.append(msgs)
         return out
 
-    async def tell_all(self, t: Table) -> None:
+    async def tell_all(self, t: HostedTable) -> None:
         """Send every connection its view, once no change is being written:
         nobody sees what is not yet stored."""
         async with t.lock:
             await self.changed(t, [])
 
-    async def joined(self, t: Table, conn: Conn) -> None:
+    async def joined(self, t: HostedTable, conn: Conn) -> None:
         """A connection came: it gets its view; the others only when the
         seat it holds was not connected before (a spectator, a second tab
         or a reconnect tells nobody else: no all-to-all resend)."""
@@ -132,7 +132,7 @@ class Broadcast:
                 )
                 conn.send(dumps({"type": "view", "view": view}))
 
-    async def left(self, t: Table, conn: Conn) -> None:
+    async def left(self, t: HostedTable, conn: Conn) -> None:
         """A connection went: the others are told only if its seat is now unheld."""
         async with t.lock:
             before = t.connected()
@@ -142,13 +142,13 @@ class Broadcast:
             if self.host.started and t.connected() != before:
                 await self.changed(t, [])
 
-    def talk(self, t: Table, seat: int, phrase: str) -> None:
+    def talk(self, t: HostedTable, seat: int, phrase: str) -> None:
         """A quick message, told to every connection at the table."""
         msg = dumps({"type": "talk", "seat": seat, "phrase": phrase})
         for c in list(t.conns):
             c.send(msg)
 
-    def farewell(self, t: Table, why: str) -> None:
+    def farewell(self, t: HostedTable, why: str) -> None:
         """The table is gone: each connection is told why (`no_such_table`,
         in its words), then closed."""
         gone_text = gone(t.id)
@@ -165,7 +165,7 @@ class Broadcast:
             )
             close(c)
 
-    def hang_up(self, t: Table) -> None:
+    def hang_up(self, t: HostedTable) -> None:
         """The server stops: every connection's socket task ends."""
         for c in list(t.conns):
             close(c)

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from rami_core.game.state import LAY, OVER, card_code
 from rami_core.referee.legal import VIEW_STATES, LegalMoves, lay_bounds, legal_moves
 from rami_core.server.clocks import loop_time
-from rami_core.server.table import HUMAN, Table
+from rami_core.server.table import HUMAN, HostedTable
 from rami_core.words.refusals import LANGS
 
 
@@ -25,10 +25,10 @@ class Pace(Protocol):
 
     @property
     def clock_scale(self) -> float: ...
-    def undo_available(self, t: Table, seat: int | None) -> bool: ...
+    def undo_available(self, t: HostedTable, seat: int | None) -> bool: ...
 
 
-def _may(pace: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]:
+def _may(pace: Pace, t: HostedTable, seat: int | None, legal: LegalMoves) -> list[str]:
     """The kinds the engine offers the seat now (the next round once, before
     the seat says it is ready), and the table's own undo."""
     out = [k for k in legal.allowed() if not (k == "next_round" and seat in t.ready)]
@@ -37,7 +37,7 @@ def _may(pace: Pace, t: Table, seat: int | None, legal: LegalMoves) -> list[str]
     return out
 
 
-def _score_sheet(t: Table) -> list[dict[str, Any]]:
+def _score_sheet(t: HostedTable) -> list[dict[str, Any]]:
     lines = []
     round_no = 1
     for e in t.game.events:
@@ -57,7 +57,7 @@ def _score_sheet(t: Table) -> list[dict[str, Any]]:
     return lines
 
 
-def round_detail(t: Table) -> dict[str, Any] | None:
+def round_detail(t: HostedTable) -> dict[str, Any] | None:
     """Why each seat paid what it paid, at a round's end (null during a
     round): the last `round_over` event's `rami_sec_rule`,
     `rami_sec_bonus`, `hand_values`, `jokers_left`, `joker_cost` and
@@ -73,7 +73,7 @@ def round_detail(t: Table) -> dict[str, Any] | None:
 ROUND_DETAIL = ("rami_sec_rule", "rami_sec_bonus", "hand_values", "jokers_left", "joker_cost", "sides")
 
 
-def _owes(t: Table, seat: int | None) -> dict[str, Any]:
+def _owes(t: HostedTable, seat: int | None) -> dict[str, Any]:
     """What the seat must still do this turn, for the page's status line: the
     jokers won back to lay again, the card taken from the discard pile to
     lay, and whether a card must be kept for the discard (the engine's own
@@ -89,10 +89,10 @@ def _owes(t: Table, seat: int | None) -> dict[str, Any]:
     }
 
 
-def seat_legal(t: Table, seat: int | None) -> LegalMoves:
+def seat_legal(t: HostedTable, seat: int | None) -> LegalMoves:
     """The seat's legal moves, searched within VIEW_STATES (counted states:
     the same answer on every machine) and kept until the game next changes
-    (`Table.moved`): a connection coming or going, a round's "continue", a
+    (`HostedTable.moved`): a connection coming or going, a round's "continue", a
     repeated read or a reconnect search nothing again. Called under the
     table's lock (the game still)."""
     key = (t.moved, seat)
@@ -104,10 +104,10 @@ def seat_legal(t: Table, seat: int | None) -> LegalMoves:
     return cached
 
 
-def build_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
+def build_view(pace: Pace, t: HostedTable, seat: int | None) -> dict[str, Any]:
     """The protocol's view: the engine's seat view (every public fact and the
     seat's own hand; a spectator gets the same without a hand) plus what the
-    table adds. Made once per (version, seat) and kept (`Table.view_cache`);
+    table adds. Made once per (version, seat) and kept (`HostedTable.view_cache`);
     what changes with the time alone (the clock, the round pause, who is
     connected) is read again on every call. Under the table's lock, unless
     the view of this version is already kept."""
@@ -121,7 +121,7 @@ def build_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     return {**base, **_timed(pace, t)}
 
 
-def cached_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any] | None:
+def cached_view(pace: Pace, t: HostedTable, seat: int | None) -> dict[str, Any] | None:
     """The view of this version if it is kept (no lock needed: a kept view
     shows a stored game), else None."""
     base = t.view_cache.get((t.version, seat))
@@ -130,7 +130,7 @@ def cached_view(pace: Pace, t: Table, seat: int | None) -> dict[str, Any] | None
     return {**base, **_timed(pace, t)}
 
 
-def _timed(pace: Pace, t: Table) -> dict[str, Any]:
+def _timed(pace: Pace, t: HostedTable) -> dict[str, Any]:
     """The fields of a view read afresh each time (the clock, the round
     pause, who is connected)."""
     g = t.game
@@ -154,7 +154,7 @@ def _timed(pace: Pace, t: Table) -> dict[str, Any]:
     return {"clock": clock, "next_round_in": nxt, "connected": t.connected()}
 
 
-def _view_body(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
+def _view_body(pace: Pace, t: HostedTable, seat: int | None) -> dict[str, Any]:
     g = t.game
     d = g.view(0 if seat is None else seat).to_dict()
     if seat is None:
@@ -195,7 +195,7 @@ def _view_body(pace: Pace, t: Table, seat: int | None) -> dict[str, Any]:
     return d
 
 
-def summary(t: Table) -> dict[str, Any]:
+def summary(t: HostedTable) -> dict[str, Any]:
     s = t.game.state
     connected = t.connected()
     seats = [

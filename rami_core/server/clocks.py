@@ -24,7 +24,7 @@ from rami_core.game import actions as A
 from rami_core.game.state import OVER
 from rami_core.referee.caps import ROUND_CAP, TURN_CAP, round_capped
 from rami_core.server.protocol import ServerError
-from rami_core.server.table import Table
+from rami_core.server.table import HostedTable
 from rami_core.server.work import Work
 from rami_core.words.errors import RuleError
 
@@ -50,13 +50,13 @@ class Driver(Protocol):
 
     async def accept(
         self,
-        t: Table,
+        t: HostedTable,
         action: A.Action | Callable[[], A.Action],
         *,
         still: Callable[[], bool] | None = None,
     ) -> bool: ...
 
-    async def next_round(self, t: Table, *, still: Callable[[], bool] | None = None) -> bool: ...
+    async def next_round(self, t: HostedTable, *, still: Callable[[], bool] | None = None) -> bool: ...
 
 
 def loop_time() -> float:
@@ -68,7 +68,7 @@ def loop_time() -> float:
         return time.monotonic()
 
 
-def capped(t: Table) -> str | None:
+def capped(t: HostedTable) -> str | None:
     """Why a table stops where `rami play` and `rami simulate` stop a game
     (the same caps), or None while it may go on."""
     s = t.game.state
@@ -79,7 +79,7 @@ def capped(t: Table) -> str | None:
     return None
 
 
-def schedule(driver: Driver, t: Table) -> None:
+def schedule(driver: Driver, t: HostedTable) -> None:
     """Start what the table's new turn needs: its clock, its round timer, its bot.
     A table past the caps is stopped instead: nothing is started, and it says why."""
     g = t.game
@@ -130,7 +130,7 @@ async def retrying(driver: Driver, do: Callable[[], Awaitable[object]]) -> None:
         await asyncio.sleep(RETRY_SECONDS)
 
 
-async def clock(driver: Driver, t: Table, key: tuple, seconds: float) -> None:
+async def clock(driver: Driver, t: HostedTable, key: tuple, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if t.key() == key:
         t.clock_task = None
@@ -141,7 +141,7 @@ async def clock(driver: Driver, t: Table, key: tuple, seconds: float) -> None:
             )
 
 
-async def round_timer(driver: Driver, t: Table, key: tuple) -> None:
+async def round_timer(driver: Driver, t: HostedTable, key: tuple) -> None:
     """The round's end stays on screen for the round pause at most: then the
     next round is dealt, whoever has not clicked "continue"."""
     await asyncio.sleep(driver.round_pause)
@@ -151,7 +151,7 @@ async def round_timer(driver: Driver, t: Table, key: tuple) -> None:
             await retrying(driver, lambda: driver.next_round(t, still=lambda: t.key() == key))
 
 
-async def bot_turn(driver: Driver, t: Table, log_len: int) -> None:
+async def bot_turn(driver: Driver, t: HostedTable, log_len: int) -> None:
     try:
         if driver.bot_delay:
             await asyncio.sleep(driver.bot_delay)

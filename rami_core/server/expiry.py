@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from rami_core.server.protocol import ServerError
 from rami_core.server.registry import Registry
-from rami_core.server.table import Table
+from rami_core.server.table import HostedTable
 
 EXPIRE_AFTER = 24 * 3600.0  # seconds a table may stay unchanged before it is forgotten (--expire-after)
 SWEEP_SECONDS = 60.0  # the most between two looks for expired tables
@@ -24,7 +24,7 @@ PUBLIC_UNSEEN = 90.0  # seconds a public table waits for one of its people to co
 PUBLIC_ALONE = 300.0  # seconds a public table lasts once nobody is connected to any seat
 
 # How a table is removed, saying why (the hub's `remove`; ServerError: not now).
-Remove = Callable[[Table, str], Awaitable[None]]
+Remove = Callable[[HostedTable, str], Awaitable[None]]
 
 
 class Expiry:
@@ -40,14 +40,14 @@ class Expiry:
         self.public_unseen = PUBLIC_UNSEEN
         self.public_alone = PUBLIC_ALONE
 
-    def expired(self, now: float | None = None) -> list[Table]:
+    def expired(self, now: float | None = None) -> list[HostedTable]:
         """The tables unchanged for longer than `expire_after` seconds."""
         if self.expire_after is None:
             return []
         now = time.monotonic() if now is None else now
         return [t for t in self.registry.tables.values() if now - t.touched > self.expire_after]
 
-    def deserted(self, now: float | None = None) -> list[Table]:
+    def deserted(self, now: float | None = None) -> list[HostedTable]:
         """The public tables nobody holds: none of their people connected in
         `public_unseen` seconds from the start, or nobody connected for
         `public_alone` seconds since the last one left."""

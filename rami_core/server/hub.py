@@ -50,7 +50,7 @@ from rami_core.server.protocol import (
 from rami_core.server.registry import Registry, gone
 from rami_core.server.storage import TableStore
 from rami_core.server.store import StoreBusy, StoredTable, Writer
-from rami_core.server.table import HUMAN, Conn, Seat, Table
+from rami_core.server.table import HUMAN, Conn, HostedTable, Seat
 from rami_core.server.work import Work
 from rami_core.words.errors import RuleError
 from rami_core.words.refusals import Reason
@@ -101,7 +101,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.think_budget = think_budget
         self.clock_scale = clock_scale  # tests shrink the profile's seconds
-        self.on_accept: Callable[[Table, float], None] | None = None  # benchmarks: latency probe
+        self.on_accept: Callable[[HostedTable, float], None] | None = None  # benchmarks: latency probe
         self.started = False
         # The worker pools (views, actions, hints, checks; bots) and the
         # bounds on what each client and table has queued there (`work`).
@@ -111,7 +111,7 @@ class Hub:
         self.writer: Writer | None = None
 
     @property
-    def tables(self) -> dict[str, Table]:
+    def tables(self) -> dict[str, HostedTable]:
         return self.registry.tables
 
     @property
@@ -206,7 +206,7 @@ class Hub:
         else:
             await self.writer.call(fn, *args)
 
-    def _build(self, st: StoredTable) -> Table:
+    def _build(self, st: StoredTable) -> HostedTable:
         profile = Profile.model_validate(st.profile)
         game = Game.new(profile, st.players, seed=st.seed)
         seats = []
@@ -214,7 +214,7 @@ class Hub:
             bot = make_bot(s["kind"], seed=st.seed * 16 + i) if s["kind"] != HUMAN else None
             code = s.get("code") if isinstance(s.get("code"), str) else None
             seats.append(Seat(s["kind"], s["name"], s.get("token"), bot, code))
-        return Table(
+        return HostedTable(
             id=st.id,
             variant=st.variant,
             seed=st.seed,
@@ -228,7 +228,7 @@ class Hub:
 
     # ------------------------------------------------------------ creation
 
-    def by_code(self, code: str) -> tuple[Table, int] | None:
+    def by_code(self, code: str) -> tuple[HostedTable, int] | None:
         """The table and seat a seat's code opens, or None."""
         return self.registry.by_code(code)
 
@@ -239,7 +239,7 @@ class Hub:
         *,
         public: bool = False,
         extra: dict[str, Any] | None = None,
-    ) -> Table:
+    ) -> HostedTable:
         """A new table. `read` is the request's profile already read (the app
         reads it in a worker thread, off the loop); without it, read here.
         `public`: a table of strangers seated by "play now" (`public`), who
@@ -322,18 +322,18 @@ class Hub:
         ).digest()
         return int.from_bytes(mixed, "big") >> 2  # 62 bits, as a drawn seed
 
-    def get(self, table_id: str) -> Table:
+    def get(self, table_id: str) -> HostedTable:
         return self.registry.get(table_id)
 
     # ------------------------------------------------------------ deletion and expiry
 
-    async def delete(self, t: Table, token: str | None) -> None:
+    async def delete(self, t: HostedTable, token: str | None) -> None:
         """The creator's delete (403 bad_token for any other token, public tables included)."""
         if not t.is_creator(token):
             raise ServerError(403, "bad_token", "only the creator's token (creator_token) deletes a table")
         await self.remove(t, "deleted by its creator")
 
-    async def remove(self, t: Table, why: str) -> None:
+    async def remove(self, t: HostedTable, why: str) -> None:
         """Forget a table: its rows, its timers, its connections (each told
         why, as `no_such_table`). Under its lock: a change being written is
         finished first, none comes after. StoreBusy: 503, nothing forgotten."""
@@ -358,7 +358,7 @@ class Hub:
 
     # ------------------------------------------------------------ actions
 
-    def parse_action(self, t: Table, seat: int, data: Any) -> A.Action | str:
+    def parse_action(self, t: HostedTable, seat: int, data: Any) -> A.Action | str:
         """A client's action, validated against the protocol: an engine action,
         or 'undo' / 'next_round' (the server's own two). `data` is the body's
         JSON, or an action model a client message was validated into already:
@@ -384,7 +384,7 @@ class Hub:
         except (A.ActionFormatError, CardError) as e:
             raise ServerError(400, "invalid_action", str(e)) from None
 
-    async def act(self, t: Table, seat: int | None, data: Any, client: str | None = None) -> None:
+    async def act(self, t: HostedTable, seat: int | None, data: Any, client: str | None = None) -> None:
         """Play one client action for `seat` (raises ServerError or RuleError,
         nothing changed). `client`: the visitor's address, whose bounds on
         queued work the engine's judging counts against (`work`)."""
@@ -406,7 +406,7 @@ class Hub:
 
     async def accept(
         self,
-        t: Table,
+        t: HostedTable,
         action: Change,
         *,
         still: Callable[[], bool] | None = None,
@@ -420,13 +420,13 @@ class Hub:
         return await asyncio.shield(self._accept(t, action, still, client))
 
     async def _accept(
-        self, t: Table, action: Change, still: Callable[[], bool] | None, client: str | None = None
+        self, t: HostedTable, action: Change, still: Callable[[], bool] | None, client: str | None = None
     ) -> bool:
         async with t.lock:
             return await self._accept_locked(t, action, still, client)
 
     async def _accept_locked(
-        self, t: Table, action: Change, still: Callable[[], bool] | None, client: str | None = None
+        self, t: HostedTable, action: Change, still: Callable[[], bool] | None, client: str | None = None
     ) -> bool:
         if still is not None and not still():
             return False
@@ -465,7 +465,7 @@ class Hub:
             self.on_accept(t, time.perf_counter() - started)
         return True
 
-    def _replay(self, t: Table, entry: dict[str, Any]) -> None:
+    def _replay(self, t: HostedTable, entry: dict[str, Any]) -> None:
         before_phase = t.game.state.phase
         if entry == {"next_round": True}:
             t.game.next_round()
@@ -474,7 +474,7 @@ class Hub:
             t.game.apply(A.action_from_dict(entry))
         self._track_undo(t, before_phase)
 
-    def _track_undo(self, t: Table, before_phase: str) -> None:
+    def _track_undo(self, t: HostedTable, before_phase: str) -> None:
         """Where an undo goes back to: just after this turn's draw (a card
         seen cannot be unseen); nowhere once the turn has ended."""
         s = t.game.state
@@ -483,7 +483,7 @@ class Hub:
         elif s.phase != LAY:
             t.undo_point = None
 
-    def undo_available(self, t: Table, seat: int | None) -> bool:
+    def undo_available(self, t: HostedTable, seat: int | None) -> bool:
         return (
             t.undo
             and seat is not None
@@ -493,10 +493,10 @@ class Hub:
             and len(t.game.log) > t.undo_point[1]
         )
 
-    async def undo(self, t: Table, seat: int) -> None:
+    async def undo(self, t: HostedTable, seat: int) -> None:
         await asyncio.shield(self._undo(t, seat))
 
-    async def _undo(self, t: Table, seat: int) -> None:
+    async def _undo(self, t: HostedTable, seat: int) -> None:
         async with t.lock:
             if t.deleted:
                 raise gone(t.id)
@@ -520,7 +520,7 @@ class Hub:
             await self.broadcast.changed(t, [Event(EventKind.UNDONE, seat)])
 
     async def next_round(
-        self, t: Table, seat: int | None = None, *, still: Callable[[], bool] | None = None
+        self, t: HostedTable, seat: int | None = None, *, still: Callable[[], bool] | None = None
     ) -> bool:
         """A person's "continue" at a round's end (`seat`), or the round pause's
         end (no seat). The server deals the next round once every person at
@@ -528,7 +528,7 @@ class Hub:
         True when a round was dealt."""
         return await asyncio.shield(self._next_round(t, seat, still))
 
-    async def _next_round(self, t: Table, seat: int | None, still: Callable[[], bool] | None) -> bool:
+    async def _next_round(self, t: HostedTable, seat: int | None, still: Callable[[], bool] | None) -> bool:
         async with t.lock:
             if still is not None and not still():
                 return False
@@ -550,14 +550,14 @@ class Hub:
 
     # ------------------------------------------------------------ after the game: talk and play again
 
-    def talk(self, t: Table, seat: int | None, phrase: str) -> None:
+    def talk(self, t: HostedTable, seat: int | None, phrase: str) -> None:
         """A quick message (`protocol.PHRASES`, by id: never free text) from
         a seat, told to every connection at the table; nothing is stored."""
         if seat is None:
             raise ServerError(403, "spectator", "a spectator cannot talk: join with a seat's link")
         self.broadcast.talk(t, seat, phrase)
 
-    async def rematch(self, t: Table, seat: int | None) -> Table:
+    async def rematch(self, t: HostedTable, seat: int | None) -> HostedTable:
         """ "Play again": once the game is over, a new table of the same rules,
         seats (bots keep theirs) and names, made by the first person who
         asks; every person who asks after gets the same table. Every page
@@ -593,22 +593,24 @@ class Hub:
             return fn(*args)
         return await self.work.run(fn, *args, client=client, table=table)
 
-    def moved(self, t: Table) -> None:
+    def moved(self, t: HostedTable) -> None:
         """A table has a new version: once the hub runs, start what its turn
         needs (`clocks.schedule`), before any seat is told of it."""
         if self.started:
             schedule(self, t)
 
-    async def tell_all(self, t: Table) -> None:
+    async def tell_all(self, t: HostedTable) -> None:
         await self.broadcast.tell_all(t)
 
-    async def joined(self, t: Table, conn: Conn) -> None:
+    async def joined(self, t: HostedTable, conn: Conn) -> None:
         await self.broadcast.joined(t, conn)
 
-    async def left(self, t: Table, conn: Conn) -> None:
+    async def left(self, t: HostedTable, conn: Conn) -> None:
         await self.broadcast.left(t, conn)
 
-    async def current_view(self, t: Table, seat: int | None, client: str | None = None) -> dict[str, Any]:
+    async def current_view(
+        self, t: HostedTable, seat: int | None, client: str | None = None
+    ) -> dict[str, Any]:
         """The seat's view of the stored game (see tell_all). The view of the
         current version, when kept, is a look-up (no lock: it shows a stored
         game); else it is built in a worker thread (`work`: a large
@@ -623,22 +625,22 @@ class Hub:
         # the lock (the thread reads the game until it is done).
         return await asyncio.shield(self._build_view(t, seat, client))
 
-    async def _build_view(self, t: Table, seat: int | None, client: str | None) -> dict[str, Any]:
+    async def _build_view(self, t: HostedTable, seat: int | None, client: str | None) -> dict[str, Any]:
         async with t.lock:
             kept = self.kept_view(t, seat)  # made meanwhile (a push, another read)
             if kept is not None:
                 return kept
             return await self.think(self.view, t, seat, client=client, table=t.id)
 
-    def view(self, t: Table, seat: int | None) -> dict[str, Any]:
+    def view(self, t: HostedTable, seat: int | None) -> dict[str, Any]:
         return build_view(self, t, seat)
 
-    def kept_view(self, t: Table, seat: int | None) -> dict[str, Any] | None:
+    def kept_view(self, t: HostedTable, seat: int | None) -> dict[str, Any] | None:
         return cached_view(self, t, seat)
 
     # ------------------------------------------------------------ export
 
-    def save(self, t: Table) -> dict[str, Any]:
+    def save(self, t: HostedTable) -> dict[str, Any]:
         """The stored game in the save format (`rami replay` reads it). It holds the seed."""
         seats = [{"seat": i, "kind": s.kind, "name": s.name} for i, s in enumerate(t.seats)]
         return to_save(t.game, seed=t.seed, extra={"server": {"table": t.id, "seats": seats}})

@@ -23,7 +23,7 @@ from rami_core.server.protocol import ServerError
 
 if TYPE_CHECKING:
     from rami_core.server.hub import Hub
-    from rami_core.server.table import Table
+    from rami_core.server.table import HostedTable
 
 PUBLIC_TICKETS_PER_CLIENT = 4  # "play now" tickets one client may hold at once (waiting or in play)
 PUBLIC_JOINS_PER_CLIENT = 30  # "play now" clicks one client may make in TABLES_WINDOW seconds
@@ -199,7 +199,7 @@ class Limits:
         self._joins[client] = self._recent(client, self._joins)
         self._joins[client].append(time.monotonic())
 
-    def refuse_connection(self, t: Table, client: str) -> ServerError | None:
+    def refuse_connection(self, t: HostedTable, client: str) -> ServerError | None:
         """Why a new WebSocket is refused, or None."""
         if self._sockets[client] >= self.sockets_per_client:
             return ServerError(

@@ -21,7 +21,7 @@ from rami_core.words.messages import LANGS, Messages
 from rami_core.words.refusals import CODES, REFUSED, refusal_words
 
 if TYPE_CHECKING:
-    from rami_core.server.table import Table
+    from rami_core.server.table import HostedTable
 
 # The server's own refusals (the engine's are in the catalogue), in French.
 SERVER_FR = {
@@ -100,7 +100,7 @@ class Words:
     def melds(self, melds: Sequence[Sequence[str]]) -> Text:
         return Text("  ".join("[" + " ".join(self.card(c) for c in m) + "]" for m in melds))
 
-    def event(self, t: Table, e: Event, seat: int | None) -> str:
+    def event(self, t: HostedTable, e: Event, seat: int | None) -> str:
         """An event as `seat` sees it, in words ("" where the narrator says nothing)."""
         teller = Teller(
             self.msg,
@@ -136,7 +136,7 @@ class Words:
         return REFUSED[self.lang]["refused"].format(code="profile_invalid", detail=e.format(self.lang))
 
 
-def event_message(t: Table, e: Event, seat: int | None, lang: str) -> dict[str, Any]:
+def event_message(t: HostedTable, e: Event, seat: int | None, lang: str) -> dict[str, Any]:
     """The WebSocket message for an event: the seat's view of it, its words, and
     the table's version it belongs to (a page that fetched the events at a
     version drops the messages it already has)."""
@@ -149,7 +149,7 @@ def event_message(t: Table, e: Event, seat: int | None, lang: str) -> dict[str, 
     }
 
 
-def table_events(t: Table, seat: int | None, lang: str) -> list[dict[str, Any]]:
+def table_events(t: HostedTable, seat: int | None, lang: str) -> list[dict[str, Any]]:
     """Every event of the game so far as `seat` sees it, with its words: a page
     rebuilds its log from these when it opens."""
     words = Words(lang)

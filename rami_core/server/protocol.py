@@ -308,7 +308,10 @@ class ErrorAnswer(BaseModel):
 # ---------------------------------------------------------------- views and events (server -> client)
 
 
-class Meld(BaseModel):
+class TableMeldInfo(BaseModel):
+    """A meld on the table as a view tells it (a `game.state.TableMeld`,
+    numbered); `Meld` is the action that lays melds."""
+
     number: int
     cards: list[str]
     owner: int | None
@@ -434,7 +437,7 @@ class View(BaseModel):
     hand: list[str] | None = Field(description="The seat's cards, sorted; null for a spectator.")
     hand_sizes: list[int]
     table: list[list[str]] = Field(description="The melds in table order, each a list of cards.")
-    melds: list[Meld] = Field(description="The same melds with their number, owner and kind.")
+    melds: list[TableMeldInfo] = Field(description="The same melds with their number, owner and kind.")
     discard: list[str] = Field(description="The discard pile, bottom first.")
     discard_top: str | None
     stock_size: int

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from rami_core.files.resources import preset_names
 from rami_core.profile.model import Profile
-from rami_core.profile.rules import Rules
+from rami_core.profile.resolve import rules_for
 from rami_core.server.clocks import loop_time, retrying
 from rami_core.server.protocol import (
     MAX_NAME,
@@ -93,7 +93,7 @@ class Waiting:
 
 def turn_seconds(profile: Profile) -> int | None:
     """The profile's own turn clock, as `Rules` reads it (None: no clock)."""
-    return Rules.build(profile, profile.player_counts()[0]).turn_time_limit
+    return rules_for(profile, profile.player_counts()[0]).turn_time_limit
 
 
 def clocked(source: str | Path) -> Profile:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from rami_core.server.protocol import ServerError
-from rami_core.server.table import Table, new_code, plain_code
+from rami_core.server.table import HostedTable, new_code, plain_code
 
 
 def gone(table_id: str) -> ServerError:
@@ -27,16 +27,16 @@ class Registry:
     table and seat."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, HostedTable] = {}
         self.codes: dict[str, tuple[str, int]] = {}
 
-    def add(self, t: Table) -> None:
+    def add(self, t: HostedTable) -> None:
         self.tables[t.id] = t
         for i, seat in enumerate(t.seats):
             if seat.code:
                 self.codes[seat.code] = (t.id, i)
 
-    def discard(self, t: Table) -> None:
+    def discard(self, t: HostedTable) -> None:
         """Forget the table and the codes that still open it."""
         self.tables.pop(t.id, None)
         for seat in t.seats:
@@ -57,14 +57,14 @@ class Registry:
             code = new_code()
         return code
 
-    def get(self, table_id: str) -> Table:
+    def get(self, table_id: str) -> HostedTable:
         """The table, or 404 no_such_table (never one being deleted)."""
         t = self.tables.get(table_id)
         if t is None or t.deleted:
             raise gone(table_id)
         return t
 
-    def by_code(self, code: str) -> tuple[Table, int] | None:
+    def by_code(self, code: str) -> tuple[HostedTable, int] | None:
         """The table and seat a seat's code opens, or None."""
         found = self.codes.get(plain_code(code))
         if found is None:

@@ -79,7 +79,10 @@ class Conn:
 
 
 @dataclass(eq=False)
-class Table:
+class HostedTable:
+    """A table the server hosts: the game (whose `state.table` is the game's
+    table, the melds laid) with its seats, connections, lock and caches."""
+
     id: str
     variant: str
     seed: int

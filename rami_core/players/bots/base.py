@@ -185,7 +185,9 @@ def _own_hand(view: SeatView) -> tuple[list[Card], list[Card]]:
 
 
 def try_action(rules: Rules, state: GameState, action: A.Action) -> GameState | None:
-    """The state after `action`, or None if the engine refuses it."""
+    """The state after `action`, or None if the engine refuses it: the
+    engine's `play_on` (the one place a move is played on a copy), its
+    refusal said as None for the bots' searches."""
     try:
         return play_on(rules, state, action)
     except RuleError:
