@@ -90,5 +90,8 @@ class _FormerNames(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         sys.modules[module.__name__] = importlib.import_module(new)
 
 
+# First in line: a former package's submodule (rami_core.bots.greedy) would
+# otherwise be found by the path finder in the new folder and loaded a second
+# time, as a copy with classes of its own.
 if not any(isinstance(f, _FormerNames) for f in sys.meta_path):
-    sys.meta_path.append(_FormerNames())
+    sys.meta_path.insert(0, _FormerNames())
