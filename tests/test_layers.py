@@ -155,12 +155,6 @@ def test_the_bundled_plugins_import_only_what_a_plugin_may():
     assert not wrong, "plugins importing above the referee:\n" + "\n".join(sorted(set(wrong)))
 
 
-# Cycles still there, each through a type named for the type checker alone,
-# and why it is not yet broken; the test fails when one is gone, so the list
-# only shrinks.
-KNOWN_CYCLES: dict[str, str] = {}
-
-
 def test_no_import_cycle():
     graph = _graph()
     # Tarjan's strongly connected components: any component of two or more modules is a cycle.
@@ -196,11 +190,7 @@ def test_no_import_cycle():
     for v in sorted(graph):
         if v not in index:
             visit(v)
-    found = {" <-> ".join(c) for c in cycles}
-    assert not found - set(KNOWN_CYCLES), "import cycles:\n" + "\n".join(sorted(found - set(KNOWN_CYCLES)))
-    assert not set(KNOWN_CYCLES) - found, (
-        f"a known cycle is gone: take it off KNOWN_CYCLES: {set(KNOWN_CYCLES) - found}"
-    )
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
 
 
 def test_the_checker_sees_an_upward_import(tmp_path):
