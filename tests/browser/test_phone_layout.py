@@ -162,6 +162,49 @@ def _tap_until(page, sel: str, done: str, state: str = "attached") -> None:
     page.wait_for_selector(done, state=state)
 
 
+def _reorder_until(page, first: list, order) -> None:
+    """Drag the hand's third card before its first until the hand shows it
+    first: a finger lifted while the page still redraws the last move can
+    leave the card held, so the touch is cancelled and the drag made again,
+    on the cards by name."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the conftest skips without it
+
+    whole = f"() => document.querySelectorAll('#hand .card').length === {len(first)}"
+    for _ in range(3):
+        src = _box(page, f'#hand .card[data-card="{first[2]}"]')
+        dst = _box(page, f'#hand .card[data-card="{order()[0]}"]')
+        assert src and dst
+        _touch_drag(page, src, (dst["x"] + 4, dst["y"] + dst["height"] / 2))
+        try:
+            # the hand is drawn again after the drop: wait until it holds its cards again
+            page.wait_for_function(whole, timeout=5000)
+        except PlaywrightTimeout:
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchCancel", "touchPoints": []})
+            cdp.detach()
+            page.wait_for_function(whole)
+        if order()[0] == first[2]:
+            return
+
+
+def _drag_until(page, src_sel: str, zone_sel: str, done: str, lift: float = 40) -> None:
+    """Drag `src_sel` onto the centre of `zone_sel` until `done` is there: a
+    drop measured just before the server's reading of the prepared melds
+    redraws the panel lands where the zone was, and the card stays in hand."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # the conftest skips without it
+
+    for _ in range(3):
+        src, zone = _box(page, src_sel), _box(page, zone_sel)
+        assert src and zone
+        _touch_drag(page, src, _centre(zone), lift=lift)
+        try:
+            page.wait_for_selector(done, timeout=5000)
+            return
+        except PlaywrightTimeout:  # measure again, on the redrawn panel
+            continue
+    page.wait_for_selector(done)
+
+
 def _box(page, sel: str) -> dict:
     """The element's box read in one step (a locator's box may meet a re-render)."""
     page.wait_for_selector(sel)
@@ -258,14 +301,10 @@ def test_touch_reorders_the_hand_and_builds_melds(browser, srv):
     page = _phone(browser, "390x844", "fr")
     _rami51_in_lay(page, srv, links, "fr")
     order = lambda: [e.get_attribute("data-card") for e in page.query_selector_all("#hand .card")]  # noqa: E731
+    page.wait_for_selector("#hand .card")  # the hand drawn (the lay phase may be shown before it)
     first = order()
     # the third card dragged before the first
-    src = _box(page, "#hand .card:nth-child(3)")
-    dst = _box(page, "#hand .card:nth-child(1)")
-    assert src and dst
-    _touch_drag(page, src, (dst["x"] + 4, dst["y"] + dst["height"] / 2))
-    # the hand is drawn again after the drop: wait until it holds its cards again
-    page.wait_for_function(f"document.querySelectorAll('#hand .card').length === {len(first)}")
+    _reorder_until(page, first, order)
     assert order()[0] == first[2] and sorted(order()) == sorted(first)
     # a card dragged onto "new meld" starts a meld being prepared; two more join it
     _tap_until(page, '#hand .card[data-card="7H"]', "#b-stage:not([disabled])")
@@ -273,21 +312,24 @@ def test_touch_reorders_the_hand_and_builds_melds(browser, srv):
     # the server's reading of each prepared meld moves the panel's rows: wait for it before a drag
     page.wait_for_selector('#staged .meld.invalid[data-index="0"]')
     for card in ("8H", "9H"):
-        src = _box(page, f'#hand .card[data-card="{card}"]')
-        zone = _box(page, '#staged .meld[data-index="0"]')
-        assert src and zone
-        _touch_drag(page, src, _centre(zone))
-        page.wait_for_selector(f'#staged .meld[data-index="0"] .card[data-card="{card}"]')
+        _drag_until(
+            page,
+            f'#hand .card[data-card="{card}"]',
+            '#staged .meld[data-index="0"]',
+            f'#staged .meld[data-index="0"] .card[data-card="{card}"]',
+        )
         if card == "8H":
             page.wait_for_selector('#staged-why:has-text("8♥")')
     page.wait_for_selector("#staged .meld.invalid", state="detached")  # 7♥ 8♥ 9♥: a run
     assert page.locator('#staged .meld[data-index="0"] .card').count() == 3
     # a prepared card dragged to the new-meld zone leaves the first meld
-    src = _box(page, '#staged .meld[data-index="0"] .card[data-card="9H"]')
-    zone = _box(page, "#staged .new-zone")
-    assert src and zone
-    _touch_drag(page, src, _centre(zone), lift=0)
-    page.wait_for_selector('#staged .meld[data-index="1"] .card[data-card="9H"]')
+    _drag_until(
+        page,
+        '#staged .meld[data-index="0"] .card[data-card="9H"]',
+        "#staged .new-zone",
+        '#staged .meld[data-index="1"] .card[data-card="9H"]',
+        lift=0,
+    )
     assert page.locator('#staged .meld[data-index="0"] .card').count() == 2
     page.context.close()
 
