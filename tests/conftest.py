@@ -7,6 +7,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support import skipped_extras
 from tests.support.example_package import register_example_package
 
 # "ci": reproducible (derandomized), no deadline on a busy machine, and a
@@ -31,11 +32,18 @@ def example_package(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     register_example_package(tmp_path_factory.mktemp("site"), monkeypatch)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # The README's run in .ci/run writes what it skipped, and the tests marked
+    # `extras`, for the run with every extra (tests/support/skipped_extras.py).
+    skipped_extras.configure(config)
+
+
 # Tests that need an optional extra (rl, ray, browser, docs) skip without it,
 # with a reason that names the extra, so the README's `pytest` passes after
 # the README's `pip install -e '.[dev]'`. Once .ci/run has installed every
-# extra it runs the suite again with RAMI_REQUIRE_EXTRAS=1: such a skip is then
-# a failure, so no test that needs an extra goes unrun in CI.
+# extra it runs again, with RAMI_REQUIRE_EXTRAS=1, what the README's run skipped
+# and the tests marked `extras`: such a skip is then a failure, so no test that
+# needs an extra goes unrun in CI.
 EXTRA_MISSING = "extra is not installed"
 
 

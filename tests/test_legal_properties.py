@@ -306,6 +306,7 @@ def players_of(profile: Profile, rng: random.Random) -> int:
     return rng.choice(counts) if counts else next(n for n in range(1, 9) if profile.allows_players(n))
 
 
+@pytest.mark.extras  # the RL mask too where the [rl] extra is installed
 @pytest.mark.parametrize("variant", PRESETS)
 @settings(max_examples=1, deadline=None)
 @given(seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False))
@@ -322,6 +323,7 @@ def test_the_rl_mask_is_checked(variant: str) -> None:
     play(profile, 2, 7, random.Random(7), 12, mask=True)
 
 
+@pytest.mark.extras
 @pytest.mark.parametrize("path", HOUSE_FILES, ids=lambda p: Path(p).stem)
 @settings(max_examples=1, deadline=None)
 @given(seed=st.integers(0, 10_000), rng=st.randoms(use_true_random=False))

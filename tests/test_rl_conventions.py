@@ -296,6 +296,27 @@ def test_checkers_pass_on_classic():
     assert "ok   classic render_test" in out.getvalue()
 
 
+def test_checkers_over_processes_report_in_order():
+    """`--jobs`: one task per check of a profile, their reports in the order of one process."""
+    import io
+    import re
+
+    from rami_core.rl import checks
+
+    out = io.StringIO()
+    failed = checks.run_parallel(
+        ["classic", "rami51"], ["render_test", "gymnasium_check_env"], False, 2, out=out
+    )
+    assert failed == 0, out.getvalue()
+    lines = [re.sub(r" \([0-9.]+ s\)", "", line) for line in out.getvalue().splitlines()]
+    assert lines == [
+        "ok   classic render_test",
+        "ok   classic gymnasium_check_env",
+        "ok   rami51 render_test",
+        "ok   rami51 gymnasium_check_env",
+    ]
+
+
 def _first_legal(observation, mask) -> int:
     return int(np.flatnonzero(mask)[0])
 

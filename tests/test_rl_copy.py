@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="needs the [rl] extra: pip install -e '.[rl]'")
-pytest.importorskip("gymnasium", reason="needs the [rl] extra: pip install -e '.[rl]'")
-pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install -e '.[rl]'")
+np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("gymnasium", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from rami_core import rl  # noqa: E402
 from rami_core.files.resources import preset_names  # noqa: E402

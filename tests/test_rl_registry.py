@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-np = pytest.importorskip("numpy", reason="needs the [rl] extra: pip install -e '.[rl]'")
-gym = pytest.importorskip("gymnasium", reason="needs the [rl] extra: pip install -e '.[rl]'")
-pytest.importorskip("pettingzoo", reason="needs the [rl] extra: pip install -e '.[rl]'")
+np = pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+gym = pytest.importorskip("gymnasium", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 

@@ -3,6 +3,7 @@
     python -m rami_core.rl.checks                 # every profile, every checker
     python -m rami_core.rl.checks rami51 voleur   # some profiles
     python -m rami_core.rl.checks --require-sb3   # fail (not skip) without stable-baselines3
+    python -m rami_core.rl.checks --jobs 0        # the checks spread over one process per core
 
 PettingZoo's `api_test` (1,000 cycles), `seed_test` (500) and `render_test`
 on `rl.env` (the full action space, then the compact one for `api_test`); Gymnasium's
@@ -11,12 +12,16 @@ as it is (both checkers step unmasked samples, which end the episode with
 the illegal reward by default). A checker that fails prints its error and
 the run exits 1; SB3's checker is skipped with a note when stable-baselines3
 is not installed (it needs torch: the `rl-train` extra), unless asked for.
-CI runs this against the installed wheel.
+CI runs this against the installed wheel, over one process per core
+(`--jobs 0`): each check of each profile is a task of its own, at the same
+strength, its report printed in the same order as a run in one process.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 import time
 import traceback
@@ -112,6 +117,29 @@ def run(names: list[str], checkers: list[str], require_sb3: bool = False, out=sy
     return failed
 
 
+def _one(name: str, checker: str, require_sb3: bool) -> tuple[int, str]:
+    """One checker on one profile, in a worker process: how many failed, and its report."""
+    out = io.StringIO()
+    failed = run([name], [checker], require_sb3, out=out)
+    return failed, out.getvalue()
+
+
+def run_parallel(names: list[str], checkers: list[str], require_sb3: bool, jobs: int, out=sys.stdout) -> int:
+    """`run` over `jobs` processes (spawned: no library state is shared), one task per check."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    tasks = [(name, checker) for name in names for checker in checkers]
+    failed = 0
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_one, name, checker, require_sb3) for name, checker in tasks]
+        for future in futures:
+            n, text = future.result()
+            failed += n
+            print(text, end="", file=out, flush=True)
+    return failed
+
+
 class _quiet:
     """render_test's "human" mode prints the table: kept off the report."""
 
@@ -132,10 +160,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("profiles", nargs="*", help="presets or house files by name (default: all bundled)")
     ap.add_argument("--checker", action="append", choices=CHECKERS, help="only these checkers")
     ap.add_argument("--require-sb3", action="store_true", help="fail when stable-baselines3 is missing")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes to spread the checks over (0: one per core)",
+    )
     args = ap.parse_args(argv)
+    if args.jobs < 0:
+        ap.error("--jobs takes 0 (one per core) or more")
     names = args.profiles or profiles()
+    checkers = args.checker or list(CHECKERS)
     out = sys.stdout
-    failed = run(names, args.checker or list(CHECKERS), args.require_sb3, out=out)
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs > 1:
+        failed = run_parallel(names, checkers, args.require_sb3, jobs, out=out)
+    else:
+        failed = run(names, checkers, args.require_sb3, out=out)
     total = len(names) * len(args.checker or CHECKERS)
     print(f"{total - failed} of {total} checks passed over {len(names)} profiles", file=out)
     return 1 if failed else 0
