@@ -53,10 +53,17 @@ export function cardElement(code, { button = false, pressed = false, small = fal
     el.setAttribute("role", "img");
   }
   el.setAttribute("aria-label", label(code));
+  // Text nodes only: a card code comes from the server, and nothing it holds is ever read as HTML.
+  const part = (cls, text) => {
+    const span = document.createElement("span");
+    span.className = cls;
+    span.textContent = text;
+    return span;
+  };
   if (rank === "JK") {
-    el.innerHTML = `<span class="rank jk">${t("joker")}</span><span class="pip">★</span>`;
+    el.append(part("rank jk", t("joker")), part("pip", "★"));
   } else {
-    el.innerHTML = `<span class="rank">${shownRank(rank)}</span><span class="pip">${SYMBOL[suit]}</span>`;
+    el.append(part("rank", shownRank(rank)), part("pip", SYMBOL[suit]));
   }
   return el;
 }
