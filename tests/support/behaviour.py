@@ -63,7 +63,7 @@ SPACES = (("full", False), ("compact", False), ("full", True))
 # game (the expert bot's voleur turns call the solver: about 4 ms an action);
 # rl_steps is bench_rl's --digest N.
 SIZES: dict[str, dict[str, int]] = {
-    "quick": {"max_actions": 100, "rl_steps": 50},
+    "quick": {"max_actions": 100, "rl_steps": 30},
     "slow": {"max_actions": 400, "rl_steps": 300},
 }
 
