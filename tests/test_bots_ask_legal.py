@@ -3,7 +3,7 @@ API (rami_core.referee.legal), not from the profile's switches.
 
 tests/test_legal.py's guard reads the sources; these tests watch the
 behaviour. A rule the engine adds to a whole action kind (a gate appended to
-``engine.KIND_GATES``, which rami_core.referee.legal asks and the engine's handlers
+``gates.KIND_GATES``, which rami_core.referee.legal asks and the engine's handlers
 do not) must reach the bots' plans and the hint at once: a bot that decided
 from the profile itself would go on planning the kind, since the engine's
 handlers still accept its moves.
@@ -23,7 +23,7 @@ from rami_core.players.bots.candidates import run_actions
 from rami_core.players.bots.planner import Planner
 from rami_core.players.hint import suggest
 from rami_core.profile.loader import load_profile
-from rami_core.referee import engine
+from rami_core.referee import gates
 from rami_core.referee.engine import Game
 from rami_core.referee.legal import legal_moves
 from rami_core.words.errors import RuleError
@@ -66,7 +66,7 @@ def test_a_kind_the_engine_closes_leaves_the_plan_and_the_hint(
 ) -> None:
     game, view = _planning_a(variant, action)
     assert any(isinstance(a, action) for a in suggest(view, game.rules)["actions"])
-    monkeypatch.setitem(engine.KIND_GATES, kind, (*engine.KIND_GATES[kind], _closed))
+    monkeypatch.setitem(gates.KIND_GATES, kind, (*gates.KIND_GATES[kind], _closed))
     assert not legal_moves(game, view.seat).may(kind)
     st = state_from_view(view)
     plan = Planner(game.rules).plan(st, view.seat)
@@ -87,7 +87,7 @@ def test_a_discard_pile_the_engine_closes_is_not_drawn_from(monkeypatch: pytest.
     assert found is not None, "no seeded position where greedy takes the discard"
     game, view = found
     assert suggest(view, game.rules)["draw"] == "discard"
-    monkeypatch.setitem(engine.KIND_GATES, "draw_discard", (*engine.KIND_GATES["draw_discard"], _closed))
+    monkeypatch.setitem(gates.KIND_GATES, "draw_discard", (*gates.KIND_GATES["draw_discard"], _closed))
     assert legal_moves(game, view.seat).allowed() == ["draw_stock"]
     assert make_bot("greedy", 0).choose(view, game.rules) == A.Draw(view.seat, "stock")
     assert suggest(view, game.rules)["draw"] == "stock"

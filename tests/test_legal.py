@@ -15,7 +15,8 @@ from rami_core.game import actions as A
 from rami_core.game.state import DRAW, LAY, OVER
 from rami_core.players.bots.candidates import opening_actions
 from rami_core.profile.loader import load_profile
-from rami_core.referee.engine import Game, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.handlers import play_on
 from rami_core.referee.legal import COMPLETE_KINDS, KINDS, legal_moves, legal_moves_in
 from rami_core.words.errors import RuleError
 
@@ -267,40 +268,40 @@ def test_the_guard_catches_a_bot_that_works_out_a_permission(
 
 
 def test_one_gate_per_kind_shared_by_the_engine_and_legal() -> None:
-    """The whole-kind rules are written once (engine.KIND_GATES): every kind
+    """The whole-kind rules are written once (gates.KIND_GATES): every kind
     has its gates, and each handler calls its kind's gates, never the turn
     and phase checks itself, so what is offered and what is refused cannot
     drift apart."""
     import inspect
 
-    from rami_core.referee import engine
+    from rami_core.referee import gates, handlers
 
-    assert set(engine.KIND_GATES) == set(KINDS)
-    handlers = {
-        "draw_stock": engine._draw,
-        "meld": engine._meld,
-        "layoff": engine._lay_off,
-        "swap": engine._swap,
-        "rearrange": engine._rearrange,
-        "discard": engine._discard_checks,  # the handler's checks, also legal's in-place verdict
-        "end_turn": engine._end_turn,
+    assert set(gates.KIND_GATES) == set(KINDS)
+    by_kind = {
+        "draw_stock": handlers.draw,
+        "meld": handlers._meld,
+        "layoff": handlers._lay_off,
+        "swap": handlers._swap,
+        "rearrange": handlers._rearrange,
+        "discard": handlers._discard_checks,  # the handler's checks, also legal's in-place verdict
+        "end_turn": handlers.end_turn,
     }
-    assert "_discard_checks(rules, s, a, " in inspect.getsource(engine._discard)
+    assert "_discard_checks(rules, s, a, " in inspect.getsource(handlers.discard)
     # The discard's gate, then the checks on its card: the handler's, and
     # legal's in-place verdict (whose per-face part follows the kind's gate
     # run once by the legal moves).
-    for caller in (engine._discard_checks, engine.discard_refusal):
+    for caller in (handlers._discard_checks, handlers.discard_refusal):
         assert "gate_discard(rules, s, " in inspect.getsource(caller), caller.__name__
-    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine._discard_checks)
-    assert "discard_card_refusal(rules, s, a)" in inspect.getsource(engine.discard_refusal)
-    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(engine.discard_card_refusal)
+    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(handlers._discard_checks)
+    assert "discard_card_refusal(rules, s, a)" in inspect.getsource(handlers.discard_refusal)
+    assert "_discard_card_checks(rules, s, a, " in inspect.getsource(handlers.discard_card_refusal)
     from rami_core.referee import legal
 
     source = inspect.getsource(legal._discard)
     assert 'kind_refusal(rules, s, seat, "discard")' in source and "judge=discard_card_refusal" in source
-    for kind, handler in handlers.items():
+    for kind, handler in by_kind.items():
         source = inspect.getsource(handler)
-        for gate in engine.KIND_GATES[kind]:
+        for gate in gates.KIND_GATES[kind]:
             assert f"{gate.__name__}(rules, s, " in source, (kind, gate.__name__)
         for check in ("check_turn(", "check_drawn(", "check_not_drawn(", "_allowed(rules)"):
             assert check not in source, (kind, check)

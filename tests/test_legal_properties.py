@@ -38,7 +38,9 @@ from rami_core.game.state import DRAW, LAY, OVER, GameState
 from rami_core.players.bots.candidates import opening_actions
 from rami_core.profile.loader import load_profile
 from rami_core.profile.model import Profile
-from rami_core.referee.engine import Game, discard_refusal, discards_unchecked, gate_discard, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.gates import gate_discard
+from rami_core.referee.handlers import discard_refusal, discards_unchecked, play_on
 from rami_core.referee.legal import KINDS, LegalMoves, legal_moves, switched_on
 from rami_core.solver import best_opening
 from rami_core.words.errors import RuleError

@@ -24,7 +24,7 @@ from rami_core.game.actions import Timeout  # noqa: E402
 from rami_core.game.state import OVER  # noqa: E402
 from rami_core.players.savegame import from_save  # noqa: E402
 from rami_core.profile.hookspecs import Refusal, hookimpl  # noqa: E402
-from rami_core.referee.engine import play_on  # noqa: E402
+from rami_core.referee.handlers import play_on  # noqa: E402
 from rami_core.rl.draft import Draft  # noqa: E402
 from rami_core.words.errors import RuleError  # noqa: E402
 
@@ -65,7 +65,7 @@ def test_pettingzoo_api(variant):
 
 def _engine_verdict(env, index: int) -> bool:
     """Play the sub-step's engine action on a copy of the state (the turn
-    machine, engine.play_on), or for a timeout on a throw-away checkpoint."""
+    machine, handlers.play_on), or for a timeout on a throw-away checkpoint."""
     step = env.layout.decode(index)
     action = env.oracle.action_for(step, env.draft)
     if action is None:

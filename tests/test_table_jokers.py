@@ -22,7 +22,8 @@ from rami_core.cards import parse_card
 from rami_core.cards.melds import SET, Reading
 from rami_core.game import actions as A
 from rami_core.profile.loader import load_profile
-from rami_core.referee.engine import Game, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.handlers import play_on
 from rami_core.referee.position import start
 from rami_core.referee.table_jokers import joker_departure_refusal, set_departures
 from rami_core.words.errors import RuleError

@@ -36,7 +36,8 @@ from rami_core.players.bots.base import state_from_view
 from rami_core.players.bots.planner import Planner
 from rami_core.profile.hooks import bundled_plugins, make_plugin
 from rami_core.profile.loader import load_profile
-from rami_core.referee.engine import Game, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.handlers import play_on
 from rami_core.words.errors import RuleError
 from tests.support.house_plugins import LateLayOff, turn_plugins
 from tests.support.playout import RandomBot, Tally, step

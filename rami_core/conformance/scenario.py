@@ -30,7 +30,7 @@ from rami_core.game.state import DRAW, LAY, OVER
 from rami_core.profile.hooks import PluginError
 from rami_core.profile.model import Profile
 from rami_core.referee.caps import TURN_CAP, round_capped
-from rami_core.referee.engine import STOCK
+from rami_core.referee.gates import STOCK
 from rami_core.referee.position import (
     CAPPED,
     ROUND_ENDS,

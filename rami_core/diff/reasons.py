@@ -42,7 +42,7 @@ from rami_core.referee.position import SetupInvalid, closed_state
 CLOCK = ("turn.", "plugins.timeout_penalty")  # what the table's clock decides, never a move's referee
 SAME_OUTCOME = ("game.target_outcome",)  # same winner and loser whatever the scores (the module's doc)
 NOT_FACTS = ("profile", "hooks")  # a Rules field that is the source, not a fact the engine reads
-# Facts the engine reads only on a joker swap into the hand (engine.gate_swap
+# Facts the engine reads only on a joker swap into the hand (gates.gate_swap
 # refuses every swap first where Rules.swaps_to_hand is false): the settings
 # behind them change nothing where neither file swaps a joker to the hand.
 AFTER_SWAP = ("jokers.set_swap", "jokers.replay", "jokers.who")
@@ -55,7 +55,7 @@ ON_REBUILD = ("jokers.set_swap",)
 # - "jokers": a table meld that held a joker before the lay (or a joker owed,
 #   which only a table joker gives);
 # - "rearrange": a Rearrange action (no_joker_split lets every other lay
-#   through), which engine.gate_rearrange refuses before any house rule where
+#   through), which gates.gate_rearrange refuses before any house rule where
 #   Rules.may_rearrange is false;
 # - "owed": a joker in state.jokers_to_replay, filled only by a swap into the
 #   hand where Rules.freed_joker_same_turn (jokers.replay: same_turn).

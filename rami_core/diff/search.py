@@ -35,7 +35,8 @@ from rami_core.diff.shrink import shrink
 from rami_core.diff.situation import Disagreement, Referee, Situation, disagreement
 from rami_core.game.actions import action_from_dict
 from rami_core.game.state import OVER, GameState
-from rami_core.referee.engine import Game, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.handlers import play_on
 from rami_core.words.errors import RuleError
 
 DEFAULT_BUDGET = 300  # states tried: every preset pair finishes in seconds (benchmarks/bench_diff.py)

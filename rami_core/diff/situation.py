@@ -6,7 +6,7 @@ last of them the move the two referees judge differently. Keeping it in the
 scenario's own form means the shrinker's result is already the club's test:
 nothing is translated between what was found and what is written.
 
-The rulings come from the engine (:func:`rami_core.referee.engine.play_on`) under
+The rulings come from the engine (:func:`rami_core.referee.handlers.play_on`) under
 each profile, with the rules built once per profile and seat count: the
 shrinker judges hundreds of variants of one situation.
 """
@@ -22,7 +22,8 @@ from rami_core.game.state import GameState
 from rami_core.profile.model import Profile
 from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
-from rami_core.referee.engine import Game, play_on
+from rami_core.referee.engine import Game
+from rami_core.referee.handlers import play_on
 from rami_core.referee.position import SetupInvalid, closed_state, observe
 from rami_core.words.errors import RuleError
 

@@ -8,7 +8,7 @@ object is returned only once the whole replay has matched.
 
 The deal is reproducible across versions because every shuffle uses
 Python's Mersenne Twister seeded with a string naming the seed and the
-event (`rami_core.referee.engine.rng_for`); changing that is a format change.
+event (`rami_core.referee.seeds.rng_for`); changing that is a format change.
 """
 
 from __future__ import annotations

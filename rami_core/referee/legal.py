@@ -38,16 +38,8 @@ from rami_core.cards.melds import RUN, rank_at
 from rami_core.game import actions as A
 from rami_core.game.state import GameState
 from rami_core.profile.rules import OpeningNeed, Rules
-from rami_core.referee.engine import (
-    DISCARD,
-    KIND_GATES,
-    KIND_SWITCHES,
-    STOCK,
-    discard_card_refusal,
-    discard_refusal,
-    discards_unchecked,
-    play_on,
-)
+from rami_core.referee.gates import DISCARD, KIND_GATES, KIND_SWITCHES, STOCK
+from rami_core.referee.handlers import discard_card_refusal, discard_refusal, discards_unchecked, play_on
 from rami_core.solver import StateBudget, best_opening, solve
 from rami_core.words.errors import RuleError
 from rami_core.words.refusals import Reason, refusal_json

@@ -25,8 +25,9 @@ from rami_core.profile.model import Profile
 from rami_core.profile.resolve import rules_for
 from rami_core.profile.rules import Rules
 from rami_core.referee.caps import TURN_CAP, round_capped, turns_in_round
-from rami_core.referee.engine import Game, deal, rng_for
+from rami_core.referee.engine import Game, deal
 from rami_core.referee.scoring import EMPTY_ALL_PAY, EMPTY_NOBODY, OUT, REPLAY
+from rami_core.referee.seeds import rng_for
 from rami_core.words.problems import Said, said
 from rami_core.words.refusals import refusal_as_written
 

@@ -6,7 +6,7 @@ another meld, one that breaks the set up. The rules say what frees a set's
 joker (``jokers.set_swap``), not which action did it; so the verdict is
 reached here, from the two tables alone, and every lay action (``swap``,
 ``rearrange``, ``lay_off``, ``meld``) is judged by this one function in the
-engine's shared end of a lay (engine._finish_lay), before the house plugins'
+handlers' shared end of a lay (handlers._finish_lay), before the house plugins'
 ``rami_table_acceptable`` sees the same two tables. Two actions that take a
 table to the same next table therefore get the same verdict and the same code
 (``joker_swap_forbidden``).

@@ -39,7 +39,8 @@ from rami_core.cards import Card
 from rami_core.cards.melds import RUN, rank_at
 from rami_core.game import actions as A
 from rami_core.game.state import DRAW, LAY, OVER
-from rami_core.referee.engine import DISCARD, STOCK, Game
+from rami_core.referee.engine import Game
+from rami_core.referee.gates import DISCARD, STOCK
 from rami_core.referee.legal import (
     OPENING_STATES,
     REARRANGE_STATES,

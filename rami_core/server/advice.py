@@ -4,7 +4,7 @@ terminal's hint, and whether a move being prepared would be accepted.
 The page judges nothing itself: the rules panel comes from the profile
 (`rami_core.players.rules_words`), the hint from the terminal's planner
 (`rami_core.players.hint`), and a check from the engine and the meld
-reader on a copy of the state (`engine.play_on`: nothing is changed,
+reader on a copy of the state (`handlers.play_on`: nothing is changed,
 nothing stored, nobody told).
 """
 
@@ -18,7 +18,7 @@ from rami_core.game import actions as A
 from rami_core.game.state import card_code
 from rami_core.players.hint import hint_words
 from rami_core.players.rules_words import rules_panel
-from rami_core.referee.engine import play_on
+from rami_core.referee.handlers import play_on
 from rami_core.server.page_words import Words, page_lang
 from rami_core.server.protocol import ServerError
 from rami_core.words.errors import RuleError

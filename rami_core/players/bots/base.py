@@ -27,7 +27,7 @@ from rami_core.game import actions as A
 from rami_core.game.state import GameState, TableMeld
 from rami_core.game.views import MeldView, SeatView
 from rami_core.profile.rules import Rules
-from rami_core.referee.engine import play_on
+from rami_core.referee.handlers import play_on
 from rami_core.referee.legal import Bounds, kind_refusal, lay_bounds
 from rami_core.words.errors import RuleError
 

@@ -20,7 +20,7 @@ from rami_core.players.bots.hand import (
 )
 from rami_core.players.bots.planner import Planner
 from rami_core.profile.rules import Rules
-from rami_core.referee.engine import DISCARD, STOCK
+from rami_core.referee.gates import DISCARD, STOCK
 from rami_core.referee.legal import legal_moves_in
 
 DRAWS = ("draw_stock", "draw_discard")  # the kinds a turn's draw is chosen among
