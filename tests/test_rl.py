@@ -157,6 +157,52 @@ def test_opening_of_two_melds_is_reachable():
     assert len(env.game.state.table) == 2
 
 
+def test_opening_going_out_below_the_points_is_reachable():
+    """Rami 71 lets a seat open below the points when the lay leaves only the
+    card to discard (`opening.go_out_below_points`). The mask asked one
+    `best_opening` for the 71 points whether any opening exists, found none
+    (this hand makes 67 at most) and started no draft, while the engine
+    offered the lay of 13 cards: the mask asks the engine's meld offer now.
+    The state a property test found (tests/test_legal_properties.py, draw 332)."""
+    from rami_core.cards import Card, parse_card
+    from rami_core.rl.faces import face_index
+    from rami_core.rl.layout import CLOSE_GROUP, COMMIT_MELD
+
+    def card(text: str) -> Card:
+        name, copy = text.split("#")
+        return parse_card(name)._replace(copy=int(copy))
+
+    rules = {
+        "scoring": {"ace_points": 1},
+        "opening": {"run_and_set": True, "jokers": True},
+        "draw": {"from_discard": True},
+    }
+    env = rl.env("rami71", rules=rules, players=2, seed=332)
+    env.reset()
+    s = env.game.state
+    seat = s.turn
+    hand = "JK#1 AH#0 AH#1 AD#0 AC#0 2H#0 3H#0 3H#1 6S#1 6D#0 6C#0 10D#1 JD#1 KD#0"
+    s.hands[seat] = [card(t) for t in hand.split()]
+    s.phase = "lay"
+    env.forget()
+    assert not s.opened[seat] and not s.table
+    L = env.layout
+    # The engine's lay: 40 + 6 + 3 + 18 = 67 points, the second 3H kept to discard.
+    melds = ["10D JD JK KD", "AH 2H 3H", "AH AD AC", "6S 6D 6C"]
+    for k, meld in enumerate(melds):
+        if k:
+            assert env.observe(env.agent_selection)["action_mask"][CLOSE_GROUP], meld
+            env.step(CLOSE_GROUP)
+        for f in meld.split():
+            i = L.add_index(face_index(parse_card(f)))
+            assert env.observe(env.agent_selection)["action_mask"][i], f"{f} of {meld}"
+            env.step(i)
+    assert env.observe(env.agent_selection)["action_mask"][COMMIT_MELD]
+    env.step(COMMIT_MELD)
+    assert env.game.state.opened[seat]
+    assert [c.face for c in env.game.state.hands[seat]] == [parse_card("3H").face]
+
+
 def test_observation_holds_no_hidden_card():
     """Shuffling what the seat cannot see (other hands, the stock) changes nothing it observes."""
     env = rl.env("rami51", players=3, seed=2)

@@ -42,7 +42,6 @@ from rami_core.game.state import DRAW, LAY, OVER
 from rami_core.referee.engine import Game
 from rami_core.referee.gates import DISCARD, STOCK
 from rami_core.referee.legal import (
-    OPENING_STATES,
     REARRANGE_STATES,
     kind_refusal,
     lay_bounds,
@@ -74,7 +73,7 @@ from rami_core.rl.packing import (
     candidates_after,
     holds_bits,
 )
-from rami_core.solver import best_opening, solve
+from rami_core.solver import solve
 from rami_core.words.errors import RuleError
 
 
@@ -418,7 +417,8 @@ class TurnOracle:
 
     def _lay_in_reach(self) -> bool:
         """Where the engine judges a lay as an opening, some packing of the
-        whole hand could open (else no lay can, whatever the draft holds); True elsewhere."""
+        whole hand could open and the engine offers a lay (else no lay can,
+        whatever the draft holds); True elsewhere."""
         if self._lay_reach is None:
             self._candidates()
             reach = self._opening_in_reach((), self._counts)
@@ -426,14 +426,13 @@ class TurnOracle:
             if reach and rules.must_open(s, s.turn):
                 # The packing bound may promise an opening no lay reaches (a
                 # points minimum the jokers' places cannot make up): the
-                # engine's own opening search, which its meld offer asks,
-                # says whether one exists at all.
-                need = rules.opening_need(s, s.turn)
-                hand = list(s.hands[s.turn])
-                reach = (
-                    best_opening(hand, rules.melds, need, score=rules.score_args, max_states=OPENING_STATES)
-                    is not None
-                )
+                # engine's meld offer says whether one exists at all. Its
+                # own searches, not one `best_opening` for the need asked
+                # here: that search knows the points, the pure run, the run
+                # and set and the jokers, but not the lays the engine takes
+                # below the points (going out, `go_out_below_points`) nor
+                # those that hold a face back to keep a card to discard.
+                reach = legal_moves(self.game, s.turn, ("meld",)).may("meld")
             self._lay_reach = reach
         return self._lay_reach
 
