@@ -12,9 +12,9 @@ proof and what bounds the rest (:class:`Bounds`: the opening need, the
 jokers owed to the table, the cards that must stay in hand).
 
 A kind is judged in two steps, both the engine's: the rules that hold for
-the whole kind (``engine.KIND_GATES``, the very gates each handler calls at
+the whole kind (``gates.KIND_GATES``, the very gates each handler calls at
 its place in the order of the error codes), then candidate moves played on a
-copy of the state by :func:`engine.play_on`, plugins' judging hooks
+copy of the state by :func:`handlers.play_on`, plugins' judging hooks
 included. A kind is offered exactly when one of its concrete moves is
 accepted; a kind withheld carries the engine's refusal (code, reason and
 parameters, put into words by :mod:`rami_core.words.refusals`).
@@ -215,7 +215,7 @@ def kind_refusal(rules: Rules, s: GameState, seat: int, kind: str) -> RuleError 
     """The refusal the rules that hold for a whole kind give it now (the
     turn, the phase, the profile's switches, the opening), before any card is
     looked at; None when they let it through (its moves are judged next).
-    The gates are the engine's own (``engine.KIND_GATES``), the very
+    The gates are the engine's own (``gates.KIND_GATES``), the very
     functions its handlers call, in their order."""
     gates = KIND_GATES.get(kind)
     if gates is None:
@@ -229,7 +229,7 @@ def kind_refusal(rules: Rules, s: GameState, seat: int, kind: str) -> RuleError 
 
 
 def switched_on(rules: Rules, kinds: Iterable[str]) -> tuple[str, ...]:
-    """Those of `kinds` the profile's switches let through (``engine.KIND_SWITCHES``):
+    """Those of `kinds` the profile's switches let through (``gates.KIND_SWITCHES``):
     a kind switched off is refused in every state, so a client that asks the
     legal moves state after state (the learning environments) asks only the others."""
     out = []
