@@ -8,8 +8,11 @@ changes its digest, so this test names the file whose game moved. The
 digests are computed by ``tests/support/behaviour.py`` (what goes into them
 is said there): the move log of a seeded greedy-against-expert game and the
 RL digests of ``benchmarks/bench_rl.py --digest N``. The default run checks
-the "quick" size (100 actions a game, N = 30), the slow run the "slow" one
-(400 actions over two rounds, N = 300).
+the "quick" size (100 actions a game, N = 30), the slow run the games of the
+"slow" one (400 actions over two rounds). The slow size's RL digests
+(N = 300) are kept in the file but checked by hand, not by CI (a few
+minutes of CPU): ``python tests/support/behaviour.py --write`` then
+``git diff tests/golden/behaviour.json`` shows nothing when they hold.
 
 When a change of behaviour is meant (a rule fixed, a bot made stronger, a
 new observation feature), regenerate the golden file on purpose and commit
@@ -79,10 +82,3 @@ def test_the_rl_digests_are_unchanged(name):
 @pytest.mark.parametrize("name", behaviour.files())
 def test_the_longer_seeded_game_is_unchanged(name):
     _check(name, "slow", "moves")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", behaviour.files())
-def test_the_longer_rl_digests_are_unchanged(name):
-    _rl()
-    _check(name, "slow", "rl")
