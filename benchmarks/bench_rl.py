@@ -50,8 +50,11 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
 
 PRESETS = ("classic", "rami51", "rami71", "simple", "kaluki", "voleur")
 
@@ -138,30 +141,15 @@ def rami_rows(
 def digest(name: str, actions: str, scaled: bool, steps: int, seed: int) -> str:
     """sha256 (16 hex digits) of `steps` random masked sub-steps from `seed`:
     every observation and mask read, every reward, termination, truncation
-    and info, in order, episodes dealt anew from the environment's stream."""
-    import hashlib
+    and info, in order. One function for this and for the frozen-behaviour
+    test (tests/support/behaviour.py's ``rl_digest``), so their digests are
+    the same numbers; it imports no rami_core at its top, so a ``--before``
+    tree's rami_core is the one it reads."""
+    if str(REPO) not in sys.path:
+        sys.path.append(str(REPO))  # after PYTHONPATH: a --before tree's rami_core stays first
+    from tests.support.behaviour import rl_digest
 
-    from rami_core import rl
-
-    h = hashlib.sha256()
-    env = rl.env(name, players=2, seed=seed, actions=actions, scaled=scaled, illegal="raise")
-    rng = random.Random(seed)
-    env.reset(seed=seed)
-    done = 0
-    while done < steps:
-        agent = env.agent_selection
-        obs, reward, term, trunc, info = env.last()
-        h.update(obs["observation"].tobytes())
-        h.update(obs["action_mask"].tobytes())
-        h.update(repr((agent, reward, term, trunc, sorted(info.items()))).encode())
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                env.reset()
-            continue
-        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
-        done += 1
-    return h.hexdigest()[:16]
+    return rl_digest(name, actions, scaled, steps, seed)
 
 
 def digest_rows(steps: int, seed: int, voleur_steps: int) -> list[tuple[str, str]]:

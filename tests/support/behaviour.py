@@ -160,10 +160,11 @@ def moves_digest(name: str, max_actions: int) -> dict[str, Any]:
 
 
 def rl_digest(name: str, actions: str, scaled: bool, steps: int, seed: int = SEED) -> str:
-    """bench_rl's ``digest``: sha256 (16 hex digits) of `steps` random masked
+    """sha256 (16 hex digits) of `steps` random masked
     sub-steps from `seed`: every observation and mask read, every reward,
     termination, truncation and info, in order, episodes dealt anew from the
-    environment's stream. Kept the same so that the two tools' digests agree."""
+    environment's stream. ``benchmarks/bench_rl.py --digest`` calls this one,
+    so the two tools' digests are the same numbers."""
     import numpy as np
 
     from rami_core import rl
