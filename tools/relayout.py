@@ -19,53 +19,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rami_core import FORMER_NAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 
-# old module -> new module (packages map with their submodules)
+# old module -> new module (packages map with their submodules): the former
+# top-level names are rami_core's own table of them (still importable, with a
+# warning); below them, the modules renamed inside their package.
 MOVES: dict[str, str] = {
-    # words: what is said, per language, and the codes it is said from
-    "rami_core.printable": "rami_core.words.printable",
-    "rami_core.problems": "rami_core.words.problems",
-    "rami_core.refusals": "rami_core.words.refusals",
-    "rami_core.errors": "rami_core.words.errors",
-    "rami_core.i18n": "rami_core.words.messages",
-    # files: bundled data and a user's files
-    "rami_core.resources": "rami_core.files.resources",
-    "rami_core.userfiles": "rami_core.files.userfiles",
-    # cards: the card and meld language (rami_core.cards stays the card module)
-    "rami_core.melds": "rami_core.cards.melds",
+    **{f"rami_core.{old}": f"rami_core.{new}" for old, new in FORMER_NAMES.items()},
+    "rami_core.profile": "rami_core.profile.model",  # the module became the package's model
     "rami_core.terminal.card_text": "rami_core.cards.text",
-    # solver: names no other module has
+    "rami_core.terminal.hint": "rami_core.players.hint",
     "rami_core.solver.check": "rami_core.solver.deck_check",
     "rami_core.solver.solve": "rami_core.solver.whole_table",
-    # game: the game's data and the plugin contract
-    "rami_core.state": "rami_core.game.state",
-    "rami_core.actions": "rami_core.game.actions",
-    "rami_core.events": "rami_core.game.events",
-    "rami_core.views": "rami_core.game.views",
-    "rami_core.hooks": "rami_core.profile.hooks",
-    "rami_core.hookspecs": "rami_core.profile.hookspecs",
-    # profile: a profile read, judged and resolved
-    "rami_core.profile": "rami_core.profile.model",
-    "rami_core.going_out": "rami_core.profile.going_out",
-    "rami_core.loader": "rami_core.profile.loader",
-    "rami_core.rules": "rami_core.profile.rules",
-    # referee: the turn machine and its parts
-    "rami_core.engine": "rami_core.referee.engine",
-    "rami_core.legal": "rami_core.referee.legal",
-    "rami_core.opening": "rami_core.referee.opening",
-    "rami_core.scoring": "rami_core.referee.scoring",
-    "rami_core.caps": "rami_core.referee.caps",
-    "rami_core.table_jokers": "rami_core.referee.table_jokers",
-    # players: who plays and what is kept of a game
-    "rami_core.bots": "rami_core.players.bots",
-    "rami_core.savegame": "rami_core.players.savegame",
-    "rami_core.narration": "rami_core.players.narration",
-    "rami_core.rules_words": "rami_core.players.rules_words",
-    "rami_core.bot_games": "rami_core.players.bot_games",
-    "rami_core.terminal.hint": "rami_core.players.hint",
-    # front ends: names no other module has
-    "rami_core.scenario": "rami_core.conformance.scenario",
     "rami_core.puzzles.generate": "rami_core.puzzles.compose",
     "rami_core.puzzles.play": "rami_core.terminal.puzzle_session",
     "rami_core.diff.candidates": "rami_core.diff.judged_moves",
