@@ -8,6 +8,7 @@ Cards are written as on a card (rank in the language, suit symbol: "V♥",
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,7 @@ SERVER_FR = {
 BOT_WORDS = {"fr": {"greedy": "glouton", "random": "hasard", "expert": "expert"}}
 
 
+@functools.cache  # the catalogues are the process's own: asked in a loop, built once
 def code_words() -> dict[str, dict[str, str]]:
     """Each language's general words for a refusal code, served to the pages
     (``GET /api/codes``) for a refusal that reaches them without words of its
