@@ -126,7 +126,9 @@ def rami_rows(
     for name in presets:
         for actions in spaces:
             for observe in (True, False):
-                forget = getattr(rl.legal, "forget_shared_memos", None)
+                # the mask's module: rl.mask since the relayout, rl.legal in older trees (--before)
+                module = getattr(rl, "mask", None) or getattr(rl, "legal", None)
+                forget = getattr(module, "forget_shared_memos", None)
                 if forget is not None:
                     forget()  # each row starts cold: the later rows play the first row's deals again
                 env = rl.env(name, players=2, seed=seed, actions=actions, illegal="raise")
