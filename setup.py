@@ -1,4 +1,4 @@
-"""The compiled part of rami: the solver's search loop in C.
+"""The compiled part of rami: the solver's search loops in C (the sweep's and best_opening's).
 
 Everything else is in pyproject.toml. The extension is optional: where no C
 compiler is found, the install goes on and the solver runs its Python twin
@@ -28,6 +28,12 @@ setup(
             ["rami_core/solver/_sweepc.c"],
             extra_compile_args=["-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "rami_core.solver._openingc",
+            ["rami_core/solver/_openingc.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ],
 )

@@ -4,12 +4,30 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
+from typing import Any
 
 from rami_core.cards import Card
 from rami_core.cards.melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from rami_core.solver.results import DEFAULT_OPTIONS, SolverOptions
+from rami_core.solver.sweep import PURE_ENV, pure_asked
+
+
+@cache
+def compiled_opening() -> Any:
+    """The C module of :func:`best_opening`'s search (``_openingc``, the twin
+    of its Python ``rec``: the same states in the same order, the same
+    answer, a cut search's included), or None: not built on this machine, or
+    ``RAMI_SOLVER_PURE=1`` or ``RAMI_PURE=1`` (every compiled hot path off)
+    in the environment. Read once per process."""
+    if pure_asked(PURE_ENV):
+        return None
+    try:
+        from rami_core.solver import _openingc  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _openingc
 
 
 @lru_cache(maxsize=256)
@@ -165,7 +183,10 @@ def best_opening(
     bounds the search (default :data:`OPENING_MAX_STATES`); past it the best
     opening found so far is returned. ``budget``: a :class:`StateBudget`
     shared with other searches: the search takes at most what is left of it
-    (and ``max_states``), spends what it used and marks it cut when it ran out."""
+    (and ``max_states``), spends what it used and marks it cut when it ran out.
+    ``options.compiled``: the search runs in C where it was built
+    (:func:`compiled_opening`; False: in Python), with the same answer and
+    the same count of states either way."""
     score = dict(score or {})
     need_points = getattr(opening, "points", 0) or 0
     need_pure = bool(getattr(opening, "pure_run", False))
@@ -218,7 +239,8 @@ def best_opening(
     total_cards = sum(pool.values())
 
     def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
-        """Faces before `start` are all used up (or left out)."""
+        """Faces before `start` are all used up (or left out). The reference
+        search: ``_openingc.c`` is its twin in C, state for state."""
         nonlocal calls, best_value, best_melds
         if ncards + remaining < best_value[0] or calls >= limit:
             return
@@ -248,7 +270,21 @@ def best_opening(
         rec(first, chosen, ncards, pts, kinds, remaining - 1)
         left[first] += 1
 
-    rec(0, [], 0, 0, 0, total_cards)
+    mod = compiled_opening() if options.compiled else None
+    found = None
+    if mod is not None:
+        try:
+            found = mod.search(by_first, left, need_points, need_kinds, limit, total_cards)
+        except (ValueError, TypeError):
+            # what the C search cannot hold (over a thousand cards, points or
+            # a limit that are not ints, or out of its range): Python's then
+            found = None
+    if found is not None:
+        calls, picked = found
+        if picked is not None:
+            best_melds = [by_first[f][j][4] for f, j in picked]
+    else:
+        rec(0, [], 0, 0, 0, total_cards)
     if budget is not None:
         budget.spend(calls, limit)
     if best_melds is None:

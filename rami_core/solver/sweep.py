@@ -20,6 +20,16 @@ from rami_core.solver.sets import _set_cap, _set_groups, _set_joker_options, _se
 from rami_core.words.errors import InternalError
 
 PURE_ENV = "RAMI_SOLVER_PURE"
+# every compiled hot path off (the sweep's search, best_opening's), not the solver's alone
+PURE_ALL_ENV = "RAMI_PURE"
+
+
+def pure_asked(*names: str) -> bool:
+    """Some of these environment variables (and always ``RAMI_PURE``) ask for
+    the Python twin of a compiled search: set, and neither empty nor ``0``."""
+    return any(os.environ.get(name, "") not in ("", "0") for name in (PURE_ALL_ENV, *names))
+
+
 # The priced relaxation's unit: prices (hand weights minus the LP's duals)
 # are integers in 1/PRICE_SCALE of a weight.
 PRICE_SCALE = 1 << 12
@@ -30,8 +40,11 @@ def compiled_sweep() -> Any:
     """The C module of the search (``_sweepc``), or None: not built on this
     machine (no compiler at install time), or ``RAMI_SOLVER_PURE=1`` in the
     environment, which runs the Python search everywhere (CI runs the test
-    suite's solver tests both ways)."""
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    suite's solver tests both ways), or ``RAMI_PURE=1``, which turns off
+    every compiled hot path (this one and best_opening's,
+    :func:`rami_core.solver.best_opening.compiled_opening`). Read once per
+    process."""
+    if pure_asked(PURE_ENV):
         return None
     try:
         from rami_core.solver import _sweepc  # type: ignore[attr-defined]
