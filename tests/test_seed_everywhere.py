@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rami_core.solver.results import SEARCH_DEFAULTS, SolverOptions
-from rami_core.solver.sweep import PURE_ENV, compiled_sweep
+from rami_core.solver.sweep import PURE_ALL_ENV, PURE_ENV, compiled_sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ needs_compiled = pytest.mark.skipif(
 
 
 def _start(pure: bool, games: int, rounds: int, presets: tuple[str, ...]) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    env = {k: v for k, v in os.environ.items() if k not in (PURE_ENV, PURE_ALL_ENV)}
     if pure:
         env[PURE_ENV] = "1"
     return subprocess.Popen(

@@ -5,7 +5,6 @@ a machine without a C compiler; CI also runs the solver's tests on it."""
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import sysconfig
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 from rami_core.cards import JOKER_SUIT, Card
 from rami_core.cards.melds import MeldRules, read_meld
 from rami_core.solver import SolverOptions, check_solution, solve
-from rami_core.solver.sweep import PURE_ENV, _Model, _Sweep, compiled_sweep
+from rami_core.solver.sweep import PURE_ENV, _Model, _Sweep, compiled_sweep, pure_asked
 from tests.test_solver import positions, rules_strategy, set_prices
 
 needs_compiled = pytest.mark.skipif(
@@ -33,7 +32,7 @@ def _has_compiler() -> bool:
 
 
 @pytest.mark.skipif(
-    not _has_compiler() or os.environ.get(PURE_ENV, "") not in ("", "0"),
+    not _has_compiler() or pure_asked(PURE_ENV),
     reason="no C compiler on this machine, or the pure search asked for",
 )
 def test_the_compiled_search_is_built_where_a_compiler_is():
