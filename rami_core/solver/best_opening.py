@@ -163,6 +163,67 @@ class StateBudget:
             self.cut = True
 
 
+def _search(
+    by_first: list[list[tuple]],
+    left: list[int],
+    need_points: int,
+    need_kinds: int,
+    limit: int,
+    total_cards: int,
+) -> tuple[int, list[tuple[int, int]] | None]:
+    """:func:`best_opening`'s exact search, in Python: the reference, of which
+    ``_openingc.c``'s ``search`` (same arguments, same answer) is the twin in
+    C, state for state.
+
+    ``by_first[f]``: the candidates whose lowest face is the face index f, as
+    (needs as (face index, count) pairs, cards laid, points, kinds bits, the
+    cards), in the order they are tried; ``left``: the copies of each face in the hand
+    (``total_cards`` in all). The best opening lays the most cards (ties:
+    the most points), holds ``need_points`` and every kind of
+    ``need_kinds``. Answers (states visited, the best opening's candidates
+    as (f, index in by_first[f]) in the order chosen, or None); past
+    ``limit`` states, the best found so far."""
+    left = list(left)
+    nfaces = len(left)
+    best_value = (-1, -1)
+    best: list[tuple[int, int]] | None = None
+    calls = 0
+
+    def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
+        """Faces before `start` are all used up (or left out)."""
+        nonlocal calls, best_value, best
+        if ncards + remaining < best_value[0] or calls >= limit:
+            return
+        calls += 1
+        if pts >= need_points and kinds & need_kinds == need_kinds and chosen and (ncards, pts) > best_value:
+            best_value = (ncards, pts)
+            best = list(chosen)
+        first = start
+        while first < nfaces and not left[first]:
+            first += 1
+        if first == nfaces:
+            return
+        for j, (need, n, p, rkinds, _cards) in enumerate(by_first[first]):
+            for f, k in need:
+                if left[f] < k:
+                    break
+            else:
+                for f, k in need:
+                    left[f] -= k
+                chosen.append((first, j))
+                rec(first, chosen, ncards + n, pts + p, kinds | rkinds, remaining - n)
+                chosen.pop()
+                for f, k in need:
+                    left[f] += k
+        # or leave one copy of `first` out of every meld
+        left[first] -= 1
+        rec(first, chosen, ncards, pts, kinds, remaining - 1)
+        left[first] += 1
+
+    rec(0, [], 0, 0, 0, total_cards)
+    return calls, best
+
+
 def best_opening(
     hand: Sequence[Card],
     rules: MeldRules,
@@ -227,49 +288,13 @@ def best_opening(
             )
         )
     left = [pool[f] for f in faces_sorted]
-    nfaces = len(faces_sorted)
     # what the melds chosen so far hold, as bits: a pure run, a run, a set
     need_kinds = (_PURE if need_pure else 0) | (_A_RUN | _A_SET if need_run_set else 0)
-    best_value = (-1, -1)
-    best_melds: list | None = None
     # a count of search steps bounds the work: past it, the best opening found so far
-    calls, limit = 0, OPENING_MAX_STATES if max_states is None else max_states
+    limit = OPENING_MAX_STATES if max_states is None else max_states
     if budget is not None:
         limit = min(limit, budget.left)
     total_cards = sum(pool.values())
-
-    def rec(start: int, chosen: list, ncards: int, pts: int, kinds: int, remaining: int):
-        """Faces before `start` are all used up (or left out). The reference
-        search: ``_openingc.c`` is its twin in C, state for state."""
-        nonlocal calls, best_value, best_melds
-        if ncards + remaining < best_value[0] or calls >= limit:
-            return
-        calls += 1
-        if pts >= need_points and kinds & need_kinds == need_kinds and chosen and (ncards, pts) > best_value:
-            best_value = (ncards, pts)
-            best_melds = list(chosen)
-        first = start
-        while first < nfaces and not left[first]:
-            first += 1
-        if first == nfaces:
-            return
-        for need, n, p, rkinds, cards in by_first[first]:
-            for f, k in need:
-                if left[f] < k:
-                    break
-            else:
-                for f, k in need:
-                    left[f] -= k
-                chosen.append(cards)
-                rec(first, chosen, ncards + n, pts + p, kinds | rkinds, remaining - n)
-                chosen.pop()
-                for f, k in need:
-                    left[f] += k
-        # or leave one copy of `first` out of every meld
-        left[first] -= 1
-        rec(first, chosen, ncards, pts, kinds, remaining - 1)
-        left[first] += 1
-
     mod = compiled_opening() if options.compiled else None
     found = None
     if mod is not None:
@@ -279,16 +304,14 @@ def best_opening(
             # what the C search cannot hold (over a thousand cards, points or
             # a limit that are not ints, or out of its range): Python's then
             found = None
-    if found is not None:
-        calls, picked = found
-        if picked is not None:
-            best_melds = [by_first[f][j][4] for f, j in picked]
-    else:
-        rec(0, [], 0, 0, 0, total_cards)
+    if found is None:
+        found = _search(by_first, left, need_points, need_kinds, limit, total_cards)
+    calls, picked = found
     if budget is not None:
         budget.spend(calls, limit)
-    if best_melds is None:
+    if picked is None:
         return None
+    best_melds = [by_first[f][j][4] for f, j in picked]
     # the candidates name the first copy of each face; give distinct physical cards
     spare: dict[tuple[int, int], list[Card]] = {}
     for c in hand:
