@@ -1,7 +1,8 @@
-"""The compiled part of rami: the solver's search loops in C (the sweep's and best_opening's).
+"""The compiled part of rami: the solver's search loops (the sweep's and best_opening's)
+and the RL mask's packing bounds, in C.
 
 Everything else is in pyproject.toml. The extension is optional: where no C
-compiler is found, the install goes on and the solver runs its Python twin
+compiler is found, the install goes on and each runs its Python twin
 (the same search, slower).
 """
 
@@ -32,6 +33,12 @@ setup(
         Extension(
             "rami_core.solver._openingc",
             ["rami_core/solver/_openingc.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
+        Extension(
+            "rami_core.rl._packingc",
+            ["rami_core/rl/_packingc.c"],
             extra_compile_args=["-O2"],
             optional=True,
         ),

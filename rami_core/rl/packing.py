@@ -24,8 +24,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, compress
 from operator import attrgetter, gt
+from typing import Any
 
 from rami_core.cards.melds import RUN, SET, read_meld
 from rami_core.profile.rules import OpeningNeed, Rules
@@ -50,6 +52,26 @@ WIDTH = 8
 GUARD = sum(1 << (WIDTH * f + WIDTH - 1) for f in range(FACES))
 MAX_COPIES = (1 << (WIDTH - 1)) - 1
 assert WIDTH == 8  # as_bits reads the counts as bytes
+
+
+# 1 << (WIDTH * f) per face: the compiled side's "the room without one card of f".
+_UNITS = tuple(1 << (WIDTH * f) for f in range(FACES))
+
+
+@cache
+def compiled_packing() -> Any:
+    """The C module of `PackingBounds._best_of` (``_packingc``), or None: not
+    built on this machine (no compiler at install time), or ``RAMI_PURE=1``
+    in the environment (the Python dynamic program everywhere)."""
+    from rami_core.solver.sweep import pure_asked  # RAMI_PURE, read as the solver reads it
+
+    if pure_asked():
+        return None
+    try:
+        from rami_core.rl import _packingc  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _packingc
 
 
 def as_bits(counts: Counts) -> int:
@@ -254,6 +276,9 @@ class PackingBounds:
         memo.trim()
         self._best = memo.best
         self._cover = memo.cover
+        # The compiled `_best_of` over these candidates, made at the first
+        # room not in the memo (None: not made yet, False: none).
+        self._packer: Any = None
         # Per face, the most points per card of a candidate holding it: a
         # packing's points are at most the sum over its cards (each meld's
         # points spread evenly over its cards, each card taking its best).
@@ -278,9 +303,27 @@ class PackingBounds:
         return self._best_of(as_bits(room), jokerless)
 
     def _best_of(self, room: int, jokerless: bool) -> dict[int, int]:
-        """`best` of a room as_bits: by dynamic programming over its lowest
-        card x, which stays out of every meld or is laid in one of the
-        candidates holding it."""
+        """`best` of a room as_bits: in C where `_packingc` is built (the
+        same dict, entries in the same order, the same memo), else
+        `_best_of_python`."""
+        hit = self._best.get((room, jokerless))
+        if hit is not None:
+            return hit
+        packer = self._packer
+        if packer is None:
+            mod = compiled_packing()
+            packer = mod.make(self.cands, self._with_face, self._best, _UNITS) if mod is not None else None
+            packer = self._packer = packer if packer is not None else False
+        if packer:
+            out = packer.best_of(room, jokerless)
+            if out is not NotImplemented:  # else something did not fit in C
+                return out
+        return self._best_of_python(room, jokerless)
+
+    def _best_of_python(self, room: int, jokerless: bool) -> dict[int, int]:
+        """`_best_of` by dynamic programming over the room's lowest card x,
+        which stays out of every meld or is laid in one of the candidates
+        holding it (the reference of ``_packingc.c``)."""
         key = (room, jokerless)
         hit = self._best.get(key)
         if hit is not None:
@@ -288,7 +331,7 @@ class PackingBounds:
         out: dict[int, int] = {0: 0}
         if room:
             x = ((room & -room).bit_length() - 1) // WIDTH
-            out = dict(self._best_of(room - (1 << (WIDTH * x)), jokerless))  # x stays out of every meld
+            out = dict(self._best_of_python(room - (1 << (WIDTH * x)), jokerless))  # x stays out of every meld
             cands = self.cands
             for i in self._with_face[x]:
                 c = cands[i]
@@ -297,7 +340,7 @@ class PackingBounds:
                 need = c.bits
                 if ((room | GUARD) - need) & GUARD != GUARD:
                     continue  # the room lacks some card of it
-                for kinds, pts in self._best_of(room - need, jokerless).items():
+                for kinds, pts in self._best_of_python(room - need, jokerless).items():
                     k = kinds | c.kinds
                     if out.get(k, -1) < pts + c.points:
                         out[k] = pts + c.points
