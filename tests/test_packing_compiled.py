@@ -69,7 +69,9 @@ def _deck(jokers, rng=None):
         faces = list(range(52))
     else:  # a few suits, a window of ranks (wrapping through the ace)
         low, width = rng.randrange(13), rng.randint(4, 9)
-        faces = [su * 13 + (low + r) % 13 for su in rng.sample(range(4), rng.randint(1, 3)) for r in range(width)]
+        faces = [
+            su * 13 + (low + r) % 13 for su in rng.sample(range(4), rng.randint(1, 3)) for r in range(width)
+        ]
     return [f for f in faces for _ in range(2)] + [JOKER_INDEX] * jokers
 
 
@@ -170,11 +172,16 @@ def test_what_does_not_fit_in_c_is_answered_in_python():
     assert bounds._packer is False
 
 
+def _compiled_under(pure: str) -> str:
+    """Whether a new process with RAMI_PURE=`pure` finds the compiled side."""
+    code = "from rami_core.rl import packing; print(packing.compiled_packing() is not None)"
+    env = {**os.environ, "RAMI_PURE": pure}
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return run.stdout.strip()
+
+
 def test_rami_pure_turns_the_compiled_side_off():
-    code = "from rami_core.rl import packing; print(packing.compiled_packing() is None)"
-    env = {**os.environ, "RAMI_PURE": "1"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
-    env["RAMI_PURE"] = "0"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert _compiled_under("1") == "False"
+    assert _compiled_under("0") == "True"

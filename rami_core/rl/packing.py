@@ -331,7 +331,8 @@ class PackingBounds:
         out: dict[int, int] = {0: 0}
         if room:
             x = ((room & -room).bit_length() - 1) // WIDTH
-            out = dict(self._best_of_python(room - (1 << (WIDTH * x)), jokerless))  # x stays out of every meld
+            # x stays out of every meld
+            out = dict(self._best_of_python(room - (1 << (WIDTH * x)), jokerless))
             cands = self.cands
             for i in self._with_face[x]:
                 c = cands[i]
