@@ -186,6 +186,7 @@ class _Model:
         base: _Model | None = None,
     ):
         if base is not None:
+            base.shape()  # computed before the copy, to be shared
             self.__dict__.update(base.__dict__)
         else:
             self.rules = rules

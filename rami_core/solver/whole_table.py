@@ -24,6 +24,7 @@ from rami_core.solver.results import (
     DEFAULT_MAX_STATES,
     DEFAULT_OPTIONS,
     NEG,
+    SEARCH_DEFAULTS,
     Solution,
     SolverOptions,
     SolverTimeout,
@@ -66,11 +67,7 @@ def solve(
         raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
-    options = options.settled(options.compiled and compiled_sweep() is not None)
-    if max_states < RELAX_FROM_SHARE * cast(int, options.relax_from):
-        # a small limit (the bots' quick rebuilds) needs the relaxation's
-        # pruning from the first state to prove anything within it
-        options = replace(options, relax_from=0)
+    options = _settled(options, max_states)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -79,11 +76,13 @@ def solve(
         flat = list(cast("Sequence[Card]", table))
     hand = list(hand)
     value = _points_function(points)
-    big = 1 + sum(max(0, value(c)) for c in hand)
+    # every weight asked is a hand card's: each card's value is read once
+    values = {c: value(c) for c in hand}
+    big = 1 + sum(max(0, values[c]) for c in hand)
     if objective == "cards":
-        weight = lambda c: big + value(c)  # noqa: E731
+        weight = lambda c: big + (values[c] if c in values else value(c))  # noqa: E731
     else:
-        weight = lambda c: value(c) * (len(hand) + 1) + 1  # noqa: E731
+        weight = lambda c: (values[c] if c in values else value(c)) * (len(hand) + 1) + 1  # noqa: E731
     deadline = None if time_limit is None else time.perf_counter() + time_limit
 
     def fallback(optimal: bool, feasible: bool) -> Solution:
@@ -133,13 +132,38 @@ def solve(
         laid=laid,
         max_cards_laid=len(laid),
         optimal=bool(proven),
-        points_laid=sum(value(c) for c in laid),
+        points_laid=sum(values[c] if c in values else value(c) for c in laid),
         cards_optimal=proven is not False,
     )
     problem = check_solution(flat, hand, sol, rules)
     if problem:  # pragma: no cover - a bug, never a rules question
         raise InternalError(f"solver produced an invalid table: {problem}")
     return sol
+
+
+# (options, whether the state limit is small) -> the options settled for the
+# search that runs: SolverOptions.settled and dataclasses.replace cost more
+# than a bot's quick rebuild spends elsewhere in its Python; bounded
+_SETTLED: dict[tuple[SolverOptions, int], SolverOptions] = {}
+
+
+def _settled(options: SolverOptions, max_states: int) -> SolverOptions:
+    """``options`` with its defaults filled in (:meth:`SolverOptions.settled`)
+    and, under a small state limit, the relaxation built at once."""
+    share = RELAX_FROM_SHARE * (options.relax_from if options.relax_from is not None else SEARCH_DEFAULTS[0])
+    key = (options, max_states < share)
+    hit = _SETTLED.get(key)
+    if hit is not None:
+        return hit
+    out = options.settled(options.compiled and compiled_sweep() is not None)
+    if max_states < RELAX_FROM_SHARE * cast(int, out.relax_from):
+        # a small limit (the bots' quick rebuilds) needs the relaxation's
+        # pruning from the first state to prove anything within it
+        out = replace(out, relax_from=0)
+    if len(_SETTLED) >= 64:
+        _SETTLED.clear()
+    _SETTLED[key] = out
+    return out
 
 
 def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) -> list[Card]:
