@@ -170,40 +170,84 @@ def _suit_options_base(R: tuple, tmin: int, a: int, jl: int, room: int, L: int, 
 
 
 class _Model:
-    """Everything fixed for one solve: places, face counts, rule constants."""
+    """Everything fixed for one solve: places, face counts, rule constants.
+
+    ``base``: a model of the same table, hand and rules under another weight
+    (the two-phase search's card count and its points): the faces, counts
+    and the tables derived from them (:meth:`shape`) are shared, only the
+    weights are read again."""
 
     def __init__(
-        self, table: Sequence[Card], hand: Sequence[Card], rules: MeldRules, weight: Callable[[Card], int]
+        self,
+        table: Sequence[Card],
+        hand: Sequence[Card],
+        rules: MeldRules,
+        weight: Callable[[Card], int],
+        base: _Model | None = None,
     ):
-        self.rules = rules
-        self.L = max(1, rules.run_min)
-        self.N = max(1, rules.min_naturals)
-        self.K = rules.max_jokers  # None: jokers per run not tracked
-        if rules.ace_low:
-            self.lo = 1
+        if base is not None:
+            base.shape()  # computed before the copy, to be shared
+            self.__dict__.update(base.__dict__)
         else:
-            self.lo = 2
-        self.hi = 14 if rules.ace_high else 13
-        self.both = rules.ace_low and rules.ace_high
-        # a card's first two fields are its face (its suit the second): read
-        # as a tuple, not through the properties, since a model is built for
-        # every bot rebuild, where the Python around the search costs most
-        t = Counter(c[:2] for c in table if c[1] != JOKER_SUIT)
-        h = Counter(c[:2] for c in hand if c[1] != JOKER_SUIT)
-        self.t = t
-        self.a = t + h
-        self.JT = len(table) - sum(t.values())
-        jok = [c for c in hand if c[1] == JOKER_SUIT]
-        self.JH = len(jok)
-        self.J = self.JT + self.JH
+            self.rules = rules
+            self.L = max(1, rules.run_min)
+            self.N = max(1, rules.min_naturals)
+            self.K = rules.max_jokers  # None: jokers per run not tracked
+            if rules.ace_low:
+                self.lo = 1
+            else:
+                self.lo = 2
+            self.hi = 14 if rules.ace_high else 13
+            self.both = rules.ace_low and rules.ace_high
+            # a card's first two fields are its face (its suit the second): read
+            # as a tuple, not through the properties, since a model is built for
+            # every bot rebuild, where the Python around the search costs most.
+            # The faces of the table then the hand counted in one pass: the
+            # same counts, in the same order, as the table's plus the hand's
+            tfaces = [c[:2] for c in table if c[1] != JOKER_SUIT]
+            self.t = Counter(tfaces)
+            self.a = Counter(tfaces + [c[:2] for c in hand if c[1] != JOKER_SUIT])
+            self.JT = len(table) - len(tfaces)
+            self.jok = [c for c in hand if c[1] == JOKER_SUIT]
+            self.JH = len(self.jok)
+            self.J = self.JT + self.JH
+            self.places = list(range(self.lo, self.hi + 1))
+            self.copies = max([2, *list(self.a.values())])
+            self._shape: tuple | None = None
         # weights of a laid hand card, per face
-        self.w: dict[tuple[int, int], int] = {}
+        w: dict[tuple[int, int], int] = {}
         for c in hand:
-            if c[1] != JOKER_SUIT and c[:2] not in self.w:
-                self.w[c[:2]] = weight(c)
-        self.wj = weight(jok[0]) if jok else 0
-        self.places = list(range(self.lo, self.hi + 1))
-        self.copies = max([2, *list(self.a.values())])
+            if c[1] != JOKER_SUIT:
+                f = c[:2]
+                if f not in w:
+                    w[f] = weight(c)
+        self.w = w
+        self.wj = weight(self.jok[0]) if self.jok else 0
+
+    def shape(self) -> tuple:
+        """The weight-free tables every sweep of this model (and of the models
+        built on it) starts from, computed once: (the (place index, suit,
+        table count, count, face) of every face present, per place the set
+        caps of its four suits (:func:`_caps_table`), the table counts and
+        the counts place by place and suit by suit, flat)."""
+        if self._shape is None:
+            lo, hi = self.places[0], self.places[-1]
+            n = len(self.places)
+            t_of = self.t.get
+            entries = []
+            tflat = [0] * (4 * n)
+            aflat = [0] * (4 * n)
+            for (r, s), a in self.a.items():
+                t = t_of((r, s), 0)
+                for p in (r, 14) if r == 1 else (r,):
+                    if lo <= p <= hi:
+                        entries.append((p - lo, s, t, a, (r, s)))
+                        tflat[4 * (p - lo) + s] = t
+                        aflat[4 * (p - lo) + s] = a
+            rows = tuple(tuple(aflat[4 * i : 4 * i + 4]) for i in range(n))
+            caps = _caps_table(rows, self.J, self.rules)
+            self._shape = (entries, caps, tflat, aflat)
+        return self._shape
 
     def rank(self, place: int) -> int:
         return 1 if place == 14 else place
@@ -270,16 +314,11 @@ class _Sweep:
         self.budget: int | None = None  # raise _Budget at this many states
         # per place: per suit (t, a, tmin, w)
         # filled from the faces present (most places and suits hold none)
-        t_of, w_of = m.t.get, m.w.get
+        w_of = m.w.get
         zero = (0, 0, 0, 0)
-        lo, hi = m.places[0], m.places[-1]
         self.face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in m.places]
-        for (r, s), a in m.a.items():
-            t = t_of((r, s), 0)
-            entry = (t, a, t, w_of((r, s), 0))
-            for p in (r, 14) if r == 1 else (r,):
-                if lo <= p <= hi:
-                    self.face[p - lo][s] = entry
+        for pi, s, t, a, f in m.shape()[0]:
+            self.face[pi][s] = (t, a, t, w_of(f, 0))
         self.n = len(m.places)
         # with the ace at both ends, aces are shared between the first and the last place
         self.first_both = m.both
@@ -731,9 +770,7 @@ class _Sweep:
             pot[n][si] = m.JH * m.wj
         self.pot = pot
         self.hmemo: dict = {}
-        self.caps = [
-            list(c) for c in _caps_table(tuple(tuple(x[1] for x in row) for row in self.face), m.J, m.rules)
-        ]
+        self.caps = [list(c) for c in m.shape()[1]]
         # the bound in use: the relaxation while its work is within the limit
         # (and once the search has spent relax_from states without it)
         self.relax_pending = self.use_h and self.relax_from > 0
@@ -850,8 +887,8 @@ class _Sweep:
                 m.hi,
                 int(m.both),
                 m.places,
-                [x[0] for row in self.face for x in row],
-                [x[1] for row in self.face for x in row],
+                m.shape()[2],
+                m.shape()[3],
                 [x[3] for row in self.face for x in row],
                 [c for row in self.caps for c in row],
                 [v for row in self.pot for v in row],

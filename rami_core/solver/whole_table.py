@@ -24,6 +24,7 @@ from rami_core.solver.results import (
     DEFAULT_MAX_STATES,
     DEFAULT_OPTIONS,
     NEG,
+    SEARCH_DEFAULTS,
     Solution,
     SolverOptions,
     SolverTimeout,
@@ -66,11 +67,7 @@ def solve(
         raise ValueError(f"objective must be 'cards' or 'points', not {objective!r}")
     if max_states is None:
         max_states = DEFAULT_MAX_STATES
-    options = options.settled(options.compiled and compiled_sweep() is not None)
-    if max_states < RELAX_FROM_SHARE * cast(int, options.relax_from):
-        # a small limit (the bots' quick rebuilds) needs the relaxation's
-        # pruning from the first state to prove anything within it
-        options = replace(options, relax_from=0)
+    options = _settled(options, max_states)
     given_melds: list[list[Card]] | None = None
     if table and not isinstance(table[0], Card) and isinstance(table[0], (list, tuple)):
         given_melds = [list(mm) for mm in cast("Sequence[Sequence[Card]]", table)]
@@ -79,11 +76,13 @@ def solve(
         flat = list(cast("Sequence[Card]", table))
     hand = list(hand)
     value = _points_function(points)
-    big = 1 + sum(max(0, value(c)) for c in hand)
+    # every weight asked is a hand card's: each card's value is read once
+    values = {c: value(c) for c in hand}
+    big = 1 + sum(max(0, values[c]) for c in hand)
     if objective == "cards":
-        weight = lambda c: big + value(c)  # noqa: E731
+        weight = lambda c: big + (values[c] if c in values else value(c))  # noqa: E731
     else:
-        weight = lambda c: value(c) * (len(hand) + 1) + 1  # noqa: E731
+        weight = lambda c: (values[c] if c in values else value(c)) * (len(hand) + 1) + 1  # noqa: E731
     deadline = None if time_limit is None else time.perf_counter() + time_limit
 
     def fallback(optimal: bool, feasible: bool) -> Solution:
@@ -133,13 +132,38 @@ def solve(
         laid=laid,
         max_cards_laid=len(laid),
         optimal=bool(proven),
-        points_laid=sum(value(c) for c in laid),
+        points_laid=sum(values[c] if c in values else value(c) for c in laid),
         cards_optimal=proven is not False,
     )
     problem = check_solution(flat, hand, sol, rules)
     if problem:  # pragma: no cover - a bug, never a rules question
         raise InternalError(f"solver produced an invalid table: {problem}")
     return sol
+
+
+# (options, whether the state limit is small) -> the options settled for the
+# search that runs: SolverOptions.settled and dataclasses.replace cost more
+# than a bot's quick rebuild spends elsewhere in its Python; bounded
+_SETTLED: dict[tuple[SolverOptions, int], SolverOptions] = {}
+
+
+def _settled(options: SolverOptions, max_states: int) -> SolverOptions:
+    """``options`` with its defaults filled in (:meth:`SolverOptions.settled`)
+    and, under a small state limit, the relaxation built at once."""
+    share = RELAX_FROM_SHARE * (options.relax_from if options.relax_from is not None else SEARCH_DEFAULTS[0])
+    key = (options, max_states < share)
+    hit = _SETTLED.get(key)
+    if hit is not None:
+        return hit
+    out = options.settled(options.compiled and compiled_sweep() is not None)
+    if max_states < RELAX_FROM_SHARE * cast(int, out.relax_from):
+        # a small limit (the bots' quick rebuilds) needs the relaxation's
+        # pruning from the first state to prove anything within it
+        out = replace(out, relax_from=0)
+    if len(_SETTLED) >= 64:
+        _SETTLED.clear()
+    _SETTLED[key] = out
+    return out
 
 
 def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) -> list[Card]:
@@ -149,51 +173,63 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     hand = list(hand)
     if rules.wrap:
         return hand
-    # faces counted in one pass each (a card's first two fields are its face),
-    # the jokers taken out after: this filter runs before every bot rebuild,
-    # where the Python around the search cost more than the search
-    tfaces = Counter(c[:2] for c in table)
-    hfaces = Counter(c[:2] for c in hand)
+    # This filter runs before every bot rebuild, where the Python around the
+    # search cost more than the search: the faces present are a bit mask per
+    # suit (bit q for place q, the ace at 1 and 14) and the naturals of each
+    # rank a list, counted in one pass over the cards (a card's first two
+    # fields are its face), the hand's faces the only ones that may drop.
+    tmask = [0, 0, 0, 0]
+    trank = [0] * 14
     jokers = 0
-    for counts in (tfaces, hfaces):
-        for f in [f for f in counts if f[1] == JOKER_SUIT]:
-            jokers += counts.pop(f)
+    for c in table:
+        s = c[1]
+        if s == JOKER_SUIT:
+            jokers += 1
+        else:
+            tmask[s] |= 1 << c[0]
+            trank[c[0]] += 1
+    hfaces: dict[tuple[int, int], int] = {}
+    for c in hand:
+        if c[1] == JOKER_SUIT:
+            jokers += 1
+        else:
+            f = c[:2]
+            hfaces[f] = hfaces.get(f, 0) + 1
     jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
     lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    window = (1 << L) - 1 if L > 0 else 0
+    distinct = rules.set_distinct_suits
+    set_min, min_nat = rules.set_min, rules.min_naturals
+    ace_places = tuple(p for p, ok in ((1, rules.ace_low), (14, rules.ace_high)) if ok)
     while True:
-        avail = tfaces + hfaces
-        # per suit, how many of places 1..p hold a card: a window's naturals in one subtraction
-        present = [[0] * 15 for _ in range(4)]
+        pres = list(tmask)
+        count = list(trank)
+        for (r, s), k in hfaces.items():
+            pres[s] |= 1 << r
+            count[r] += k
         for s in range(4):
-            row = present[s]
-            for q in range(1, 15):
-                row[q] = row[q - 1] + (1 if avail.get((1 if q == 14 else q, s)) else 0)
+            if pres[s] & 2:
+                pres[s] |= 1 << 14
 
-        def fits(face: tuple[int, int], avail: Counter = avail, present: list = present) -> bool:
+        def fits(face: tuple[int, int], pres: list[int] = pres, count: list[int] = count) -> bool:
             r, s = face
             # a set at this rank
-            if rules.set_distinct_suits:
-                others = sum(1 for x in range(4) if x != s and avail.get((r, x)))
-                if (
-                    others >= 1
-                    and others + 1 + min(jmax, 4) >= rules.set_min
-                    and rules.min_naturals <= others + 1
-                ):
+            if distinct:
+                others = sum(1 for x in range(4) if x != s and pres[x] >> r & 1)
+                if others >= 1 and others + 1 + min(jmax, 4) >= set_min and min_nat <= others + 1:
                     return True
-                if others + 1 + jmax >= rules.set_min and 1 + others >= rules.min_naturals:
+                if others + 1 + jmax >= set_min and 1 + others >= min_nat:
                     return True
             else:
-                n = sum(avail.get((r, x), 0) for x in range(4))
-                if n + jmax >= rules.set_min and n >= rules.min_naturals:
+                n = count[r]
+                if n + jmax >= set_min and n >= min_nat:
                     return True
             # a run of run_min places holding this face
-            row = present[s]
-            for p in rules.places_of(r):
-                for lo in range(p - L + 1, p + 1):
-                    if lo < lo_b or lo + L - 1 > hi_b:
-                        continue
-                    nat = row[lo + L - 1] - row[lo - 1]
-                    if L - nat <= jmax and nat >= rules.min_naturals:
+            row = pres[s]
+            for p in ace_places if r == 1 else (r,):
+                for lo in range(max(p - L + 1, lo_b), min(p, hi_b - L + 1) + 1):
+                    nat = (row >> lo & window).bit_count()
+                    if L - nat <= jmax and nat >= min_nat:
                         return True
             return False
 
@@ -427,7 +463,7 @@ def _two_phase(
     Between the two, the LP with the card count fixed (one more row) often
     certifies the points at once."""
     ones = _Model(table, hand, rules, lambda c: 1)
-    model = _Model(table, hand, rules, weight)
+    model = _Model(table, hand, rules, weight, base=ones)
     first = _Sweep(ones, deadline, max_states, options.compiled)
     first.use_h = options.relaxation
     first.relax_from = cast(int, options.relax_from)
