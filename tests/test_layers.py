@@ -108,6 +108,24 @@ def test_every_module_is_in_a_folder_of_the_table():
     )
 
 
+def test_no_import_names_a_former_module():
+    """The former top-level names (``rami_core.FORMER_NAMES``) import with a
+    DeprecationWarning for code outside; rami's own code and bundled plugins
+    name the new modules (a user saw the warning from `rami simulate`)."""
+    from rami_core import FORMER_NAMES
+
+    former = {f"rami_core.{old}" for old in FORMER_NAMES}
+    paths = [(p, _module_name(p)) for p in PACKAGE.rglob("*.py")]
+    paths += [(p, "plugins." + p.stem) for p in (ROOT / "plugins").rglob("*.py")]
+    wrong = sorted(
+        f"{path.relative_to(ROOT)} -> {target}"
+        for path, module in paths
+        for target in _imports(path, module)
+        if target in former or any(target.startswith(f + ".") for f in former)
+    )
+    assert not wrong, "imports of former module names:\n" + "\n".join(wrong)
+
+
 def test_no_module_name_twice():
     """A module's name says what it holds: two modules of one name (two
     `views`, two `legal`) make a reader guess which one an import means."""

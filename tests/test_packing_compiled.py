@@ -17,6 +17,10 @@ from pathlib import Path
 
 import pytest
 
+# rami_core.rl's package imports the environments' libraries.
+pytest.importorskip("numpy", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+
 from rami_core.profile.loader import load_profile
 from rami_core.profile.resolve import rules_for
 from rami_core.rl import packing

@@ -175,7 +175,7 @@ def profile_options(func: F) -> F:
 def profile_source(variant: str | None, rules_file: str | None) -> str:
     """What :func:`profile_options` chose, for ``load_profile``: a usage error
     (exit 2) for both ``--variant`` and ``--rules``, rami51 for neither."""
-    from rami_core.resources import DEFAULT_VARIANT
+    from rami_core.files.resources import DEFAULT_VARIANT
 
     if variant and rules_file:
         raise click.UsageError(cli_words("give_one"))
