@@ -67,67 +67,183 @@ def _meld_candidates_with_points(
     """Every meld buildable from the hand, as (cards written in order, reading, points).
 
     Each meld multiset appears with the written order giving it the most points
-    (the engine reads the meld in the order it is written)."""
+    (the engine reads the meld in the order it is written).
+
+    Built from pieces: the runs of each suit, then the sets of each rank
+    (:func:`_run_piece`, :func:`_set_piece`), each a function of the cards it
+    may use (their values: copies and jokers' copies included), the rules, the
+    score and the split flag alone, remembered by them (bounded): a hand that
+    changes by a card or two (a bot's next turn, the action mask's hand with one
+    face held back) finds most of its pieces known and only rebuilds their
+    card lists from its own Card objects."""
     nat = [c for c in hand if not c.is_joker]
     jok = [c for c in hand if c.is_joker] if allow_jokers else []
     by_face: dict[tuple[int, int], list[Card]] = {}
     for c in nat:
         by_face.setdefault(c.face, []).append(c)
-    out: dict[tuple, tuple[list[Card], Reading, int]] = {}
     jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
+    # runs pop jokers from the end of the hand's jokers, sets take them from the front
+    jtail = tuple(jok[len(jok) - jmax :]) if jmax else ()
+    jhead = tuple(jok[:jmax])
+    try:
+        score_key: tuple | None = tuple(sorted(score.items()))
+        hash(score_key)
+    except TypeError:
+        score_key = None  # not hashable: every piece built afresh, not remembered
+    entry = _PIECES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_PIECES) >= _PIECES_RULES_MAX:
+            _PIECES.clear()
+        entry = _PIECES[id(rules)] = (rules, {})
+    memo = entry[1]
+    if len(memo) >= _PIECES_MAX:
+        memo.clear()
+    out: list[tuple[list[Card], Reading, int]] = []
+    # Candidates of different pieces share a multiset only when each holds
+    # one natural (a run's and a set's, the same card and jokers): only those
+    # are deduplicated across pieces, as `consider` did over the whole hand.
+    loose: dict[tuple, int] = {}
 
-    def consider(cards: list[Card]):
-        reading = read_meld(cards, rules)
-        if reading is None:
-            return
-        pts = meld_points(reading, **score)
-        key = tuple(sorted(cards))
-        old = out.get(key)
-        if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
-            out[key] = (list(cards), reading, pts)
+    def add(src: tuple, piece: tuple) -> None:
+        for idx, reading, pts, key in piece:
+            cards = list(map(src.__getitem__, idx))
+            if key is None:
+                out.append((cards, reading, pts))
+                continue
+            at = loose.get(key)
+            if at is None:
+                loose[key] = len(out)
+                out.append((cards, reading, pts))
+                continue
+            old = out[at]
+            if pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
+                out[at] = (cards, reading, pts)
 
-    # runs, written in place order, jokers at their places. A run that splits
-    # into two valid runs is left out: the two halves lay the same cards for
-    # the same points (no half starts at place 1 unless the whole run does),
-    # and are pure wherever the whole run is. Wrapping runs are all kept (a
-    # half starting on the ace would count it low).
+    for su in range(4):
+        nats = tuple([by_face[(r, su)][0] for r in range(1, 14) if (r, su) in by_face])
+        if not nats:
+            continue
+        src = nats + jtail
+        mkey: tuple = (0, su, src, jmax, split_long_runs, score_key)
+        piece = memo.get(mkey) if score_key is not None else None
+        if piece is None:
+            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs)
+            if score_key is not None:
+                memo[mkey] = piece
+        add(src, piece)
+    for r in range(1, 14):
+        if rules.set_distinct_suits:
+            of_rank = tuple([by_face[(r, s)][0] for s in range(4) if (r, s) in by_face])
+        else:
+            of_rank = tuple([c for s in range(4) for c in by_face.get((r, s), ())])
+        if not of_rank:
+            continue
+        src = of_rank + jhead
+        mkey = (1, r, src, jmax, score_key)
+        piece = memo.get(mkey) if score_key is not None else None
+        if piece is None:
+            piece = _set_piece(of_rank, jhead, rules, score)
+            if score_key is not None:
+                memo[mkey] = piece
+        add(src, piece)
+    return out
+
+
+# the pieces of :func:`_meld_candidates_with_points` per meld rules, found by
+# identity (as `melds.joins_meld`'s answers); each entry holds its rules, so
+# an id is never reused while it is remembered
+_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple]]] = {}
+_PIECES_RULES_MAX = 64
+_PIECES_MAX = 1 << 12  # pieces remembered per meld rules (then forgotten all at once)
+
+
+def _piece(found: dict[tuple, tuple]) -> tuple:
+    """A piece's candidates in the order first seen, as (indices of its cards
+    in the piece's source cards, reading, points, the multiset as a key where
+    the meld holds one natural, else None)."""
+    return tuple(
+        (idx, reading, pts, key if sum(1 for c in key if not c.is_joker) == 1 else None)
+        for key, (idx, reading, pts) in found.items()
+    )
+
+
+def _consider(found: dict, src: tuple, idx: tuple, rules: MeldRules, score: dict) -> None:
+    """Read the meld of these source cards; keep it where its multiset is new
+    or it reads for more points (ties: pure wins; else the first seen)."""
+    cards = [src[i] for i in idx]
+    reading = read_meld(cards, rules)
+    if reading is None:
+        return
+    pts = meld_points(reading, **score)
+    key = tuple(sorted(cards))
+    old = found.get(key)
+    if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
+        found[key] = (idx, reading, pts)
+
+
+def _run_piece(
+    su: int, nats: tuple, jtail: tuple, rules: MeldRules, score: dict, split_long_runs: bool
+) -> tuple:
+    """The runs of suit `su` from its naturals `nats` (the first copy of each
+    rank held, in rank order) and the jokers `jtail` runs may take (popped
+    from the end), as :func:`_piece` gives them; the source cards are `nats`
+    then `jtail`.
+
+    Written in place order, jokers at their places. A run that splits into
+    two valid runs is left out: the two halves lay the same cards for the
+    same points (no half starts at place 1 unless the whole run does), and
+    are pure wherever the whole run is. Wrapping runs are all kept (a half
+    starting on the ace would count it low)."""
+    jmax = len(jtail)
     L = rules.run_min
     N = max(1, rules.min_naturals)
     k_min = max(1, rules.min_naturals)
-    held = [0, 0, 0, 0]  # per suit, a bit per rank held
-    for r, su in by_face:
-        held[su] |= 1 << r
-    for su, windows in enumerate(_run_windows(rules, jmax, split_long_runs)):
-        for n, faces, mask in windows:
-            if mask is not None and (mask & held[su]).bit_count() + jmax < n:
-                continue  # too few naturals (the test below, without the list)
-            present = [i for i, f in enumerate(faces) if f in by_face]
-            if len(present) + jmax < n:
-                continue
-            # choose which present places take a natural (others take jokers)
-            for k in range(max(k_min, n - jmax), len(present) + 1):
-                for chosen in combinations(present, k):
-                    cs = set(chosen)
-                    if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
-                        continue
-                    js = list(jok)
-                    cards = []
-                    for i, f in enumerate(faces):
-                        cards.append(by_face[f][0] if i in cs else js.pop())
-                    consider(cards)
-    # sets
+    pos = {(c.rank, su): i for i, c in enumerate(nats)}
+    held = 0
+    for c in nats:
+        held |= 1 << c.rank
+    found: dict[tuple, tuple] = {}
+    last = len(nats) + jmax - 1
+    for n, faces, mask in _run_windows(rules, jmax, split_long_runs)[su]:
+        if mask is not None and (mask & held).bit_count() + jmax < n:
+            continue  # too few naturals (the test below, without the list)
+        present = [i for i, f in enumerate(faces) if f in pos]
+        if len(present) + jmax < n:
+            continue
+        # choose which present places take a natural (others take jokers)
+        for k in range(max(k_min, n - jmax), len(present) + 1):
+            for chosen in combinations(present, k):
+                cs = set(chosen)
+                if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                    continue
+                j = last
+                idx = []
+                for i, f in enumerate(faces):
+                    if i in cs:
+                        idx.append(pos[f])
+                    else:
+                        idx.append(j)
+                        j -= 1
+                _consider(found, nats + jtail, tuple(idx), rules, score)
+    return _piece(found)
+
+
+def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict) -> tuple:
+    """The sets of one rank from its naturals `of_rank` (one a suit where the
+    suits must differ, else every copy) and the jokers `jhead` sets may take
+    (from the front), as :func:`_piece` gives them; the source cards are
+    `of_rank` then `jhead`."""
+    jmax = len(jhead)
     size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
-    for r in range(1, 14):
-        if rules.set_distinct_suits:
-            of_rank = [by_face[(r, s)][0] for s in range(4) if (r, s) in by_face]
-        else:
-            of_rank = [c for s in range(4) for c in by_face.get((r, s), [])]
-        for n in range(max(1, rules.min_naturals), min(len(of_rank), size_max) + 1):
-            for combo in combinations(of_rank, n):
-                for j in range(jmax + 1):
-                    if rules.set_min <= n + j <= size_max:
-                        consider(list(combo) + jok[:j])
-    return list(out.values())
+    m = len(of_rank)
+    src = of_rank + jhead
+    found: dict[tuple, tuple] = {}
+    for n in range(max(1, rules.min_naturals), min(m, size_max) + 1):
+        for combo in combinations(range(m), n):
+            for j in range(jmax + 1):
+                if rules.set_min <= n + j <= size_max:
+                    _consider(found, src, combo + tuple(range(m, m + j)), rules, score)
+    return _piece(found)
 
 
 def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
