@@ -17,7 +17,7 @@ from itertools import combinations
 
 import pytest
 
-from rami_core.cards import JOKER_RANK, JOKER_SUIT, Card, build_deck
+from rami_core.cards import JOKER, JOKER_RANK, JOKER_SUIT, Card, build_deck
 from rami_core.cards.melds import MeldRules, Reading, meld_points, read_meld
 from rami_core.profile.loader import load_profile
 from rami_core.profile.resolve import rules_for
@@ -149,6 +149,11 @@ def _check(rng: random.Random, rules: MeldRules, decks: int, hands: int) -> int:
         shuffled = list(hand)
         rng.shuffle(shuffled)
         found += _same(shuffled, rules, allow, score, split)
+        # the same faces, other values: each card the other deck's copy
+        # (the pieces' readings rebuilt), then every joker the same value
+        swapped = [Card(c.rank, c.suit, 1 - c.copy) if c.copy < 2 else c for c in shuffled]
+        found += _same(swapped, rules, allow, score, split)
+        found += _same([JOKER if c.is_joker else c for c in swapped], rules, allow, score, split)
     return found
 
 

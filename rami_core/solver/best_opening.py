@@ -70,12 +70,16 @@ def _meld_candidates_with_points(
     (the engine reads the meld in the order it is written).
 
     Built from pieces: the runs of each suit, then the sets of each rank
-    (:func:`_run_piece`, :func:`_set_piece`), each a function of the cards it
-    may use (their values: copies and jokers' copies included), the rules, the
-    score and the split flag alone, remembered by them (bounded): a hand that
-    changes by a card or two (a bot's next turn, the action mask's hand with one
-    face held back) finds most of its pieces known and only rebuilds their
-    card lists from its own Card objects."""
+    (:func:`_run_piece`, :func:`_set_piece`). A piece is a function of the
+    faces it may use (a suit's ranks held, a rank's suits held), the count of
+    jokers, the rules, the score and the split flag: remembered by those
+    (bounded), as its melds' places in its source cards, readings and points.
+    Another hand with the same faces rebuilds the card lists, and the
+    readings where its cards' values differ (other copies, other jokers),
+    from its own Card objects: each reader of `read_meld` orders a meld's
+    cards by their faces and places alone (`_piece`). Where a rank's copies
+    may meet in one set (suits not distinct) the order of copies matters: those
+    pieces are remembered by the cards' values."""
     nat = [c for c in hand if not c.is_joker]
     jok = [c for c in hand if c.is_joker] if allow_jokers else []
     by_face: dict[tuple[int, int], list[Card]] = {}
@@ -104,12 +108,26 @@ def _meld_candidates_with_points(
     # are deduplicated across pieces, as `consider` did over the whole hand.
     loose: dict[tuple, int] = {}
 
-    def add(src: tuple, piece: tuple) -> None:
-        for idx, reading, pts, key in piece:
+    def add(mkey: tuple, src: tuple, piece: tuple) -> None:
+        base, items = piece
+        same = base == src  # the same card values: the readings as they are
+        rebuilt = []
+        for idx, reading, pts, one, perm in items:
             cards = list(map(src.__getitem__, idx))
-            if key is None:
+            if not same:
+                reading = Reading(
+                    reading.kind,
+                    tuple(map(cards.__getitem__, perm)),
+                    reading.stands,
+                    reading.start,
+                    reading.suit,
+                    reading.rank,
+                )
+                rebuilt.append((idx, reading, pts, one, perm))
+            if not one:
                 out.append((cards, reading, pts))
                 continue
+            key = tuple(sorted(cards))
             at = loose.get(key)
             if at is None:
                 loose[key] = len(out)
@@ -118,34 +136,46 @@ def _meld_candidates_with_points(
             old = out[at]
             if pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
                 out[at] = (cards, reading, pts)
+        if not same:  # the latest hand's values, likely asked again
+            memo[mkey] = (src, tuple(rebuilt))
 
     for su in range(4):
         nats = tuple([by_face[(r, su)][0] for r in range(1, 14) if (r, su) in by_face])
         if not nats:
             continue
+        mask = 0
+        for c in nats:
+            mask |= 1 << c.rank
         src = nats + jtail
-        mkey: tuple = (0, su, src, jmax, split_long_runs, score_key)
+        mkey: tuple = (0, su, mask, jmax, split_long_runs, score_key)
         piece = memo.get(mkey) if score_key is not None else None
         if piece is None:
             piece = _run_piece(su, nats, jtail, rules, score, split_long_runs)
-            if score_key is not None:
+            if score_key is not None and len(set(src)) == len(src):
                 memo[mkey] = piece
-        add(src, piece)
+        add(mkey, src, piece)
+    distinct = rules.set_distinct_suits
     for r in range(1, 14):
-        if rules.set_distinct_suits:
+        if distinct:
             of_rank = tuple([by_face[(r, s)][0] for s in range(4) if (r, s) in by_face])
         else:
             of_rank = tuple([c for s in range(4) for c in by_face.get((r, s), ())])
         if not of_rank:
             continue
         src = of_rank + jhead
-        mkey = (1, r, src, jmax, score_key)
+        if distinct:
+            mask = 0
+            for c in of_rank:
+                mask |= 1 << c.suit
+            mkey = (1, r, mask, jmax, score_key)
+        else:
+            mkey = (2, r, src, jmax, score_key)
         piece = memo.get(mkey) if score_key is not None else None
         if piece is None:
             piece = _set_piece(of_rank, jhead, rules, score)
-            if score_key is not None:
+            if score_key is not None and len(set(src)) == len(src):
                 memo[mkey] = piece
-        add(src, piece)
+        add(mkey, src, piece)
     return out
 
 
@@ -154,17 +184,29 @@ def _meld_candidates_with_points(
 # an id is never reused while it is remembered
 _PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple]]] = {}
 _PIECES_RULES_MAX = 64
-_PIECES_MAX = 1 << 12  # pieces remembered per meld rules (then forgotten all at once)
+_PIECES_MAX = 1 << 13  # pieces remembered per meld rules (then forgotten all at once)
 
 
-def _piece(found: dict[tuple, tuple]) -> tuple:
-    """A piece's candidates in the order first seen, as (indices of its cards
-    in the piece's source cards, reading, points, the multiset as a key where
-    the meld holds one natural, else None)."""
-    return tuple(
-        (idx, reading, pts, key if sum(1 for c in key if not c.is_joker) == 1 else None)
-        for key, (idx, reading, pts) in found.items()
-    )
+def _piece(src: tuple, found: dict[tuple, tuple]) -> tuple:
+    """A piece: its source cards, and its candidates in the order first seen
+    as (places of its cards in `src`, reading, points, whether it holds one
+    natural, the places of the reading's cards among the meld's cards).
+
+    The last lets another hand's cards of the same faces take the reading
+    over: `read_run_in_order` keeps the written order, `read_set` puts the
+    naturals by suit (distinct here: a set piece whose suits need not differ
+    is only ever reused with the same cards) then the jokers as written,
+    `read_run_any` the naturals by rank (distinct, or no run) and the jokers
+    popped from the end as written; none looks at a card's copy otherwise.
+    The source cards' values are distinct wherever a piece is remembered
+    (each natural face once, each joker its own copy): a reading's card is
+    then found among the meld's by its value."""
+    items = []
+    for key, (idx, reading, pts) in found.items():
+        at = {src[i]: j for j, i in enumerate(idx)}
+        perm = tuple(at[c] for c in reading.cards)
+        items.append((idx, reading, pts, sum(1 for c in key if not c.is_joker) == 1, perm))
+    return src, tuple(items)
 
 
 def _consider(found: dict, src: tuple, idx: tuple, rules: MeldRules, score: dict) -> None:
@@ -203,7 +245,8 @@ def _run_piece(
     for c in nats:
         held |= 1 << c.rank
     found: dict[tuple, tuple] = {}
-    last = len(nats) + jmax - 1
+    src = nats + jtail
+    last = len(src) - 1
     for n, faces, mask in _run_windows(rules, jmax, split_long_runs)[su]:
         if mask is not None and (mask & held).bit_count() + jmax < n:
             continue  # too few naturals (the test below, without the list)
@@ -224,8 +267,8 @@ def _run_piece(
                     else:
                         idx.append(j)
                         j -= 1
-                _consider(found, nats + jtail, tuple(idx), rules, score)
-    return _piece(found)
+                _consider(found, src, tuple(idx), rules, score)
+    return _piece(src, found)
 
 
 def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict) -> tuple:
@@ -243,7 +286,7 @@ def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict) -> t
             for j in range(jmax + 1):
                 if rules.set_min <= n + j <= size_max:
                     _consider(found, src, combo + tuple(range(m, m + j)), rules, score)
-    return _piece(found)
+    return _piece(src, found)
 
 
 def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
