@@ -173,10 +173,11 @@ def test_the_candidates_are_the_reference_ones_under_other_meld_rules(index: int
 
 
 def test_the_candidates_are_the_reference_ones_through_forgotten_pieces(monkeypatch) -> None:
-    """With room for a few pieces only (the memo forgotten again and again),
-    the answers stay the reference ones."""
+    """With room for a few pieces and face-level readings only (the memos
+    forgotten again and again), the answers stay the reference ones."""
     monkeypatch.setattr(bo, "_PIECES_MAX", 3)
     monkeypatch.setattr(bo, "_PIECES_RULES_MAX", 2)
+    monkeypatch.setattr(bo, "_READS_MAX", 5)
     bo._PIECES.clear()
     rng = random.Random("opening-cands:small")
     for preset in ("rami51", "kaluki"):

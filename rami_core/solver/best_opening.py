@@ -8,7 +8,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
-from rami_core.cards import Card
+from rami_core.cards import JOKER, Card
 from rami_core.cards.melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from rami_core.solver.results import DEFAULT_OPTIONS, SolverOptions
 from rami_core.solver.sweep import PURE_ENV, pure_asked
@@ -98,21 +98,29 @@ def _meld_candidates_with_points(
     if entry is None or entry[0] is not rules:
         if len(_PIECES) >= _PIECES_RULES_MAX:
             _PIECES.clear()
-        entry = _PIECES[id(rules)] = (rules, {})
+        entry = _PIECES[id(rules)] = (rules, {}, {})
     memo = entry[1]
     if len(memo) >= _PIECES_MAX:
         memo.clear()
+    reads = None
+    if score_key is not None:
+        reads = entry[2].get(score_key)
+        if reads is None or len(reads) >= _READS_MAX:
+            if len(entry[2]) >= _PIECES_RULES_MAX:
+                entry[2].clear()
+            reads = entry[2][score_key] = {}
     out: list[tuple[list[Card], Reading, int]] = []
     # Candidates of different pieces share a multiset only when each holds
     # one natural (a run's and a set's, the same card and jokers): only those
     # are deduplicated across pieces, as `consider` did over the whole hand.
     loose: dict[tuple, int] = {}
+    loose_pure: dict[tuple, bool] = {}
 
     def add(mkey: tuple, src: tuple, piece: tuple) -> None:
         base, items = piece
         same = base == src  # the same card values: the readings as they are
         rebuilt = []
-        for idx, reading, pts, one, perm in items:
+        for idx, reading, pts, one, perm, pure in items:
             cards = list(map(src.__getitem__, idx))
             if not same:
                 reading = Reading(
@@ -123,7 +131,7 @@ def _meld_candidates_with_points(
                     reading.suit,
                     reading.rank,
                 )
-                rebuilt.append((idx, reading, pts, one, perm))
+                rebuilt.append((idx, reading, pts, one, perm, pure))
             if not one:
                 out.append((cards, reading, pts))
                 continue
@@ -131,11 +139,13 @@ def _meld_candidates_with_points(
             at = loose.get(key)
             if at is None:
                 loose[key] = len(out)
+                loose_pure[key] = pure
                 out.append((cards, reading, pts))
                 continue
             old = out[at]
-            if pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
+            if pts > old[2] or (pts == old[2] and pure and not loose_pure[key]):
                 out[at] = (cards, reading, pts)
+                loose_pure[key] = pure
         if not same:  # the latest hand's values, likely asked again
             memo[mkey] = (src, tuple(rebuilt))
 
@@ -150,8 +160,9 @@ def _meld_candidates_with_points(
         mkey: tuple = (0, su, mask, jmax, split_long_runs, score_key)
         piece = memo.get(mkey) if score_key is not None else None
         if piece is None:
-            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs)
-            if score_key is not None and len(set(src)) == len(src):
+            uniq = len(set(src)) == len(src)
+            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs, reads if uniq else None)
+            if score_key is not None and uniq:
                 memo[mkey] = piece
         add(mkey, src, piece)
     distinct = rules.set_distinct_suits
@@ -172,8 +183,9 @@ def _meld_candidates_with_points(
             mkey = (2, r, src, jmax, score_key)
         piece = memo.get(mkey) if score_key is not None else None
         if piece is None:
-            piece = _set_piece(of_rank, jhead, rules, score)
-            if score_key is not None and len(set(src)) == len(src):
+            uniq = len(set(src)) == len(src)
+            piece = _set_piece(of_rank, jhead, rules, score, reads if uniq and distinct else None)
+            if score_key is not None and uniq:
                 memo[mkey] = piece
         add(mkey, src, piece)
     return out
@@ -182,49 +194,97 @@ def _meld_candidates_with_points(
 # the pieces of :func:`_meld_candidates_with_points` per meld rules, found by
 # identity (as `melds.joins_meld`'s answers); each entry holds its rules, so
 # an id is never reused while it is remembered
-_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple]]] = {}
+_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple], dict[tuple, dict[tuple, tuple]]]] = {}
 _PIECES_RULES_MAX = 64
 _PIECES_MAX = 1 << 13  # pieces remembered per meld rules (then forgotten all at once)
+_READS_MAX = 1 << 15  # face-level readings remembered per meld rules and score (the same)
+_NO_READING: tuple = ()  # a face-level reading: none
+_JOKER_FACE = JOKER.face
 
 
-def _piece(src: tuple, found: dict[tuple, tuple]) -> tuple:
-    """A piece: its source cards, and its candidates in the order first seen
-    as (places of its cards in `src`, reading, points, whether it holds one
-    natural, the places of the reading's cards among the meld's cards).
+def _piece(src: tuple, nnat: int, found: dict[tuple, tuple]) -> tuple:
+    """A piece: its source cards (`nnat` naturals, then jokers), and its
+    candidates in the order first seen as (places of its cards in `src`,
+    reading, points, whether it holds one natural, the places of the
+    reading's cards among the meld's cards, or None where the piece is
+    never remembered by faces, whether the reading is pure).
 
-    The last lets another hand's cards of the same faces take the reading
-    over: `read_run_in_order` keeps the written order, `read_set` puts the
-    naturals by suit (distinct here: a set piece whose suits need not differ
-    is only ever reused with the same cards) then the jokers as written,
-    `read_run_any` the naturals by rank (distinct, or no run) and the jokers
-    popped from the end as written; none looks at a card's copy otherwise.
-    The source cards' values are distinct wherever a piece is remembered
-    (each natural face once, each joker its own copy): a reading's card is
-    then found among the meld's by its value."""
+    The places let another hand's cards of the same faces take the reading
+    over (:func:`_consider`)."""
     items = []
-    for key, (idx, reading, pts) in found.items():
-        at = {src[i]: j for j, i in enumerate(idx)}
-        perm = tuple(at[c] for c in reading.cards)
-        items.append((idx, reading, pts, sum(1 for c in key if not c.is_joker) == 1, perm))
+    for idx, reading, pts, pure, perm, exact in found.values():
+        if not exact:
+            cards = [src[i] for i in idx]
+            reading = Reading(
+                reading.kind,
+                tuple(map(cards.__getitem__, perm)),
+                reading.stands,
+                reading.start,
+                reading.suit,
+                reading.rank,
+            )
+        items.append((idx, reading, pts, sum(1 for i in idx if i < nnat) == 1, perm, pure))
     return src, tuple(items)
 
 
-def _consider(found: dict, src: tuple, idx: tuple, rules: MeldRules, score: dict) -> None:
+def _consider(
+    found: dict, src: tuple, idx: tuple, pat: tuple, rules: MeldRules, score: dict, reads: dict | None
+) -> None:
     """Read the meld of these source cards; keep it where its multiset is new
-    or it reads for more points (ties: pure wins; else the first seen)."""
-    cards = [src[i] for i in idx]
-    reading = read_meld(cards, rules)
-    if reading is None:
-        return
-    pts = meld_points(reading, **score)
-    key = tuple(sorted(cards))
+    or it reads for more points (ties: pure wins; else the first seen).
+
+    ``reads``: `read_meld`'s answers by the meld's faces `pat` (jokers all
+    one face) and these rules and score, as (a reading, the places of its cards
+    among the meld's cards, points, pure), or None where the piece's cards
+    may repeat a value or a face (then each meld is read as it is). What
+    `read_meld` answers depends on the faces as written alone, but for the
+    Card objects in the reading: `read_run_in_order` keeps the written
+    order, `read_set` puts the naturals by suit (distinct wherever `reads`
+    is given: two copies of a face in one set are sorted by their copies)
+    then the jokers as written, `read_run_any` the naturals by rank
+    (distinct, or no run) and the jokers popped from the end as written;
+    none looks at a card's copy otherwise. With the source cards' values
+    distinct, a reading's card is found among the meld's by its value, and
+    another meld of the same faces takes the reading over with its own
+    cards at those places."""
+    if reads is None:
+        cards = [src[i] for i in idx]
+        reading = read_meld(cards, rules)
+        if reading is None:
+            return
+        pts = meld_points(reading, **score)
+        pure = reading.pure
+        key = tuple(sorted(cards))
+        got: tuple = (idx, reading, pts, pure, None, True)
+    else:
+        hit = reads.get(pat)
+        if hit is None:
+            cards = [src[i] for i in idx]
+            reading = read_meld(cards, rules)
+            if reading is None:
+                hit = reads[pat] = _NO_READING
+            else:
+                at = {c: j for j, c in enumerate(cards)}
+                perm = tuple([at[c] for c in reading.cards])
+                hit = reads[pat] = (reading, perm, meld_points(reading, **score), reading.pure)
+        if hit is _NO_READING:
+            return
+        reading, perm, pts, pure = hit
+        key = tuple(sorted(idx))  # the cards' values are distinct: their places say the multiset
+        got = (idx, reading, pts, pure, perm, False)
     old = found.get(key)
-    if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
-        found[key] = (idx, reading, pts)
+    if old is None or pts > old[2] or (pts == old[2] and pure and not old[3]):
+        found[key] = got
 
 
 def _run_piece(
-    su: int, nats: tuple, jtail: tuple, rules: MeldRules, score: dict, split_long_runs: bool
+    su: int,
+    nats: tuple,
+    jtail: tuple,
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    reads: dict | None,
 ) -> tuple:
     """The runs of suit `su` from its naturals `nats` (the first copy of each
     rank held, in rank order) and the jokers `jtail` runs may take (popped
@@ -261,17 +321,20 @@ def _run_piece(
                     continue
                 j = last
                 idx = []
+                pat = []
                 for i, f in enumerate(faces):
                     if i in cs:
                         idx.append(pos[f])
+                        pat.append(f)
                     else:
                         idx.append(j)
+                        pat.append(_JOKER_FACE)
                         j -= 1
-                _consider(found, src, tuple(idx), rules, score)
-    return _piece(src, found)
+                _consider(found, src, tuple(idx), tuple(pat), rules, score, reads)
+    return _piece(src, len(nats), found)
 
 
-def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict) -> tuple:
+def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict, reads: dict | None) -> tuple:
     """The sets of one rank from its naturals `of_rank` (one a suit where the
     suits must differ, else every copy) and the jokers `jhead` sets may take
     (from the front), as :func:`_piece` gives them; the source cards are
@@ -280,13 +343,15 @@ def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict) -> t
     size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
     m = len(of_rank)
     src = of_rank + jhead
+    faces = [c.face for c in src]
     found: dict[tuple, tuple] = {}
     for n in range(max(1, rules.min_naturals), min(m, size_max) + 1):
         for combo in combinations(range(m), n):
             for j in range(jmax + 1):
                 if rules.set_min <= n + j <= size_max:
-                    _consider(found, src, combo + tuple(range(m, m + j)), rules, score)
-    return _piece(src, found)
+                    idx = combo + tuple(range(m, m + j))
+                    _consider(found, src, idx, tuple([faces[i] for i in idx]), rules, score, reads)
+    return _piece(src, m, found)
 
 
 def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
