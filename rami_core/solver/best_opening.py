@@ -202,6 +202,12 @@ _NO_READING: tuple = ()  # a face-level reading: none
 _JOKER_FACE = JOKER.face
 
 
+def forget_candidate_pieces() -> None:
+    """Drop the remembered pieces and face-level readings of
+    :func:`_meld_candidates_with_points` (a benchmark's rows start cold)."""
+    _PIECES.clear()
+
+
 def _piece(src: tuple, nnat: int, found: dict[tuple, tuple]) -> tuple:
     """A piece: its source cards (`nnat` naturals, then jokers), and its
     candidates in the order first seen as (places of its cards in `src`,
