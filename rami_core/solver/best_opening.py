@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
@@ -102,13 +103,14 @@ def _meld_candidates_with_points(
     memo = entry[1]
     if len(memo) >= _PIECES_MAX:
         memo.clear()
-    reads = None
+    reads = wins = None
     if score_key is not None:
-        reads = entry[2].get(score_key)
-        if reads is None or len(reads) >= _READS_MAX:
+        got = entry[2].get(score_key)
+        if got is None or len(got[0]) >= _READS_MAX or len(got[1]) >= _READS_MAX:
             if len(entry[2]) >= _PIECES_RULES_MAX:
                 entry[2].clear()
-            reads = entry[2][score_key] = {}
+            got = entry[2][score_key] = ({}, {})
+        reads, wins = got
     out: list[tuple[list[Card], Reading, int]] = []
     # Candidates of different pieces share a multiset only when each holds
     # one natural (a run's and a set's, the same card and jokers): only those
@@ -161,7 +163,7 @@ def _meld_candidates_with_points(
         piece = memo.get(mkey) if score_key is not None else None
         if piece is None:
             uniq = len(set(src)) == len(src)
-            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs, reads if uniq else None)
+            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs, reads if uniq else None, wins)
             if score_key is not None and uniq:
                 memo[mkey] = piece
         add(mkey, src, piece)
@@ -194,10 +196,10 @@ def _meld_candidates_with_points(
 # the pieces of :func:`_meld_candidates_with_points` per meld rules, found by
 # identity (as `melds.joins_meld`'s answers); each entry holds its rules, so
 # an id is never reused while it is remembered
-_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple], dict[tuple, dict[tuple, tuple]]]] = {}
+_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
 _PIECES_RULES_MAX = 64
 _PIECES_MAX = 1 << 13  # pieces remembered per meld rules (then forgotten all at once)
-_READS_MAX = 1 << 15  # face-level readings remembered per meld rules and score (the same)
+_READS_MAX = 1 << 15  # face-level readings, and windows' runs, remembered per meld rules and score
 _NO_READING: tuple = ()  # a face-level reading: none
 _JOKER_FACE = JOKER.face
 
@@ -219,18 +221,28 @@ def _piece(src: tuple, nnat: int, found: dict[tuple, tuple]) -> tuple:
     over (:func:`_consider`)."""
     items = []
     for idx, reading, pts, pure, perm, exact in found.values():
-        if not exact:
+        if not exact:  # a face-level reading (:func:`_read_faces`)
+            kind, stands, start, suit, rank = reading
             cards = [src[i] for i in idx]
-            reading = Reading(
-                reading.kind,
-                tuple(map(cards.__getitem__, perm)),
-                reading.stands,
-                reading.start,
-                reading.suit,
-                reading.rank,
-            )
+            reading = Reading(kind, tuple(map(cards.__getitem__, perm)), stands, start, suit, rank)
         items.append((idx, reading, pts, sum(1 for i in idx if i < nnat) == 1, perm, pure))
     return src, tuple(items)
+
+
+def _read_faces(cards: list[Card], rules: MeldRules, score: dict) -> tuple:
+    """`read_meld`'s answer on these cards (distinct values) as
+    :func:`_consider`'s `reads` remember it: (the reading's kind, stands,
+    start, suit and rank, the places of its cards among `cards`, points,
+    pure), or ``_NO_READING``."""
+    reading = read_meld(cards, rules)
+    if reading is None:
+        return _NO_READING
+    at = {c: j for j, c in enumerate(cards)}
+    perm = tuple([at[c] for c in reading.cards])
+    # the reading but for its cards, as a tuple (plain data the garbage
+    # collector stops tracking: these memos hold tens of thousands)
+    face = (reading.kind, reading.stands, reading.start, reading.suit, reading.rank)
+    return face, perm, meld_points(reading, **score), reading.pure
 
 
 def _consider(
@@ -265,14 +277,7 @@ def _consider(
     else:
         hit = reads.get(pat)
         if hit is None:
-            cards = [src[i] for i in idx]
-            reading = read_meld(cards, rules)
-            if reading is None:
-                hit = reads[pat] = _NO_READING
-            else:
-                at = {c: j for j, c in enumerate(cards)}
-                perm = tuple([at[c] for c in reading.cards])
-                hit = reads[pat] = (reading, perm, meld_points(reading, **score), reading.pure)
+            hit = reads[pat] = _read_faces([src[i] for i in idx], rules, score)
         if hit is _NO_READING:
             return
         reading, perm, pts, pure = hit
@@ -291,6 +296,7 @@ def _run_piece(
     score: dict,
     split_long_runs: bool,
     reads: dict | None,
+    wins: dict | None,
 ) -> tuple:
     """The runs of suit `su` from its naturals `nats` (the first copy of each
     rank held, in rank order) and the jokers `jtail` runs may take (popped
@@ -301,11 +307,13 @@ def _run_piece(
     two valid runs is left out: the two halves lay the same cards for the
     same points (no half starts at place 1 unless the whole run does), and
     are pure wherever the whole run is. Wrapping runs are all kept (a half
-    starting on the ace would count it low)."""
+    starting on the ace would count it low).
+
+    Where `reads` is given (the cards' values distinct), each window's runs
+    come from `wins`, remembered by the window, its places held and the
+    jokers' count (:func:`_window_runs`), and two runs are the same multiset
+    when they hold the same ranks at as many places with as many jokers."""
     jmax = len(jtail)
-    L = rules.run_min
-    N = max(1, rules.min_naturals)
-    k_min = max(1, rules.min_naturals)
     pos = {(c.rank, su): i for i, c in enumerate(nats)}
     held = 0
     for c in nats:
@@ -313,31 +321,119 @@ def _run_piece(
     found: dict[tuple, tuple] = {}
     src = nats + jtail
     last = len(src) - 1
-    for n, faces, mask in _run_windows(rules, jmax, split_long_runs)[su]:
+    for wi, (n, faces, mask) in enumerate(_run_windows(rules, jmax, split_long_runs)[su]):
         if mask is not None and (mask & held).bit_count() + jmax < n:
             continue  # too few naturals (the test below, without the list)
         present = [i for i, f in enumerate(faces) if f in pos]
         if len(present) + jmax < n:
             continue
-        # choose which present places take a natural (others take jokers)
-        for k in range(max(k_min, n - jmax), len(present) + 1):
-            for chosen in combinations(present, k):
-                cs = set(chosen)
-                if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
-                    continue
-                j = last
-                idx = []
-                pat = []
-                for i, f in enumerate(faces):
-                    if i in cs:
-                        idx.append(pos[f])
-                        pat.append(f)
-                    else:
-                        idx.append(j)
-                        pat.append(_JOKER_FACE)
-                        j -= 1
-                _consider(found, src, tuple(idx), tuple(pat), rules, score, reads)
+        if reads is None or wins is None:
+            _window_runs_exact(found, src, faces, present, pos, last, rules, score, split_long_runs, jmax)
+            continue
+        bits = 0
+        for i in present:
+            bits |= 1 << i
+        wkey = (su, wi, bits, jmax, split_long_runs)
+        runs = wins.get(wkey)
+        if runs is None:
+            runs = wins[wkey] = _window_runs(
+                faces, present, rules, score, split_long_runs, jmax, reads, src, pos
+            )
+        for dkey, chosen, reading, perm, pts, pure in runs:
+            old = found.get(dkey)
+            if old is None or pts > old[2] or (pts == old[2] and pure and not old[3]):
+                found[dkey] = (
+                    _run_places(faces, chosen, pos, last),
+                    reading,
+                    pts,
+                    pure,
+                    perm,
+                    False,
+                )
     return _piece(src, len(nats), found)
+
+
+def _run_places(faces: tuple, chosen: AbstractSet[int] | tuple[int, ...], pos: dict, last: int) -> tuple:
+    """A run's cards as places in the piece's source cards: the naturals at
+    the chosen places of the window, jokers popped from the end elsewhere."""
+    j = last
+    idx = []
+    for i, f in enumerate(faces):
+        if i in chosen:
+            idx.append(pos[f])
+        else:
+            idx.append(j)
+            j -= 1
+    return tuple(idx)
+
+
+def _window_runs(
+    faces: tuple,
+    present: list[int],
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    jmax: int,
+    reads: dict,
+    src: tuple,
+    pos: dict,
+) -> tuple:
+    """A window's runs that read, in the order built, as (the multiset as
+    (bit mask of the ranks, places of naturals, jokers), the places taking
+    naturals, the face-level reading, the places of its cards, points,
+    pure): a function of the window, the places held and the jokers' count
+    (and the rules and score). Read through `reads` on this piece's cards
+    (:func:`_consider`)."""
+    n = len(faces)
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    k_min = max(1, rules.min_naturals)
+    last = len(src) - 1
+    out = []
+    for k in range(max(k_min, n - jmax), len(present) + 1):
+        for chosen in combinations(present, k):
+            cs = frozenset(chosen)
+            if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                continue
+            pat = tuple([f if i in cs else _JOKER_FACE for i, f in enumerate(faces)])
+            hit = reads.get(pat)
+            if hit is None:
+                cards = [src[i] for i in _run_places(faces, cs, pos, last)]
+                hit = reads[pat] = _read_faces(cards, rules, score)
+            if hit is _NO_READING:
+                continue
+            reading, perm, pts, pure = hit
+            ranks = 0
+            for i in chosen:
+                ranks |= 1 << faces[i][0]
+            out.append(((ranks, k, n - k), chosen, reading, perm, pts, pure))
+    return tuple(out)
+
+
+def _window_runs_exact(
+    found: dict,
+    src: tuple,
+    faces: tuple,
+    present: list[int],
+    pos: dict,
+    last: int,
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    jmax: int,
+) -> None:
+    """A window's runs, each read as it is (the piece's cards may repeat a
+    value), into `found`."""
+    n = len(faces)
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    k_min = max(1, rules.min_naturals)
+    for k in range(max(k_min, n - jmax), len(present) + 1):
+        for chosen in combinations(present, k):
+            cs = set(chosen)
+            if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                continue
+            _consider(found, src, _run_places(faces, cs, pos, last), (), rules, score, None)
 
 
 def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict, reads: dict | None) -> tuple:
@@ -360,7 +456,7 @@ def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict, read
     return _piece(src, m, found)
 
 
-def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
+def _splits(naturals: AbstractSet[int], n: int, L: int, N: int) -> bool:
     """A run of n places with naturals at these places splits into two runs of
     at least L places and N naturals each."""
     for k in range(L, n - L + 1):
