@@ -32,23 +32,29 @@ def compiled_opening() -> Any:
 
 
 @lru_cache(maxsize=256)
+def _window_places(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[int, int], ...]:
+    """The runs' windows as (first place, places count), in the order the
+    candidates are built (:func:`_run_windows`)."""
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    if rules.wrap:
+        return tuple((lo, n) for n in range(L, 14) for lo in range(1, 14))
+    # every piece of L places holds N naturals when jmax <= L - N: then every
+    # run of 2L places or more splits
+    longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
+    return tuple(
+        (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+    )
+
+
+@lru_cache(maxsize=256)
 def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
     """Per suit, the runs' windows as (places count, faces at the places, bit
     mask of the ranks at the places or None where a rank comes twice: an ace at
     both ends), in the order the candidates are built: a function of the rules
     alone."""
-    L = rules.run_min
-    N = max(1, rules.min_naturals)
-    lo_b, hi_b = rules.low_bound, rules.high_bound
-    if rules.wrap:
-        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
-    else:
-        # every piece of L places holds N naturals when jmax <= L - N: then every
-        # run of 2L places or more splits
-        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
-        windows = [
-            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
-        ]
+    windows = _window_places(rules, jmax, split_long_runs)
     out = []
     for s in range(4):
         per_suit = []
@@ -70,17 +76,19 @@ def _meld_candidates_with_points(
     Each meld multiset appears with the written order giving it the most points
     (the engine reads the meld in the order it is written).
 
-    Built from pieces: the runs of each suit, then the sets of each rank
-    (:func:`_run_piece`, :func:`_set_piece`). A piece is a function of the
-    faces it may use (a suit's ranks held, a rank's suits held), the count of
-    jokers, the rules, the score and the split flag: remembered by those
-    (bounded), as its melds' places in its source cards, readings and points.
-    Another hand with the same faces rebuilds the card lists, and the
-    readings where its cards' values differ (other copies, other jokers),
-    from its own Card objects: each reader of `read_meld` orders a meld's
-    cards by their faces and places alone (`_piece`). Where a rank's copies
-    may meet in one set (suits not distinct) the order of copies matters: those
-    pieces are remembered by the cards' values."""
+    Built from pieces, in the order the whole-hand enumeration built them:
+    the runs of each suit, then the sets of each rank (:func:`_run_piece`,
+    :func:`_set_piece`). A piece is a function of the faces it may use (a
+    suit's ranks held, a rank's suits held), the count of jokers, the rules,
+    the score and the split flag: remembered by those (bounded, in
+    `_PIECES`), as plain data (each meld as the places of its cards in the
+    piece's source cards, its reading but for the cards, the places of the
+    reading's cards among the meld's, points). Each hand rebuilds the card
+    lists and readings from its own Card objects: every reader of
+    `read_meld` orders a meld's cards by their faces and places alone
+    (:func:`_consider`). Where a rank's copies may meet in one set (suits
+    not distinct) the order of copies matters: those pieces are remembered
+    by the cards' values."""
     nat = [c for c in hand if not c.is_joker]
     jok = [c for c in hand if c.is_joker] if allow_jokers else []
     by_face: dict[tuple[int, int], list[Card]] = {}
@@ -118,22 +126,10 @@ def _meld_candidates_with_points(
     loose: dict[tuple, int] = {}
     loose_pure: dict[tuple, bool] = {}
 
-    def add(mkey: tuple, src: tuple, piece: tuple) -> None:
-        base, items = piece
-        same = base == src  # the same card values: the readings as they are
-        rebuilt = []
-        for idx, reading, pts, one, perm, pure in items:
+    def add(src: tuple, piece: tuple) -> None:
+        for idx, (kind, stands, start, suit, rank), perm, pts, one, pure in piece:
             cards = list(map(src.__getitem__, idx))
-            if not same:
-                reading = Reading(
-                    reading.kind,
-                    tuple(map(cards.__getitem__, perm)),
-                    reading.stands,
-                    reading.start,
-                    reading.suit,
-                    reading.rank,
-                )
-                rebuilt.append((idx, reading, pts, one, perm, pure))
+            reading = Reading(kind, tuple(map(cards.__getitem__, perm)), stands, start, suit, rank)
             if not one:
                 out.append((cards, reading, pts))
                 continue
@@ -148,11 +144,21 @@ def _meld_candidates_with_points(
             if pts > old[2] or (pts == old[2] and pure and not loose_pure[key]):
                 out[at] = (cards, reading, pts)
                 loose_pure[key] = pure
-        if not same:  # the latest hand's values, likely asked again
-            memo[mkey] = (src, tuple(rebuilt))
 
+    distinct = rules.set_distinct_suits
+    # the first copy of each face held, per suit in rank order; per rank in
+    # suit order (every copy where a set's suits need not differ)
+    suits: list[list[Card]] = [[], [], [], []]
+    ranks: dict[int, list[Card]] = {}
+    for f in sorted(by_face):
+        copies = by_face[f]
+        suits[f[1]].append(copies[0])
+        if distinct:
+            ranks.setdefault(f[0], []).append(copies[0])
+        else:
+            ranks.setdefault(f[0], []).extend(copies)
     for su in range(4):
-        nats = tuple([by_face[(r, su)][0] for r in range(1, 14) if (r, su) in by_face])
+        nats = tuple(suits[su])
         if not nats:
             continue
         mask = 0
@@ -166,15 +172,9 @@ def _meld_candidates_with_points(
             piece = _run_piece(su, nats, jtail, rules, score, split_long_runs, reads if uniq else None, wins)
             if score_key is not None and uniq:
                 memo[mkey] = piece
-        add(mkey, src, piece)
-    distinct = rules.set_distinct_suits
-    for r in range(1, 14):
-        if distinct:
-            of_rank = tuple([by_face[(r, s)][0] for s in range(4) if (r, s) in by_face])
-        else:
-            of_rank = tuple([c for s in range(4) for c in by_face.get((r, s), ())])
-        if not of_rank:
-            continue
+        add(src, piece)
+    for r, held in ranks.items():
+        of_rank = tuple(held)
         src = of_rank + jhead
         if distinct:
             mask = 0
@@ -189,7 +189,7 @@ def _meld_candidates_with_points(
             piece = _set_piece(of_rank, jhead, rules, score, reads if uniq and distinct else None)
             if score_key is not None and uniq:
                 memo[mkey] = piece
-        add(mkey, src, piece)
+        add(src, piece)
     return out
 
 
@@ -210,23 +210,17 @@ def forget_candidate_pieces() -> None:
     _PIECES.clear()
 
 
-def _piece(src: tuple, nnat: int, found: dict[tuple, tuple]) -> tuple:
-    """A piece: its source cards (`nnat` naturals, then jokers), and its
-    candidates in the order first seen as (places of its cards in `src`,
-    reading, points, whether it holds one natural, the places of the
-    reading's cards among the meld's cards, or None where the piece is
-    never remembered by faces, whether the reading is pure).
-
-    The places let another hand's cards of the same faces take the reading
-    over (:func:`_consider`)."""
-    items = []
-    for idx, reading, pts, pure, perm, exact in found.values():
-        if not exact:  # a face-level reading (:func:`_read_faces`)
-            kind, stands, start, suit, rank = reading
-            cards = [src[i] for i in idx]
-            reading = Reading(kind, tuple(map(cards.__getitem__, perm)), stands, start, suit, rank)
-        items.append((idx, reading, pts, sum(1 for i in idx if i < nnat) == 1, perm, pure))
-    return src, tuple(items)
+def _piece(nnat: int, found: dict[tuple, tuple]) -> tuple:
+    """A piece: its candidates in the order first seen, as (places of the
+    meld's cards in the piece's source cards (`nnat` naturals, then
+    jokers), the reading but for its cards (:func:`_read_faces`), the places
+    of the reading's cards among the meld's, points, whether it holds one
+    natural, pure). Plain data, the same for every hand of the same faces:
+    each hand builds its readings from its own cards."""
+    return tuple(
+        (idx, face, perm, pts, sum(1 for i in idx if i < nnat) == 1, pure)
+        for idx, face, pts, pure, perm in found.values()
+    )
 
 
 def _read_faces(cards: list[Card], rules: MeldRules, score: dict) -> tuple:
@@ -273,7 +267,11 @@ def _consider(
         pts = meld_points(reading, **score)
         pure = reading.pure
         key = tuple(sorted(cards))
-        got: tuple = (idx, reading, pts, pure, None, True)
+        # the cards may repeat a value: a reading's card found by its value
+        # is then one of equal value, the reading rebuilt equal
+        at = {c: j for j, c in enumerate(cards)}
+        face = (reading.kind, reading.stands, reading.start, reading.suit, reading.rank)
+        got: tuple = (idx, face, pts, pure, tuple([at[c] for c in reading.cards]))
     else:
         hit = reads.get(pat)
         if hit is None:
@@ -282,7 +280,7 @@ def _consider(
             return
         reading, perm, pts, pure = hit
         key = tuple(sorted(idx))  # the cards' values are distinct: their places say the multiset
-        got = (idx, reading, pts, pure, perm, False)
+        got = (idx, reading, pts, pure, perm)
     old = found.get(key)
     if old is None or pts > old[2] or (pts == old[2] and pure and not old[3]):
         found[key] = got
@@ -321,18 +319,18 @@ def _run_piece(
     found: dict[tuple, tuple] = {}
     src = nats + jtail
     last = len(src) - 1
-    for wi, (n, faces, mask) in enumerate(_run_windows(rules, jmax, split_long_runs)[su]):
-        if mask is not None and (mask & held).bit_count() + jmax < n:
-            continue  # too few naturals (the test below, without the list)
-        present = [i for i, f in enumerate(faces) if f in pos]
-        if len(present) + jmax < n:
-            continue
+    # a bit per place whose rank is held: place p holds rank (p - 1) % 13 + 1
+    # (places past 13: an ace high, or a wrapping run)
+    by_place = held | (held << 13)
+    starts = _window_places(rules, jmax, split_long_runs)
+    for wi, (n, faces, _mask) in enumerate(_run_windows(rules, jmax, split_long_runs)[su]):
+        bits = (by_place >> starts[wi][0]) & ((1 << n) - 1)  # the window's places held
+        if bits.bit_count() + jmax < n:
+            continue  # too few naturals
+        present = [i for i in range(n) if bits >> i & 1]
         if reads is None or wins is None:
             _window_runs_exact(found, src, faces, present, pos, last, rules, score, split_long_runs, jmax)
             continue
-        bits = 0
-        for i in present:
-            bits |= 1 << i
         wkey = (su, wi, bits, jmax, split_long_runs)
         runs = wins.get(wkey)
         if runs is None:
@@ -341,16 +339,12 @@ def _run_piece(
             )
         for dkey, chosen, reading, perm, pts, pure in runs:
             old = found.get(dkey)
-            if old is None or pts > old[2] or (pts == old[2] and pure and not old[3]):
-                found[dkey] = (
-                    _run_places(faces, chosen, pos, last),
-                    reading,
-                    pts,
-                    pure,
-                    perm,
-                    False,
-                )
-    return _piece(src, len(nats), found)
+            if old is None or pts > old[3] or (pts == old[3] and pure and not old[4]):
+                found[dkey] = (faces, chosen, reading, pts, pure, perm)
+    if reads is not None and wins is not None:  # the winners' cards as places in `src`
+        for dkey, (faces, chosen, reading, pts, pure, perm) in found.items():
+            found[dkey] = (_run_places(faces, chosen, pos, last), reading, pts, pure, perm)
+    return _piece(len(nats), found)
 
 
 def _run_places(faces: tuple, chosen: AbstractSet[int] | tuple[int, ...], pos: dict, last: int) -> tuple:
@@ -453,7 +447,7 @@ def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict, read
                 if rules.set_min <= n + j <= size_max:
                     idx = combo + tuple(range(m, m + j))
                     _consider(found, src, idx, tuple([faces[i] for i in idx]), rules, score, reads)
-    return _piece(src, m, found)
+    return _piece(m, found)
 
 
 def _splits(naturals: AbstractSet[int], n: int, L: int, N: int) -> bool:
