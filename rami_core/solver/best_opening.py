@@ -246,9 +246,9 @@ def _consider(
     or it reads for more points (ties: pure wins; else the first seen).
 
     ``reads``: `read_meld`'s answers by the meld's faces `pat` (jokers all
-    one face) and these rules and score, as (a reading, the places of its cards
-    among the meld's cards, points, pure), or None where the piece's cards
-    may repeat a value or a face (then each meld is read as it is). What
+    one face) and these rules and score, as :func:`_read_faces` gives them,
+    or None where the piece's cards may repeat a value or a face (then each
+    meld is read as it is). What
     `read_meld` answers depends on the faces as written alone, but for the
     Card objects in the reading: `read_run_in_order` keeps the written
     order, `read_set` puts the naturals by suit (distinct wherever `reads`
