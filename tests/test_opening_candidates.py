@@ -208,3 +208,15 @@ def test_an_unhashable_score_is_built_afresh() -> None:
     score = {"ace": Points(11), "ace_low": 1, "court": 10}
     hand = [Card(r, 0, 0) for r in range(1, 8)] + [Card(JOKER_RANK, JOKER_SUIT, 0)]
     assert _same(hand, MeldRules(), True, score, True) > 0
+
+
+def test_the_learning_environments_forget_the_pieces_with_their_memos() -> None:
+    """`rl.mask.forget_shared_memos` (a benchmark's rows start cold) drops
+    the remembered pieces too."""
+    from rami_core.rl.mask import forget_shared_memos
+
+    hand = [Card(r, 0, 0) for r in range(1, 8)] + [Card(JOKER_RANK, JOKER_SUIT, 0)]
+    _same(hand, MeldRules(), True, SCORES[0], True)
+    assert bo._PIECES
+    forget_shared_memos()
+    assert not bo._PIECES
