@@ -103,11 +103,11 @@ def _meld_candidates_with_points(
         hash(score_key)
     except TypeError:
         score_key = None  # not hashable: every piece built afresh, not remembered
-    entry = _PIECES.get(id(rules))
-    if entry is None or entry[0] is not rules:
+    entry = _PIECES.get(rules)
+    if entry is None:
         if len(_PIECES) >= _PIECES_RULES_MAX:
             _PIECES.clear()
-        entry = _PIECES[id(rules)] = (rules, {}, {})
+        entry = _PIECES[rules] = (rules, {}, {})
     memo = entry[1]
     if len(memo) >= _PIECES_MAX:
         memo.clear()
@@ -193,10 +193,10 @@ def _meld_candidates_with_points(
     return out
 
 
-# the pieces of :func:`_meld_candidates_with_points` per meld rules, found by
-# identity (as `melds.joins_meld`'s answers); each entry holds its rules, so
-# an id is never reused while it is remembered
-_PIECES: dict[int, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
+# the pieces of :func:`_meld_candidates_with_points` per meld rules, by their
+# value (hashed once a call): every game builds its own MeldRules, equal to
+# the last game's, and its hands find the pieces the earlier games left
+_PIECES: dict[MeldRules, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
 _PIECES_RULES_MAX = 64
 _PIECES_MAX = 1 << 13  # pieces remembered per meld rules (then forgotten all at once)
 _READS_MAX = 1 << 15  # face-level readings, and windows' runs, remembered per meld rules and score
