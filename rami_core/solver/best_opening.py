@@ -198,7 +198,7 @@ def _meld_candidates_with_points(
 # the last game's, and its hands find the pieces the earlier games left
 _PIECES: dict[MeldRules, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
 _PIECES_RULES_MAX = 64
-_PIECES_MAX = 1 << 13  # pieces remembered per meld rules (then forgotten all at once)
+_PIECES_MAX = 1 << 14  # pieces remembered per meld rules (~1.2 kB each; then forgotten all at once)
 _READS_MAX = 1 << 15  # face-level readings, and windows' runs, remembered per meld rules and score
 _NO_READING: tuple = ()  # a face-level reading: none
 _JOKER_FACE = JOKER.face
