@@ -669,9 +669,11 @@ READ_LIMIT = 500_000  # groups read kept per set of rules at most
 def forget_shared_memos() -> None:
     """Drop the process's shared memos (a benchmark's rows start cold, as a new process would)."""
     from rami_core.rl.draft import _WRITTEN
+    from rami_core.solver.best_opening import forget_candidate_pieces
 
     _MEMOS.clear()
     _WRITTEN.clear()
+    forget_candidate_pieces()
 
 
 def _shared_memos(rules) -> tuple[dict[Group, Candidate | None], BoundsMemo]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
-from rami_core.cards import Card
+from rami_core.cards import JOKER, Card
 from rami_core.cards.melds import RUN, SET, MeldRules, Reading, meld_points, read_meld
 from rami_core.solver.results import DEFAULT_OPTIONS, SolverOptions
 from rami_core.solver.sweep import PURE_ENV, pure_asked
@@ -31,23 +32,29 @@ def compiled_opening() -> Any:
 
 
 @lru_cache(maxsize=256)
+def _window_places(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[int, int], ...]:
+    """The runs' windows as (first place, places count), in the order the
+    candidates are built (:func:`_run_windows`)."""
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    lo_b, hi_b = rules.low_bound, rules.high_bound
+    if rules.wrap:
+        return tuple((lo, n) for n in range(L, 14) for lo in range(1, 14))
+    # every piece of L places holds N naturals when jmax <= L - N: then every
+    # run of 2L places or more splits
+    longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
+    return tuple(
+        (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
+    )
+
+
+@lru_cache(maxsize=256)
 def _run_windows(rules: MeldRules, jmax: int, split_long_runs: bool) -> tuple[tuple[tuple, ...], ...]:
     """Per suit, the runs' windows as (places count, faces at the places, bit
     mask of the ranks at the places or None where a rank comes twice: an ace at
     both ends), in the order the candidates are built: a function of the rules
     alone."""
-    L = rules.run_min
-    N = max(1, rules.min_naturals)
-    lo_b, hi_b = rules.low_bound, rules.high_bound
-    if rules.wrap:
-        windows = [(lo, n) for n in range(L, 14) for lo in range(1, 14)]
-    else:
-        # every piece of L places holds N naturals when jmax <= L - N: then every
-        # run of 2L places or more splits
-        longest = 2 * L - 1 if split_long_runs and jmax <= L - N else hi_b - lo_b + 1
-        windows = [
-            (lo, n) for n in range(L, min(longest, hi_b - lo_b + 1) + 1) for lo in range(lo_b, hi_b - n + 2)
-        ]
+    windows = _window_places(rules, jmax, split_long_runs)
     out = []
     for s in range(4):
         per_suit = []
@@ -67,70 +74,383 @@ def _meld_candidates_with_points(
     """Every meld buildable from the hand, as (cards written in order, reading, points).
 
     Each meld multiset appears with the written order giving it the most points
-    (the engine reads the meld in the order it is written)."""
+    (the engine reads the meld in the order it is written).
+
+    Built from pieces, in the order the whole-hand enumeration built them:
+    the runs of each suit, then the sets of each rank (:func:`_run_piece`,
+    :func:`_set_piece`). A piece is a function of the faces it may use (a
+    suit's ranks held, a rank's suits held), the count of jokers, the rules,
+    the score and the split flag: remembered by those (bounded, in
+    `_PIECES`), as plain data (each meld as the places of its cards in the
+    piece's source cards, its reading but for the cards, the places of the
+    reading's cards among the meld's, points). Each hand rebuilds the card
+    lists and readings from its own Card objects: every reader of
+    `read_meld` orders a meld's cards by their faces and places alone
+    (:func:`_consider`). Where a rank's copies may meet in one set (suits
+    not distinct) the order of copies matters: those pieces are remembered
+    by the cards' values."""
     nat = [c for c in hand if not c.is_joker]
     jok = [c for c in hand if c.is_joker] if allow_jokers else []
     by_face: dict[tuple[int, int], list[Card]] = {}
     for c in nat:
         by_face.setdefault(c.face, []).append(c)
-    out: dict[tuple, tuple[list[Card], Reading, int]] = {}
     jmax = len(jok) if rules.max_jokers is None else min(len(jok), rules.max_jokers)
+    # runs pop jokers from the end of the hand's jokers, sets take them from the front
+    jtail = tuple(jok[len(jok) - jmax :]) if jmax else ()
+    jhead = tuple(jok[:jmax])
+    try:
+        score_key: tuple | None = tuple(sorted(score.items()))
+        hash(score_key)
+    except TypeError:
+        score_key = None  # not hashable: every piece built afresh, not remembered
+    entry = _PIECES.get(rules)
+    if entry is None:
+        if len(_PIECES) >= _PIECES_RULES_MAX:
+            _PIECES.clear()
+        entry = _PIECES[rules] = (rules, {}, {})
+    memo = entry[1]
+    if len(memo) >= _PIECES_MAX:
+        memo.clear()
+    reads = wins = None
+    if score_key is not None:
+        got = entry[2].get(score_key)
+        if got is None or len(got[0]) >= _READS_MAX or len(got[1]) >= _READS_MAX:
+            if len(entry[2]) >= _PIECES_RULES_MAX:
+                entry[2].clear()
+            got = entry[2][score_key] = ({}, {})
+        reads, wins = got
+    out: list[tuple[list[Card], Reading, int]] = []
+    # Candidates of different pieces share a multiset only when each holds
+    # one natural (a run's and a set's, the same card and jokers): only those
+    # are deduplicated across pieces, as `consider` did over the whole hand.
+    loose: dict[tuple, int] = {}
+    loose_pure: dict[tuple, bool] = {}
 
-    def consider(cards: list[Card]):
+    def add(src: tuple, piece: tuple) -> None:
+        for idx, (kind, stands, start, suit, rank), perm, pts, one, pure in piece:
+            cards = list(map(src.__getitem__, idx))
+            reading = Reading(kind, tuple(map(cards.__getitem__, perm)), stands, start, suit, rank)
+            if not one:
+                out.append((cards, reading, pts))
+                continue
+            key = tuple(sorted(cards))
+            at = loose.get(key)
+            if at is None:
+                loose[key] = len(out)
+                loose_pure[key] = pure
+                out.append((cards, reading, pts))
+                continue
+            old = out[at]
+            if pts > old[2] or (pts == old[2] and pure and not loose_pure[key]):
+                out[at] = (cards, reading, pts)
+                loose_pure[key] = pure
+
+    distinct = rules.set_distinct_suits
+    # the first copy of each face held, per suit in rank order; per rank in
+    # suit order (every copy where a set's suits need not differ)
+    suits: list[list[Card]] = [[], [], [], []]
+    ranks: dict[int, list[Card]] = {}
+    for f in sorted(by_face):
+        copies = by_face[f]
+        suits[f[1]].append(copies[0])
+        if distinct:
+            ranks.setdefault(f[0], []).append(copies[0])
+        else:
+            ranks.setdefault(f[0], []).extend(copies)
+    for su in range(4):
+        nats = tuple(suits[su])
+        if not nats:
+            continue
+        mask = 0
+        for c in nats:
+            mask |= 1 << c.rank
+        src = nats + jtail
+        mkey: tuple = (0, su, mask, jmax, split_long_runs, score_key)
+        piece = memo.get(mkey) if score_key is not None else None
+        if piece is None:
+            uniq = len(set(src)) == len(src)
+            piece = _run_piece(su, nats, jtail, rules, score, split_long_runs, reads if uniq else None, wins)
+            if score_key is not None and uniq:
+                memo[mkey] = piece
+        add(src, piece)
+    for r, held in ranks.items():
+        of_rank = tuple(held)
+        src = of_rank + jhead
+        if distinct:
+            mask = 0
+            for c in of_rank:
+                mask |= 1 << c.suit
+            mkey = (1, r, mask, jmax, score_key)
+        else:
+            mkey = (2, r, src, jmax, score_key)
+        piece = memo.get(mkey) if score_key is not None else None
+        if piece is None:
+            uniq = len(set(src)) == len(src)
+            piece = _set_piece(of_rank, jhead, rules, score, reads if uniq and distinct else None)
+            if score_key is not None and uniq:
+                memo[mkey] = piece
+        add(src, piece)
+    return out
+
+
+# the pieces of :func:`_meld_candidates_with_points` per meld rules, by their
+# value (hashed once a call): every game builds its own MeldRules, equal to
+# the last game's, and its hands find the pieces the earlier games left
+_PIECES: dict[MeldRules, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
+_PIECES_RULES_MAX = 64
+_PIECES_MAX = 1 << 14  # pieces remembered per meld rules (~1.2 kB each; then forgotten all at once)
+_READS_MAX = 1 << 15  # face-level readings, and windows' runs, remembered per meld rules and score
+_NO_READING: tuple = ()  # a face-level reading: none
+_JOKER_FACE = JOKER.face
+
+
+def forget_candidate_pieces() -> None:
+    """Drop the remembered pieces and face-level readings of
+    :func:`_meld_candidates_with_points` (a benchmark's rows start cold)."""
+    _PIECES.clear()
+
+
+def _piece(nnat: int, found: dict[tuple, tuple]) -> tuple:
+    """A piece: its candidates in the order first seen, as (places of the
+    meld's cards in the piece's source cards (`nnat` naturals, then
+    jokers), the reading but for its cards (:func:`_read_faces`), the places
+    of the reading's cards among the meld's, points, whether it holds one
+    natural, pure). Plain data, the same for every hand of the same faces:
+    each hand builds its readings from its own cards."""
+    return tuple(
+        (idx, face, perm, pts, sum(1 for i in idx if i < nnat) == 1, pure)
+        for idx, face, pts, pure, perm in found.values()
+    )
+
+
+def _read_faces(cards: list[Card], rules: MeldRules, score: dict) -> tuple:
+    """`read_meld`'s answer on these cards (distinct values) as
+    :func:`_consider`'s `reads` remember it: (the reading's kind, stands,
+    start, suit and rank, the places of its cards among `cards`, points,
+    pure), or ``_NO_READING``."""
+    reading = read_meld(cards, rules)
+    if reading is None:
+        return _NO_READING
+    at = {c: j for j, c in enumerate(cards)}
+    perm = tuple([at[c] for c in reading.cards])
+    # the reading but for its cards, as a tuple (plain data the garbage
+    # collector stops tracking: these memos hold tens of thousands)
+    face = (reading.kind, reading.stands, reading.start, reading.suit, reading.rank)
+    return face, perm, meld_points(reading, **score), reading.pure
+
+
+def _consider(
+    found: dict, src: tuple, idx: tuple, pat: tuple, rules: MeldRules, score: dict, reads: dict | None
+) -> None:
+    """Read the meld of these source cards; keep it where its multiset is new
+    or it reads for more points (ties: pure wins; else the first seen).
+
+    ``reads``: `read_meld`'s answers by the meld's faces `pat` (jokers all
+    one face) and these rules and score, as :func:`_read_faces` gives them,
+    or None where the piece's cards may repeat a value or a face (then each
+    meld is read as it is). What
+    `read_meld` answers depends on the faces as written alone, but for the
+    Card objects in the reading: `read_run_in_order` keeps the written
+    order, `read_set` puts the naturals by suit (distinct wherever `reads`
+    is given: two copies of a face in one set are sorted by their copies)
+    then the jokers as written, `read_run_any` the naturals by rank
+    (distinct, or no run) and the jokers popped from the end as written;
+    none looks at a card's copy otherwise. With the source cards' values
+    distinct, a reading's card is found among the meld's by its value, and
+    another meld of the same faces takes the reading over with its own
+    cards at those places."""
+    if reads is None:
+        cards = [src[i] for i in idx]
         reading = read_meld(cards, rules)
         if reading is None:
             return
         pts = meld_points(reading, **score)
+        pure = reading.pure
         key = tuple(sorted(cards))
-        old = out.get(key)
-        if old is None or pts > old[2] or (pts == old[2] and reading.pure and not old[1].pure):
-            out[key] = (list(cards), reading, pts)
+        # the cards may repeat a value: a reading's card found by its value
+        # is then one of equal value, the reading rebuilt equal
+        at = {c: j for j, c in enumerate(cards)}
+        face = (reading.kind, reading.stands, reading.start, reading.suit, reading.rank)
+        got: tuple = (idx, face, pts, pure, tuple([at[c] for c in reading.cards]))
+    else:
+        hit = reads.get(pat)
+        if hit is None:
+            hit = reads[pat] = _read_faces([src[i] for i in idx], rules, score)
+        if hit is _NO_READING:
+            return
+        reading, perm, pts, pure = hit
+        key = tuple(sorted(idx))  # the cards' values are distinct: their places say the multiset
+        got = (idx, reading, pts, pure, perm)
+    old = found.get(key)
+    if old is None or pts > old[2] or (pts == old[2] and pure and not old[3]):
+        found[key] = got
 
-    # runs, written in place order, jokers at their places. A run that splits
-    # into two valid runs is left out: the two halves lay the same cards for
-    # the same points (no half starts at place 1 unless the whole run does),
-    # and are pure wherever the whole run is. Wrapping runs are all kept (a
-    # half starting on the ace would count it low).
+
+def _run_piece(
+    su: int,
+    nats: tuple,
+    jtail: tuple,
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    reads: dict | None,
+    wins: dict | None,
+) -> tuple:
+    """The runs of suit `su` from its naturals `nats` (the first copy of each
+    rank held, in rank order) and the jokers `jtail` runs may take (popped
+    from the end), as :func:`_piece` gives them; the source cards are `nats`
+    then `jtail`.
+
+    Written in place order, jokers at their places. A run that splits into
+    two valid runs is left out: the two halves lay the same cards for the
+    same points (no half starts at place 1 unless the whole run does), and
+    are pure wherever the whole run is. Wrapping runs are all kept (a half
+    starting on the ace would count it low).
+
+    Where `reads` is given (the cards' values distinct), each window's runs
+    come from `wins`, remembered by the window, its places held and the
+    jokers' count (:func:`_window_runs`), and two runs are the same multiset
+    when they hold the same ranks at as many places with as many jokers."""
+    jmax = len(jtail)
+    pos = {(c.rank, su): i for i, c in enumerate(nats)}
+    held = 0
+    for c in nats:
+        held |= 1 << c.rank
+    found: dict[tuple, tuple] = {}
+    src = nats + jtail
+    last = len(src) - 1
+    # a bit per place whose rank is held: place p holds rank (p - 1) % 13 + 1
+    # (places past 13: an ace high, or a wrapping run)
+    by_place = held | (held << 13)
+    starts = _window_places(rules, jmax, split_long_runs)
+    for wi, (n, faces, _mask) in enumerate(_run_windows(rules, jmax, split_long_runs)[su]):
+        bits = (by_place >> starts[wi][0]) & ((1 << n) - 1)  # the window's places held
+        if bits.bit_count() + jmax < n:
+            continue  # too few naturals
+        present = [i for i in range(n) if bits >> i & 1]
+        if reads is None or wins is None:
+            _window_runs_exact(found, src, faces, present, pos, last, rules, score, split_long_runs, jmax)
+            continue
+        wkey = (su, wi, bits, jmax, split_long_runs)
+        runs = wins.get(wkey)
+        if runs is None:
+            runs = wins[wkey] = _window_runs(
+                faces, present, rules, score, split_long_runs, jmax, reads, src, pos
+            )
+        for dkey, chosen, reading, perm, pts, pure in runs:
+            old = found.get(dkey)
+            if old is None or pts > old[3] or (pts == old[3] and pure and not old[4]):
+                found[dkey] = (faces, chosen, reading, pts, pure, perm)
+    if reads is not None and wins is not None:  # the winners' cards as places in `src`
+        for dkey, (faces, chosen, reading, pts, pure, perm) in found.items():
+            found[dkey] = (_run_places(faces, chosen, pos, last), reading, pts, pure, perm)
+    return _piece(len(nats), found)
+
+
+def _run_places(faces: tuple, chosen: AbstractSet[int] | tuple[int, ...], pos: dict, last: int) -> tuple:
+    """A run's cards as places in the piece's source cards: the naturals at
+    the chosen places of the window, jokers popped from the end elsewhere."""
+    j = last
+    idx = []
+    for i, f in enumerate(faces):
+        if i in chosen:
+            idx.append(pos[f])
+        else:
+            idx.append(j)
+            j -= 1
+    return tuple(idx)
+
+
+def _window_runs(
+    faces: tuple,
+    present: list[int],
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    jmax: int,
+    reads: dict,
+    src: tuple,
+    pos: dict,
+) -> tuple:
+    """A window's runs that read, in the order built, as (the multiset as
+    (bit mask of the ranks, places of naturals, jokers), the places taking
+    naturals, the face-level reading, the places of its cards, points,
+    pure): a function of the window, the places held and the jokers' count
+    (and the rules and score). Read through `reads` on this piece's cards
+    (:func:`_consider`)."""
+    n = len(faces)
     L = rules.run_min
     N = max(1, rules.min_naturals)
     k_min = max(1, rules.min_naturals)
-    held = [0, 0, 0, 0]  # per suit, a bit per rank held
-    for r, su in by_face:
-        held[su] |= 1 << r
-    for su, windows in enumerate(_run_windows(rules, jmax, split_long_runs)):
-        for n, faces, mask in windows:
-            if mask is not None and (mask & held[su]).bit_count() + jmax < n:
-                continue  # too few naturals (the test below, without the list)
-            present = [i for i, f in enumerate(faces) if f in by_face]
-            if len(present) + jmax < n:
+    last = len(src) - 1
+    out = []
+    for k in range(max(k_min, n - jmax), len(present) + 1):
+        for chosen in combinations(present, k):
+            cs = frozenset(chosen)
+            if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
                 continue
-            # choose which present places take a natural (others take jokers)
-            for k in range(max(k_min, n - jmax), len(present) + 1):
-                for chosen in combinations(present, k):
-                    cs = set(chosen)
-                    if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
-                        continue
-                    js = list(jok)
-                    cards = []
-                    for i, f in enumerate(faces):
-                        cards.append(by_face[f][0] if i in cs else js.pop())
-                    consider(cards)
-    # sets
+            pat = tuple([f if i in cs else _JOKER_FACE for i, f in enumerate(faces)])
+            hit = reads.get(pat)
+            if hit is None:
+                cards = [src[i] for i in _run_places(faces, cs, pos, last)]
+                hit = reads[pat] = _read_faces(cards, rules, score)
+            if hit is _NO_READING:
+                continue
+            reading, perm, pts, pure = hit
+            ranks = 0
+            for i in chosen:
+                ranks |= 1 << faces[i][0]
+            out.append(((ranks, k, n - k), chosen, reading, perm, pts, pure))
+    return tuple(out)
+
+
+def _window_runs_exact(
+    found: dict,
+    src: tuple,
+    faces: tuple,
+    present: list[int],
+    pos: dict,
+    last: int,
+    rules: MeldRules,
+    score: dict,
+    split_long_runs: bool,
+    jmax: int,
+) -> None:
+    """A window's runs, each read as it is (the piece's cards may repeat a
+    value), into `found`."""
+    n = len(faces)
+    L = rules.run_min
+    N = max(1, rules.min_naturals)
+    k_min = max(1, rules.min_naturals)
+    for k in range(max(k_min, n - jmax), len(present) + 1):
+        for chosen in combinations(present, k):
+            cs = set(chosen)
+            if split_long_runs and n >= 2 * L and not rules.wrap and _splits(cs, n, L, N):
+                continue
+            _consider(found, src, _run_places(faces, cs, pos, last), (), rules, score, None)
+
+
+def _set_piece(of_rank: tuple, jhead: tuple, rules: MeldRules, score: dict, reads: dict | None) -> tuple:
+    """The sets of one rank from its naturals `of_rank` (one a suit where the
+    suits must differ, else every copy) and the jokers `jhead` sets may take
+    (from the front), as :func:`_piece` gives them; the source cards are
+    `of_rank` then `jhead`."""
+    jmax = len(jhead)
     size_max = min(rules.set_max, 4) if rules.set_distinct_suits else rules.set_max
-    for r in range(1, 14):
-        if rules.set_distinct_suits:
-            of_rank = [by_face[(r, s)][0] for s in range(4) if (r, s) in by_face]
-        else:
-            of_rank = [c for s in range(4) for c in by_face.get((r, s), [])]
-        for n in range(max(1, rules.min_naturals), min(len(of_rank), size_max) + 1):
-            for combo in combinations(of_rank, n):
-                for j in range(jmax + 1):
-                    if rules.set_min <= n + j <= size_max:
-                        consider(list(combo) + jok[:j])
-    return list(out.values())
+    m = len(of_rank)
+    src = of_rank + jhead
+    faces = [c.face for c in src]
+    found: dict[tuple, tuple] = {}
+    for n in range(max(1, rules.min_naturals), min(m, size_max) + 1):
+        for combo in combinations(range(m), n):
+            for j in range(jmax + 1):
+                if rules.set_min <= n + j <= size_max:
+                    idx = combo + tuple(range(m, m + j))
+                    _consider(found, src, idx, tuple([faces[i] for i in idx]), rules, score, reads)
+    return _piece(m, found)
 
 
-def _splits(naturals: set[int], n: int, L: int, N: int) -> bool:
+def _splits(naturals: AbstractSet[int], n: int, L: int, N: int) -> bool:
     """A run of n places with naturals at these places splits into two runs of
     at least L places and N naturals each."""
     for k in range(L, n - L + 1):
