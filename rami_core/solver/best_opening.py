@@ -197,9 +197,13 @@ def _meld_candidates_with_points(
 # value (hashed once a call): every game builds its own MeldRules, equal to
 # the last game's, and its hands find the pieces the earlier games left
 _PIECES: dict[MeldRules, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
-_PIECES_RULES_MAX = 64
-_PIECES_MAX = 1 << 14  # pieces remembered per meld rules (~1.2 kB each; then forgotten all at once)
-_READS_MAX = 1 << 15  # face-level readings, and windows' runs, remembered per meld rules and score
+# Bounded for a process that meets many profiles (a table server's pasted
+# house files): at most two meld rules and two scorings each are kept, about
+# 35 MB in all at worst; a process playing one profile (a simulation, a
+# learning run) keeps all it needs (some 7,000 pieces after 40,000 Kaluki steps).
+_PIECES_RULES_MAX = 2  # meld rules kept, and scorings kept per meld rules
+_PIECES_MAX = 1 << 13  # pieces remembered per meld rules (~1.2 kB each; then forgotten all at once)
+_READS_MAX = 1 << 13  # face-level readings, and windows' runs, remembered per meld rules and score
 _NO_READING: tuple = ()  # a face-level reading: none
 _JOKER_FACE = JOKER.face
 
