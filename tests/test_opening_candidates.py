@@ -213,6 +213,7 @@ def test_an_unhashable_score_is_built_afresh() -> None:
 def test_the_learning_environments_forget_the_pieces_with_their_memos() -> None:
     """`rl.mask.forget_shared_memos` (a benchmark's rows start cold) drops
     the remembered pieces too."""
+    pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
     from rami_core.rl.mask import forget_shared_memos
 
     hand = [Card(r, 0, 0) for r in range(1, 8)] + [Card(JOKER_RANK, JOKER_SUIT, 0)]

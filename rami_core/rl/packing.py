@@ -289,6 +289,14 @@ class PackingBounds:
                 if share > self._per_card[f]:
                     self._per_card[f] = share
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Without the compiled object, which cannot be pickled: an
+        environment copied or pickled mid-round makes it again at its next
+        room missed (the same answers either way)."""
+        state = self.__dict__.copy()
+        state["_packer"] = None
+        return state
+
     def holding(self, face: int) -> list[int]:
         """The candidates holding `face`, most points first."""
         return self._with_face[face]
