@@ -178,6 +178,8 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     # suit (bit q for place q, the ace at 1 and 14) and the naturals of each
     # rank a list, counted in one pass over the cards (a card's first two
     # fields are its face), the hand's faces the only ones that may drop.
+    # Which faces fit is answered for every face at once, as a bit mask of
+    # ranks per suit (:func:`_fitting`), remembered by the masks and counts.
     tmask = [0, 0, 0, 0]
     trank = [0] * 14
     jokers = 0
@@ -196,49 +198,82 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
             f = c[:2]
             hfaces[f] = hfaces.get(f, 0) + 1
     jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
-    window = (1 << L) - 1 if L > 0 else 0
-    distinct = rules.set_distinct_suits
-    set_min, min_nat = rules.set_min, rules.min_naturals
-    ace_places = tuple(p for p, ok in ((1, rules.ace_low), (14, rules.ace_high)) if ok)
+    known = _FITTING.get(rules)
+    if known is None:
+        if len(_FITTING) >= 16:
+            _FITTING.clear()
+        known = _FITTING[rules] = {}
     while True:
         pres = list(tmask)
         count = list(trank)
         for (r, s), k in hfaces.items():
             pres[s] |= 1 << r
             count[r] += k
-        for s in range(4):
-            if pres[s] & 2:
-                pres[s] |= 1 << 14
-
-        def fits(face: tuple[int, int], pres: list[int] = pres, count: list[int] = count) -> bool:
-            r, s = face
-            # a set at this rank
-            if distinct:
-                others = sum(1 for x in range(4) if x != s and pres[x] >> r & 1)
-                if others >= 1 and others + 1 + min(jmax, 4) >= set_min and min_nat <= others + 1:
-                    return True
-                if others + 1 + jmax >= set_min and 1 + others >= min_nat:
-                    return True
-            else:
-                n = count[r]
-                if n + jmax >= set_min and n >= min_nat:
-                    return True
-            # a run of run_min places holding this face
-            row = pres[s]
-            for p in ace_places if r == 1 else (r,):
-                for lo in range(max(p - L + 1, lo_b), min(p, hi_b - L + 1) + 1):
-                    nat = (row >> lo & window).bit_count()
-                    if L - nat <= jmax and nat >= min_nat:
-                        return True
-            return False
-
-        dead = {f for f in hfaces if not fits(f)}
+        key = (*pres, jmax, *count)
+        fit = known.get(key)
+        if fit is None:
+            if len(known) >= _FITTING_MAX:
+                known.clear()
+            fit = known[key] = _fitting(pres, count, jmax, rules)
+        dead = [f for f in hfaces if not fit[f[1]] >> f[0] & 1]
         if not dead:
             return hand
-        hand = [c for c in hand if c[:2] not in dead]
+        dead_set = set(dead)
+        hand = [c for c in hand if c[:2] not in dead_set]
         for f in dead:
             del hfaces[f]
+
+
+# rules -> (the faces present per suit, the jokers, the naturals per rank) ->
+# :func:`_fitting`'s masks; bounded
+_FITTING: dict[MeldRules, dict[tuple[int, ...], tuple[int, int, int, int]]] = {}
+_FITTING_MAX = 1 << 14
+
+
+def _fitting(pres: list[int], count: list[int], jmax: int, rules: MeldRules) -> tuple[int, int, int, int]:
+    """Per suit, the ranks (bit r) whose face, if present, fits some meld made
+    of the faces present (``pres``: a bit mask of ranks per suit), the
+    naturals of each rank (``count``) and ``jmax`` jokers: a set at its rank,
+    or a run window of run_min places holding it (an ace at either of its
+    places) filled by the naturals present and the jokers."""
+    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    set_min, min_nat = rules.set_min, rules.min_naturals
+    # the sets: the same for every suit of a rank (the face counted present)
+    sets = 0
+    if rules.set_distinct_suits:
+        jset = min(jmax, 4)
+        for r in range(1, 14):
+            k = (pres[0] >> r & 1) + (pres[1] >> r & 1) + (pres[2] >> r & 1) + (pres[3] >> r & 1)
+            # k counts the face itself: its others are k - 1
+            if (k >= 2 and k + jset >= set_min and min_nat <= k) or (k + jmax >= set_min and k >= min_nat):
+                sets |= 1 << r
+    else:
+        for r in range(1, 14):
+            n = count[r]
+            if n + jmax >= set_min and n >= min_nat:
+                sets |= 1 << r
+    ace_bits = (2 if rules.ace_low else 0) | (1 << 14 if rules.ace_high else 0)
+    out = []
+    if L > 0:
+        window = (1 << L) - 1
+        starts = range(lo_b, hi_b - L + 2)
+    else:
+        window, starts = 0, range(0)
+    for s in range(4):
+        row = pres[s]
+        if row & 2:
+            row |= 1 << 14
+        # the places covered by a window the naturals and jokers fill
+        covered = 0
+        for lo in starts:
+            nat = (row >> lo & window).bit_count()
+            if L - nat <= jmax and nat >= min_nat:
+                covered |= window << lo
+        fit = sets | (covered & 0x3FFC)
+        if covered & ace_bits:
+            fit |= 2
+        out.append(fit)
+    return out[0], out[1], out[2], out[3]
 
 
 def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:
