@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from rami_core.cards import JOKER_SUIT, Card
 from rami_core.cards.melds import MeldRules
+from rami_core.players.bots.hand import _add_cards, _meldable_tables, _pool_of, rebuild_may_lay
 from rami_core.solver.whole_table import _live_hand
 
 
@@ -116,3 +117,75 @@ def test_live_hand_matches_former_version() -> None:
         # asked again (the memo's answer): the same
         assert _live_hand(table, hand, r) == want
     assert dropped > 1000  # the positions exercise the filter
+
+
+_WINDOWS_BEFORE: dict = {}
+
+
+def _windows_through_before(meld_rules, place: int) -> tuple[tuple[int, int], ...]:
+    key = (meld_rules, place)
+    got = _WINDOWS_BEFORE.get(key)
+    if got is None:
+        lo_b, hi_b = meld_rules.low_bound, meld_rules.high_bound
+        out = []
+        for n in range(meld_rules.run_min, 14):
+            for lo in range(max(lo_b, place - n + 1), min(place, hi_b - n + 1) + 1):
+                out.append((((1 << n) - 1) << lo, n))
+        got = _WINDOWS_BEFORE[key] = tuple(out)
+    return got
+
+
+def _run_through_before(meld_rules, places: int, place: int, jokers: int) -> bool:
+    min_nat = max(1, meld_rules.min_naturals)
+    for w, length in _windows_through_before(meld_rules, place):
+        k = (places & w).bit_count()
+        if k >= min_nat and length - k <= jokers:
+            return True
+    return False
+
+
+def _rebuild_may_lay_before(table, hand, meld_rules, among=None) -> bool:
+    """players.bots.hand.rebuild_may_lay as it was (a run test per face and place)."""
+    if meld_rules.wrap:
+        return True
+    tried = {(c.rank, c.suit) for c in (hand if among is None else among)}
+    if (0, JOKER_SUIT) in tried:
+        return True
+    if not tried:
+        return False
+    suit_places, rank_suits, rank_count, jokers = _pool_of(table, meld_rules)
+    suit_places, rank_suits, rank_count = list(suit_places), list(rank_suits), list(rank_count)
+    place_bits = _meldable_tables(meld_rules)[0]
+    jokers += _add_cards(hand, place_bits, suit_places, rank_suits, rank_count)
+    if meld_rules.max_jokers is not None:
+        jokers = min(jokers, meld_rules.max_jokers)
+    min_nat = max(1, meld_rules.min_naturals)
+    set_min, set_max = meld_rules.set_min, meld_rules.set_max
+    distinct = meld_rules.set_distinct_suits
+    for r, s in tried:
+        n = rank_suits[r].bit_count() if distinct else rank_count[r]
+        n = min(n, set_max)
+        if n >= min_nat and n + jokers >= set_min and set_min <= set_max:
+            return True
+        places = suit_places[s]
+        for p in meld_rules.places_of(r):
+            if _run_through_before(meld_rules, places, p, jokers):
+                return True
+    return False
+
+
+def test_rebuild_may_lay_matches_former_version() -> None:
+    rng = random.Random(61220262)
+    rules = [random_rules(rng) for _ in range(60)] + [MeldRules()]
+    answers = set()
+    for _ in range(8000):
+        r = rng.choice(rules)
+        table, hand = random_position(rng)
+        if rng.random() < 0.3:
+            table, hand = table[:3], [c for c in hand if c[1] != JOKER_SUIT][:4]
+        among = rng.sample(hand, rng.randint(0, len(hand))) if hand and rng.random() < 0.4 else None
+        want = _rebuild_may_lay_before(table, hand, r, among)
+        assert rebuild_may_lay(table, hand, r, among) == want, (r, table, hand, among)
+        assert rebuild_may_lay(table, hand, r, among) == want
+        answers.add(want)
+    assert answers == {True, False}
