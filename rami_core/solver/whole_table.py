@@ -179,7 +179,7 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     # rank a list, counted in one pass over the cards (a card's first two
     # fields are its face), the hand's faces the only ones that may drop.
     # Which faces fit is answered for every face at once, as a bit mask of
-    # ranks per suit (:func:`_fitting`), remembered by the masks and counts.
+    # ranks per suit (:func:`_fitting`), each suit's runs remembered.
     tmask = [0, 0, 0, 0]
     trank = [0] * 14
     jokers = 0
@@ -203,18 +203,15 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
         if len(_FITTING) >= 16:
             _FITTING.clear()
         known = _FITTING[rules] = {}
+    elif len(known) >= 1 << 14:
+        known.clear()
     while True:
         pres = list(tmask)
         count = list(trank)
         for (r, s), k in hfaces.items():
             pres[s] |= 1 << r
             count[r] += k
-        key = (*pres, jmax, *count)
-        fit = known.get(key)
-        if fit is None:
-            if len(known) >= _FITTING_MAX:
-                known.clear()
-            fit = known[key] = _fitting(pres, count, jmax, rules)
+        fit = _fitting(pres, count, jmax, rules, known)
         dead = [f for f in hfaces if not fit[f[1]] >> f[0] & 1]
         if not dead:
             return hand
@@ -224,56 +221,75 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
             del hfaces[f]
 
 
-# rules -> (the faces present per suit, the jokers, the naturals per rank) ->
-# :func:`_fitting`'s masks; bounded
-_FITTING: dict[MeldRules, dict[tuple[int, ...], tuple[int, int, int, int]]] = {}
-_FITTING_MAX = 1 << 14
+# rules -> (a suit's faces present, the jokers) -> the ranks of that suit a
+# run holds (:func:`_fitting`); bounded
+_FITTING: dict[MeldRules, dict[tuple[int, int], int]] = {}
 
 
-def _fitting(pres: list[int], count: list[int], jmax: int, rules: MeldRules) -> tuple[int, int, int, int]:
+def _fitting(
+    pres: list[int], count: list[int], jmax: int, rules: MeldRules, runs: dict[tuple[int, int], int]
+) -> list[int]:
     """Per suit, the ranks (bit r) whose face, if present, fits some meld made
     of the faces present (``pres``: a bit mask of ranks per suit), the
     naturals of each rank (``count``) and ``jmax`` jokers: a set at its rank,
     or a run window of run_min places holding it (an ace at either of its
-    places) filled by the naturals present and the jokers."""
-    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    places) filled by the naturals present and the jokers. ``runs``
+    remembers each suit's runs by its faces and the jokers."""
     set_min, min_nat = rules.set_min, rules.min_naturals
     # the sets: the same for every suit of a rank (the face counted present)
     sets = 0
     if rules.set_distinct_suits:
+        # the ranks present in at least k suits, for k = 1..4, bit by bit
+        p0, p1, p2, p3 = pres
+        ge = (
+            0,
+            p0 | p1 | p2 | p3,
+            (p0 & p1) | (p0 & p2) | (p0 & p3) | (p1 & p2) | (p1 & p3) | (p2 & p3),
+            (p0 & p1 & (p2 | p3)) | (p2 & p3 & (p0 | p1)),
+            p0 & p1 & p2 & p3,
+            0,
+        )
         jset = min(jmax, 4)
-        for r in range(1, 14):
-            k = (pres[0] >> r & 1) + (pres[1] >> r & 1) + (pres[2] >> r & 1) + (pres[3] >> r & 1)
+        for k in range(1, 5):
             # k counts the face itself: its others are k - 1
             if (k >= 2 and k + jset >= set_min and min_nat <= k) or (k + jmax >= set_min and k >= min_nat):
-                sets |= 1 << r
+                sets |= ge[k] & ~ge[k + 1]
     else:
         for r in range(1, 14):
             n = count[r]
             if n + jmax >= set_min and n >= min_nat:
                 sets |= 1 << r
-    ace_bits = (2 if rules.ace_low else 0) | (1 << 14 if rules.ace_high else 0)
     out = []
-    if L > 0:
-        window = (1 << L) - 1
-        starts = range(lo_b, hi_b - L + 2)
-    else:
-        window, starts = 0, range(0)
-    for s in range(4):
-        row = pres[s]
-        if row & 2:
-            row |= 1 << 14
-        # the places covered by a window the naturals and jokers fill
-        covered = 0
-        for lo in starts:
-            nat = (row >> lo & window).bit_count()
-            if L - nat <= jmax and nat >= min_nat:
-                covered |= window << lo
-        fit = sets | (covered & 0x3FFC)
-        if covered & ace_bits:
-            fit |= 2
-        out.append(fit)
-    return out[0], out[1], out[2], out[3]
+    for row in pres:
+        key = (row, jmax)
+        fit = runs.get(key)
+        if fit is None:
+            fit = runs[key] = _run_fitting(row, jmax, rules)
+        out.append(sets | fit)
+    return out
+
+
+def _run_fitting(row: int, jmax: int, rules: MeldRules) -> int:
+    """The ranks (bit r) of one suit whose face lies in a run window of
+    run_min places (an ace at either of its places) that the suit's faces
+    present (``row``) and ``jmax`` jokers fill."""
+    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    if L <= 0:
+        return 0
+    min_nat = rules.min_naturals
+    window = (1 << L) - 1
+    if row & 2:
+        row |= 1 << 14
+    # the places covered by a window the naturals and jokers fill
+    covered = 0
+    for lo in range(lo_b, hi_b - L + 2):
+        nat = (row >> lo & window).bit_count()
+        if L - nat <= jmax and nat >= min_nat:
+            covered |= window << lo
+    fit = covered & 0x3FFC
+    if covered & ((2 if rules.ace_low else 0) | (1 << 14 if rules.ace_high else 0)):
+        fit |= 2
+    return fit
 
 
 def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:
