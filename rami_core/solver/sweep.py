@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import accumulate, product
+from itertools import accumulate, chain, product
 from typing import Any, cast
 
 from rami_core.cards import JOKER_SUIT, Card
@@ -253,7 +253,8 @@ class _Model:
         built on it) starts from, computed once: (the (place index, suit,
         table count, count, face) of every face present, per place the set
         caps of its four suits (:func:`_caps_table`), the table counts and
-        the counts place by place and suit by suit, flat)."""
+        the counts place by place and suit by suit, flat, and the caps
+        flat)."""
         if self._shape is None:
             lo, hi = self.places[0], self.places[-1]
             n = len(self.places)
@@ -261,16 +262,18 @@ class _Model:
             entries = []
             tflat = [0] * (4 * n)
             aflat = [0] * (4 * n)
-            for (r, s), a in self.a.items():
-                t = t_of((r, s), 0)
+            for f, a in self.a.items():
+                r, s = f
+                t = t_of(f, 0)
                 for p in (r, 14) if r == 1 else (r,):
                     if lo <= p <= hi:
-                        entries.append((p - lo, s, t, a, (r, s)))
-                        tflat[4 * (p - lo) + s] = t
-                        aflat[4 * (p - lo) + s] = a
-            rows = tuple(tuple(aflat[4 * i : 4 * i + 4]) for i in range(n))
+                        entries.append((p - lo, s, t, a, f))
+                        k = 4 * (p - lo) + s
+                        tflat[k] = t
+                        aflat[k] = a
+            rows = tuple(zip(aflat[0::4], aflat[1::4], aflat[2::4], aflat[3::4]))
             caps = _caps_table(rows, self.J, self.rules)
-            self._shape = (entries, caps, tflat, aflat)
+            self._shape = (entries, caps, tflat, aflat, list(chain.from_iterable(caps)))
         return self._shape
 
     def rank(self, place: int) -> int:
@@ -340,10 +343,16 @@ class _Sweep:
         # filled from the faces present (most places and suits hold none)
         w_of = m.w.get
         zero = (0, 0, 0, 0)
-        self.face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in m.places]
+        n = len(m.places)
+        face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in range(n)]
+        wflat = [0] * (4 * n)  # the weights alone, flat (the compiled search's)
         for pi, s, t, a, f in m.shape()[0]:
-            self.face[pi][s] = (t, a, t, w_of(f, 0))
-        self.n = len(m.places)
+            w = w_of(f, 0)
+            face[pi][s] = (t, a, t, w)
+            wflat[4 * pi + s] = w
+        self.face = face
+        self.wflat = wflat
+        self.n = n
         # with the ace at both ends, aces are shared between the first and the last place
         self.first_both = m.both
 
@@ -794,6 +803,7 @@ class _Sweep:
         suffix = list(accumulate(delta, initial=m.JH * m.wj))
         suffix.reverse()
         self.pot = [suffix[4 * pi : 4 * pi + 5] for pi in range(n)] + [[suffix[-1]] * 5]
+        self.pot_flat = list(chain.from_iterable(self.pot))
         self.hmemo: dict = {}
         self.caps = m.shape()[1]
         # the bound in use: the relaxation while its work is within the limit
@@ -914,9 +924,9 @@ class _Sweep:
                 m.places,
                 m.shape()[2],
                 m.shape()[3],
-                [x[3] for row in self.face for x in row],
-                [c for row in self.caps for c in row],
-                [v for row in self.pot for v in row],
+                self.wflat,
+                m.shape()[4],
+                self.pot_flat,
                 self.ace_w,
                 m.J,
                 m.JT,
