@@ -8,7 +8,8 @@ import random
 from collections.abc import Sequence
 
 from rami_core.cards import JOKER_SUIT, Card
-from rami_core.cards.melds import MeldRules
+from rami_core.cards.melds import MeldRules, joins_meld
+from rami_core.players.bots.candidates import _MIXED, _apart
 from rami_core.players.bots.hand import _add_cards, _meldable_tables, _pool_of, rebuild_may_lay
 from rami_core.solver.whole_table import _live_hand
 
@@ -189,3 +190,46 @@ def test_rebuild_may_lay_matches_former_version() -> None:
         assert rebuild_may_lay(table, hand, r, among) == want
         answers.add(want)
     assert answers == {True, False}
+
+
+def test_simple_layoffs_apart_never_refuses_a_joining_card() -> None:
+    """candidates._apart, the test simple_layoffs asks before joins_meld: it
+    says a card cannot join only where joins_meld says so too."""
+    rng = random.Random(7061226)
+    rules = [random_rules(rng) for _ in range(40)] + [MeldRules(), MeldRules(wrap=True)]
+    counted = {True: 0, False: 0}
+    for _ in range(20000):
+        r = rng.choice(rules)
+        run = rng.random() < 0.6
+        n = rng.randint(2, 9)
+        if run:
+            s = rng.randrange(4)
+            start = rng.randint(1, 13)
+            nat = [
+                Card((start + k - 1) % 13 + 1, s, rng.randrange(2)) for k in range(n) if rng.random() < 0.8
+            ]
+            if rng.random() < 0.2 and nat:
+                nat[rng.randrange(len(nat))] = Card(rng.randint(1, 13), s, 0)
+            c = Card(rng.randint(1, 13), s, rng.randrange(2))
+        else:
+            rank = rng.randint(1, 13)
+            nat = [Card(rank, rng.randrange(4), rng.randrange(2)) for _ in range(rng.randint(2, 5))]
+            c = Card(rank, rng.randrange(4), rng.randrange(2))
+        jokers = [Card(0, JOKER_SUIT, k) for k in range(rng.choice([0, 0, 1, 2]))]
+        m = nat + jokers
+        rng.shuffle(m)
+        suits = ranks = 0
+        for o in nat:
+            suits |= 1 << o.suit
+            ranks |= 1 << o.rank
+        several_ranks, several_suits = ranks & (ranks - 1), suits & (suits - 1)
+        if several_ranks and several_suits:
+            continue
+        if not several_ranks and not several_suits:
+            continue
+        suit = _MIXED if several_suits else nat[0].suit
+        apart = _apart(suit, suits, ranks, len(m), c, r)
+        if apart:
+            assert not joins_meld(tuple(m), c, r), (r, m, c)
+        counted[apart] += 1
+    assert counted[True] > 3000 and counted[False] > 3000
