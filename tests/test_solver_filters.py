@@ -11,6 +11,10 @@ from rami_core.cards import JOKER_SUIT, Card
 from rami_core.cards.melds import MeldRules, joins_meld
 from rami_core.players.bots.candidates import _MIXED, _apart
 from rami_core.players.bots.hand import _add_cards, _meldable_tables, _pool_of, rebuild_may_lay
+from rami_core.profile.loader import load_profile
+from rami_core.profile.resolve import rules_for
+from rami_core.rl import packing
+from rami_core.rl.faces import FACES, JOKER_INDEX
 from rami_core.solver.whole_table import _live_hand
 
 
@@ -233,3 +237,31 @@ def test_simple_layoffs_apart_never_refuses_a_joining_card() -> None:
             assert not joins_meld(tuple(m), c, r), (r, m, c)
         counted[apart] += 1
     assert counted[True] > 3000 and counted[False] > 3000
+
+
+def test_mask_growth_predicates_match_the_candidates() -> None:
+    """rl.mask._meld_growths asks `PackingBounds.fits` and `Candidate.holds`
+    as integers (as_bits rooms, `Candidate.bits` and `body_bits`): the same
+    answers on the candidates of seeded random voleur hands."""
+    rules = rules_for(load_profile("voleur"), 2)
+    rng = random.Random(12062026)
+    deck = [f for f in range(FACES) for _ in range(2 if f != JOKER_INDEX else 4)]
+    answers = {True: 0, False: 0}
+    for _ in range(60):
+        hand = rng.sample(deck, rng.randint(8, 20))
+        counts = tuple(hand.count(f) for f in range(FACES))
+        bounds = packing.PackingBounds(packing.candidates(counts, rules))
+        for _ in range(60):
+            room = tuple(rng.randint(0, n) for n in counts)
+            have = packing.as_bits(room)
+            body: dict[int, int] = {}
+            for f in rng.sample(hand, rng.randint(0, 4)):
+                body[f] = body.get(f, 0) + 1
+            want = packing.pairs_bits(body.items())
+            low = rng.choice([0, 0, 1, 2])
+            for i, c in enumerate(bounds.cands):
+                assert packing.holds_bits(have, c.bits) == bounds.fits(i, room)
+                got = low <= c.group.low and packing.holds_bits(c.body_bits, want)
+                assert got == c.holds(low, body)
+                answers[got] += 1
+    assert answers[True] > 100 and answers[False] > 1000
