@@ -65,6 +65,7 @@ from rami_core.rl.layout import (
     SubStep,
 )
 from rami_core.rl.packing import (
+    GUARD,
     WIDTH,
     BoundsMemo,
     Candidate,
@@ -485,7 +486,8 @@ class TurnOracle:
         low, now = current.low, Counter(current.body)
         # the room and the grown bodies as as_bits integers: `bounds.fits`
         # and `Candidate.holds` (the body part) are then one subtraction each
-        have = as_bits(room)
+        # (holds_bits inlined: the guard bits of the room set once)
+        have = as_bits(room) | GUARD
         now_bits = pairs_bits(now.items())
         now_min = min(now) if now else None
         grown: set[int] = set()
@@ -497,9 +499,9 @@ class TurnOracle:
             for i in bounds.holding(first):
                 c = cands[i]
                 if (
-                    holds_bits(have, c.bits)
+                    (have - c.bits) & GUARD == GUARD
                     and low <= c.group.low
-                    and holds_bits(c.body_bits, want)
+                    and ((c.body_bits | GUARD) - want) & GUARD == GUARD
                     and self._extends_to_lay(tuple(sorted([*base, i])))
                 ):
                     grown.update(g for g, k in c.body.items() if k > now[g] and g in avail)
