@@ -65,6 +65,8 @@ from rami_core.rl.layout import (
     SubStep,
 )
 from rami_core.rl.packing import (
+    GUARD,
+    WIDTH,
     BoundsMemo,
     Candidate,
     PackingBounds,
@@ -72,6 +74,7 @@ from rami_core.rl.packing import (
     candidates,
     candidates_after,
     holds_bits,
+    pairs_bits,
 )
 from rami_core.solver import solve
 from rami_core.words.errors import RuleError
@@ -481,18 +484,24 @@ class TurnOracle:
         assert self._bounds is not None
         bounds = self._bounds
         low, now = current.low, Counter(current.body)
+        # the room and the grown bodies as as_bits integers: `bounds.fits`
+        # and `Candidate.holds` (the body part) are then one subtraction each
+        # (holds_bits inlined: the guard bits of the room set once)
+        have = as_bits(room) | GUARD
+        now_bits = pairs_bits(now.items())
+        now_min = min(now) if now else None
         grown: set[int] = set()
         for f in avail:
             if f in grown:
                 continue
-            body = dict(now)
-            body[f] = body.get(f, 0) + 1
-            first = JOKER_INDEX if low else min(body)
+            want = now_bits + (1 << (WIDTH * f))  # the body grown by f
+            first = JOKER_INDEX if low else (f if now_min is None or f < now_min else now_min)
             for i in bounds.holding(first):
                 c = cands[i]
                 if (
-                    bounds.fits(i, room)
-                    and c.holds(low, body)
+                    (have - c.bits) & GUARD == GUARD
+                    and low <= c.group.low
+                    and ((c.body_bits | GUARD) - want) & GUARD == GUARD
                     and self._extends_to_lay(tuple(sorted([*base, i])))
                 ):
                     grown.update(g for g, k in c.body.items() if k > now[g] and g in avail)

@@ -117,6 +117,8 @@ class Candidate:
     # The sort key of candidate lists, most points first: (-points, group)
     # as plain tuples (Group orders as (low, body)), compared at C speed.
     order: tuple = field(default=(), compare=False, hash=False, repr=False)
+    # `body` as_bits: `holds` as one subtraction where the mask asks it in a loop
+    body_bits: int = field(default=0, compare=False, hash=False, repr=False)
 
     def holds(self, low: int, body: dict[int, int]) -> bool:
         """A pending group (`low` low jokers, `body` face -> copies) can grow into
@@ -215,7 +217,8 @@ def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
     need = tuple(sorted(g.faces().items()))
     points = rules.meld_value(r)
     order = (-points, g.low, g.body)
-    return Candidate(g, need, points, kinds, jokers, dict(Counter(g.body)), pairs_bits(need), order)
+    body = dict(Counter(g.body))
+    return Candidate(g, need, points, kinds, jokers, body, pairs_bits(need), order, pairs_bits(body.items()))
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:

@@ -10,8 +10,11 @@ already down and the hand gives up only what it must.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
-from rami_core.cards import Card
+from rami_core.cards import JOKER_SUIT, Card
+
+_COPY = itemgetter(2)  # a card's copy
 
 
 class CardPool:
@@ -19,10 +22,19 @@ class CardPool:
 
     def __init__(self, table: Iterable[Card], hand: Iterable[Card]) -> None:
         table, hand = list(table), list(hand)
-        self._by_face: dict[tuple[int, int], list[Card]] = {}
-        for c in sorted(table, key=lambda c: c.copy) + sorted(hand, key=lambda c: c.copy):
-            self._by_face.setdefault(c.face, []).append(c)
-        self._jokers = [c for c in table if c.is_joker] + [c for c in hand if c.is_joker]
+        # built for every solve that lays: a card's fields read as a tuple
+        # (its first two are its face, its third its copy), not through the
+        # properties
+        by_face: dict[tuple[int, int], list[Card]] = {}
+        for c in sorted(table, key=_COPY) + sorted(hand, key=_COPY):
+            f = c[:2]
+            got = by_face.get(f)
+            if got is None:
+                by_face[f] = [c]
+            else:
+                got.append(c)
+        self._by_face = by_face
+        self._jokers = [c for c in table if c[1] == JOKER_SUIT] + [c for c in hand if c[1] == JOKER_SUIT]
 
     def take(self, face: tuple[int, int]) -> Card:
         return self._by_face[face].pop(0)

@@ -10,7 +10,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
-from itertools import product
+from itertools import accumulate, chain, product
 from typing import Any, cast
 
 from rami_core.cards import JOKER_SUIT, Card
@@ -67,12 +67,36 @@ def _row_caps(row: tuple[int, ...], jokers: int, rules: MeldRules) -> tuple[int,
     )
 
 
-@cache
+# rules -> ((rows, jokers) -> caps table, (row, jokers) -> row caps): the
+# rules hashed (and compared) once per model, not once per place; bounded
+_CAPS: dict[MeldRules, tuple[dict, dict]] = {}
+
+
 def _caps_table(
     rows: tuple[tuple[int, ...], ...], jokers: int, rules: MeldRules
 ) -> tuple[tuple[int, ...], ...]:
-    """:func:`_row_caps` for every place of a model (the rules hashed once)."""
-    return tuple(_row_caps(row, jokers, rules) for row in rows)
+    """:func:`_row_caps` for every place of a model."""
+    memo = _CAPS.get(rules)
+    if memo is None:
+        if len(_CAPS) >= 16:
+            _CAPS.clear()
+        memo = _CAPS[rules] = ({}, {})
+    tables, by_row = memo
+    key = (rows, jokers)
+    hit = tables.get(key)
+    if hit is None:
+        if len(tables) >= 1 << 14:
+            tables.clear()
+        if len(by_row) >= 1 << 14:
+            by_row.clear()
+        out = []
+        for row in rows:
+            caps = by_row.get((row, jokers))
+            if caps is None:
+                caps = by_row[(row, jokers)] = _row_caps(row, jokers, rules)
+            out.append(caps)
+        hit = tables[key] = tuple(out)
+    return hit
 
 
 @cache
@@ -229,7 +253,8 @@ class _Model:
         built on it) starts from, computed once: (the (place index, suit,
         table count, count, face) of every face present, per place the set
         caps of its four suits (:func:`_caps_table`), the table counts and
-        the counts place by place and suit by suit, flat)."""
+        the counts place by place and suit by suit, flat, and the caps
+        flat)."""
         if self._shape is None:
             lo, hi = self.places[0], self.places[-1]
             n = len(self.places)
@@ -237,16 +262,18 @@ class _Model:
             entries = []
             tflat = [0] * (4 * n)
             aflat = [0] * (4 * n)
-            for (r, s), a in self.a.items():
-                t = t_of((r, s), 0)
+            for f, a in self.a.items():
+                r, s = f
+                t = t_of(f, 0)
                 for p in (r, 14) if r == 1 else (r,):
                     if lo <= p <= hi:
-                        entries.append((p - lo, s, t, a, (r, s)))
-                        tflat[4 * (p - lo) + s] = t
-                        aflat[4 * (p - lo) + s] = a
-            rows = tuple(tuple(aflat[4 * i : 4 * i + 4]) for i in range(n))
+                        entries.append((p - lo, s, t, a, f))
+                        k = 4 * (p - lo) + s
+                        tflat[k] = t
+                        aflat[k] = a
+            rows = tuple(zip(aflat[0::4], aflat[1::4], aflat[2::4], aflat[3::4]))
             caps = _caps_table(rows, self.J, self.rules)
-            self._shape = (entries, caps, tflat, aflat)
+            self._shape = (entries, caps, tflat, aflat, list(chain.from_iterable(caps)))
         return self._shape
 
     def rank(self, place: int) -> int:
@@ -316,10 +343,16 @@ class _Sweep:
         # filled from the faces present (most places and suits hold none)
         w_of = m.w.get
         zero = (0, 0, 0, 0)
-        self.face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in m.places]
+        n = len(m.places)
+        face: list[list[tuple[int, int, int, int]]] = [[zero] * 4 for _ in range(n)]
+        wflat = [0] * (4 * n)  # the weights alone, flat (the compiled search's)
         for pi, s, t, a, f in m.shape()[0]:
-            self.face[pi][s] = (t, a, t, w_of(f, 0))
-        self.n = len(m.places)
+            w = w_of(f, 0)
+            face[pi][s] = (t, a, t, w)
+            wflat[4 * pi + s] = w
+        self.face = face
+        self.wflat = wflat
+        self.n = n
         # with the ace at both ends, aces are shared between the first and the last place
         self.first_both = m.both
 
@@ -755,22 +788,24 @@ class _Sweep:
         # suffix potentials: hand weight at (place, suit) and after, plus hand jokers
         n = self.n
         self.ace_w = [m.w.get((1, s), 0) for s in range(4)]
-        pot = [[0] * 5 for _ in range(n + 1)]
-        tail = m.JH * m.wj
-        for pi in range(n - 1, -1, -1):
-            p = m.places[pi]
-            pot[pi][4] = tail
-            for si in range(3, -1, -1):
-                t, a, _tmin, w = self.face[pi][si]
-                if m.both and p == 14:
-                    t, a = 0, 0  # counted at place 1 and through the reserve
-                tail += (a - t) * w
-                pot[pi][si] = tail
-        for si in range(5):
-            pot[n][si] = m.JH * m.wj
-        self.pot = pot
+        # pot[pi][si]: the hand jokers' weight plus the hand weight of every
+        # (place, suit) from (pi, si) on in the search's order, si = 4 the
+        # next place's start: suffix sums of the faces present, flat (index
+        # 4 * pi + si), the rows overlapping slices of them
+        delta = [0] * (4 * n)
+        face = self.face
+        skip = n - 1 if m.both and m.places[-1] == 14 else -1  # counted at place 1 and through the reserve
+        for pi, s, _t, _a, _f in m.shape()[0]:
+            if pi != skip:
+                t, a, _tmin, w = face[pi][s]
+                delta[4 * pi + s] = (a - t) * w
+        delta.reverse()
+        suffix = list(accumulate(delta, initial=m.JH * m.wj))
+        suffix.reverse()
+        self.pot = [suffix[4 * pi : 4 * pi + 5] for pi in range(n)] + [[suffix[-1]] * 5]
+        self.pot_flat = list(chain.from_iterable(self.pot))
         self.hmemo: dict = {}
-        self.caps = [list(c) for c in m.shape()[1]]
+        self.caps = m.shape()[1]
         # the bound in use: the relaxation while its work is within the limit
         # (and once the search has spent relax_from states without it)
         self.relax_pending = self.use_h and self.relax_from > 0
@@ -889,9 +924,9 @@ class _Sweep:
                 m.places,
                 m.shape()[2],
                 m.shape()[3],
-                [x[3] for row in self.face for x in row],
-                [c for row in self.caps for c in row],
-                [v for row in self.pot for v in row],
+                self.wflat,
+                m.shape()[4],
+                self.pot_flat,
                 self.ace_w,
                 m.J,
                 m.JT,

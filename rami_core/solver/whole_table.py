@@ -178,6 +178,8 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
     # suit (bit q for place q, the ace at 1 and 14) and the naturals of each
     # rank a list, counted in one pass over the cards (a card's first two
     # fields are its face), the hand's faces the only ones that may drop.
+    # Which faces fit is answered for every face at once, as a bit mask of
+    # ranks per suit (:func:`_fitting`), each suit's runs remembered.
     tmask = [0, 0, 0, 0]
     trank = [0] * 14
     jokers = 0
@@ -196,49 +198,98 @@ def _live_hand(table: Sequence[Card], hand: Sequence[Card], rules: MeldRules) ->
             f = c[:2]
             hfaces[f] = hfaces.get(f, 0) + 1
     jmax = jokers if rules.max_jokers is None else min(jokers, rules.max_jokers)
-    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
-    window = (1 << L) - 1 if L > 0 else 0
-    distinct = rules.set_distinct_suits
-    set_min, min_nat = rules.set_min, rules.min_naturals
-    ace_places = tuple(p for p, ok in ((1, rules.ace_low), (14, rules.ace_high)) if ok)
+    known = _FITTING.get(rules)
+    if known is None:
+        if len(_FITTING) >= 16:
+            _FITTING.clear()
+        known = _FITTING[rules] = {}
+    elif len(known) >= 1 << 14:
+        known.clear()
     while True:
         pres = list(tmask)
         count = list(trank)
         for (r, s), k in hfaces.items():
             pres[s] |= 1 << r
             count[r] += k
-        for s in range(4):
-            if pres[s] & 2:
-                pres[s] |= 1 << 14
-
-        def fits(face: tuple[int, int], pres: list[int] = pres, count: list[int] = count) -> bool:
-            r, s = face
-            # a set at this rank
-            if distinct:
-                others = sum(1 for x in range(4) if x != s and pres[x] >> r & 1)
-                if others >= 1 and others + 1 + min(jmax, 4) >= set_min and min_nat <= others + 1:
-                    return True
-                if others + 1 + jmax >= set_min and 1 + others >= min_nat:
-                    return True
-            else:
-                n = count[r]
-                if n + jmax >= set_min and n >= min_nat:
-                    return True
-            # a run of run_min places holding this face
-            row = pres[s]
-            for p in ace_places if r == 1 else (r,):
-                for lo in range(max(p - L + 1, lo_b), min(p, hi_b - L + 1) + 1):
-                    nat = (row >> lo & window).bit_count()
-                    if L - nat <= jmax and nat >= min_nat:
-                        return True
-            return False
-
-        dead = {f for f in hfaces if not fits(f)}
+        fit = _fitting(pres, count, jmax, rules, known)
+        dead = [f for f in hfaces if not fit[f[1]] >> f[0] & 1]
         if not dead:
             return hand
-        hand = [c for c in hand if c[:2] not in dead]
+        dead_set = set(dead)
+        hand = [c for c in hand if c[:2] not in dead_set]
         for f in dead:
             del hfaces[f]
+
+
+# rules -> (a suit's faces present, the jokers) -> the ranks of that suit a
+# run holds (:func:`_fitting`); bounded
+_FITTING: dict[MeldRules, dict[tuple[int, int], int]] = {}
+
+
+def _fitting(
+    pres: list[int], count: list[int], jmax: int, rules: MeldRules, runs: dict[tuple[int, int], int]
+) -> list[int]:
+    """Per suit, the ranks (bit r) whose face, if present, fits some meld made
+    of the faces present (``pres``: a bit mask of ranks per suit), the
+    naturals of each rank (``count``) and ``jmax`` jokers: a set at its rank,
+    or a run window of run_min places holding it (an ace at either of its
+    places) filled by the naturals present and the jokers. ``runs``
+    remembers each suit's runs by its faces and the jokers."""
+    set_min, min_nat = rules.set_min, rules.min_naturals
+    # the sets: the same for every suit of a rank (the face counted present)
+    sets = 0
+    if rules.set_distinct_suits:
+        # the ranks present in at least k suits, for k = 1..4, bit by bit
+        p0, p1, p2, p3 = pres
+        ge = (
+            0,
+            p0 | p1 | p2 | p3,
+            (p0 & p1) | (p0 & p2) | (p0 & p3) | (p1 & p2) | (p1 & p3) | (p2 & p3),
+            (p0 & p1 & (p2 | p3)) | (p2 & p3 & (p0 | p1)),
+            p0 & p1 & p2 & p3,
+            0,
+        )
+        jset = min(jmax, 4)
+        for k in range(1, 5):
+            # k counts the face itself: its others are k - 1
+            if (k >= 2 and k + jset >= set_min and min_nat <= k) or (k + jmax >= set_min and k >= min_nat):
+                sets |= ge[k] & ~ge[k + 1]
+    else:
+        for r in range(1, 14):
+            n = count[r]
+            if n + jmax >= set_min and n >= min_nat:
+                sets |= 1 << r
+    out = []
+    for row in pres:
+        key = (row, jmax)
+        fit = runs.get(key)
+        if fit is None:
+            fit = runs[key] = _run_fitting(row, jmax, rules)
+        out.append(sets | fit)
+    return out
+
+
+def _run_fitting(row: int, jmax: int, rules: MeldRules) -> int:
+    """The ranks (bit r) of one suit whose face lies in a run window of
+    run_min places (an ace at either of its places) that the suit's faces
+    present (``row``) and ``jmax`` jokers fill."""
+    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    if L <= 0:
+        return 0
+    min_nat = rules.min_naturals
+    window = (1 << L) - 1
+    if row & 2:
+        row |= 1 << 14
+    # the places covered by a window the naturals and jokers fill
+    covered = 0
+    for lo in range(lo_b, hi_b - L + 2):
+        nat = (row >> lo & window).bit_count()
+        if L - nat <= jmax and nat >= min_nat:
+            covered |= window << lo
+    fit = covered & 0x3FFC
+    if covered & ((2 if rules.ace_low else 0) | (1 << 14 if rules.ace_high else 0)):
+        fit |= 2
+    return fit
 
 
 def _laid_cards(melds: list[list[Card]], table: Sequence[Card]) -> list[Card]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from rami_core.cards import JOKER, JOKER_SUIT, Card
-from rami_core.cards.melds import AMBIGUOUS, SET, joins_meld
+from rami_core.cards.melds import AMBIGUOUS, SET, MeldRules, joins_meld
 from rami_core.game import actions as A
 from rami_core.game.state import GameState
 from rami_core.players.bots.base import bounds, may, try_action
@@ -231,13 +231,19 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
         # rank joins no meld (``melds.might_join``), answered here before the
         # memo of ``joins_meld`` hashes the meld (most of this loop's cost)
         suit = rank = _ANY
+        suits = ranks = 0  # the naturals' suits and ranks, as bits
         for o in m:
             if not o.is_joker:
                 suit = o.suit if suit in (_ANY, o.suit) else _MIXED
                 rank = o.rank if rank in (_ANY, o.rank) else _MIXED
+                suits |= 1 << o.suit
+                ranks |= 1 << o.rank
         for c in order:
-            if c.suit != JOKER_SUIT and suit != _ANY and suit != c.suit and rank != _ANY and rank != c.rank:
-                continue
+            if c.suit != JOKER_SUIT and suit != _ANY:
+                if suit != c.suit and rank != _ANY and rank != c.rank:
+                    continue
+                if (suit == _MIXED or rank == _MIXED) and _apart(suit, suits, ranks, len(m), c, meld_rules):
+                    continue
             if joins_meld(m, c, meld_rules):
                 m = (*m, c)
                 items.append(A.LayOffItem(c.face_card, i))
@@ -246,12 +252,36 @@ def simple_layoffs(rules: Rules, s: GameState, seat: int, hand: Sequence[Card]) 
                 if c.suit != JOKER_SUIT:
                     suit = c.suit if suit in (_ANY, c.suit) else _MIXED
                     rank = c.rank if rank in (_ANY, c.rank) else _MIXED
+                    suits |= 1 << c.suit
+                    ranks |= 1 << c.rank
         if laid:
             order = sorted(left, key=_high_first)
     return [A.LayOff(seat, tuple(items))] if items else []
 
 
 _ANY, _MIXED = -1, -2  # simple_layoffs: no natural in the meld; naturals of several suits (ranks)
+
+
+def _apart(suit: int, suits: int, ranks: int, n: int, c: Card, meld_rules: MeldRules) -> bool:
+    """True when the natural ``c`` surely joins no meld with the ``n`` cards
+    of a table meld whose naturals are of several ranks (a run of ``suit``,
+    ``c`` of that suit) or of several suits (a set, ``c`` of its rank);
+    ``suits`` and ``ranks`` are its naturals' as bits. A cheap test before
+    the memo of ``joins_meld``, whose key hashes the meld: a run holds each
+    rank once (at most 13 cards) and, no ace among its naturals and ``c``
+    not one, a run that does not wrap spans its naturals' places (their
+    ranks) in its ``n + 1`` cards; a set holds ``set_max`` cards at most,
+    of different suits where the rules say so."""
+    if suit == _MIXED:  # a set
+        return n >= meld_rules.set_max or (meld_rules.set_distinct_suits and bool(suits >> c.suit & 1))
+    r = c.rank
+    if ranks >> r & 1:
+        return True
+    if meld_rules.wrap or r == 1 or ranks & 2:
+        return False
+    lo = min((ranks & -ranks).bit_length() - 1, r)
+    hi = max(ranks.bit_length() - 1, r)
+    return hi - lo + 1 > n + 1
 
 
 def _high_first(c: Card) -> tuple[bool, int]:

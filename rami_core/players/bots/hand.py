@@ -225,22 +225,45 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
     return False
 
 
-_REBUILD_WINDOWS: dict = {}
+_RUN_COVER: dict = {}
 
 
-def _windows_through(meld_rules, place: int) -> tuple[tuple[int, int], ...]:
-    """Every run window (bit mask, length) the rules allow that holds `place`:
+def _run_cover(meld_rules) -> tuple[tuple[tuple[int, int], ...], dict[tuple[int, int], int]]:
+    """Per meld rules: every run window the rules allow (bit mask, length),
     every length from run_min to 13, not only the shortest, because a
-    minimum of naturals may need a longer window than the gaps do."""
-    key = (meld_rules, place)
-    got = _REBUILD_WINDOWS.get(key)
+    minimum of naturals may need a longer window than the gaps do; and the
+    memo of :func:`_covered`."""
+    got = _RUN_COVER.get(meld_rules)
     if got is None:
         lo_b, hi_b = meld_rules.low_bound, meld_rules.high_bound
         out = []
-        for n in range(meld_rules.run_min, 14):
-            for lo in range(max(lo_b, place - n + 1), min(place, hi_b - n + 1) + 1):
+        for n in range(max(1, meld_rules.run_min), 14):
+            for lo in range(lo_b, hi_b - n + 2):
                 out.append((((1 << n) - 1) << lo, n))
-        got = _REBUILD_WINDOWS[key] = tuple(out)
+        if len(_RUN_COVER) >= 16:
+            _RUN_COVER.clear()
+        got = _RUN_COVER[meld_rules] = (tuple(out), {})
+    return got
+
+
+def _covered(meld_rules, places: int, jokers: int) -> int:
+    """The places (bits) some run window holds that the naturals at `places`
+    (a bit mask of one suit) and at most `jokers` jokers fill: a natural at
+    such a place is in a run of them. One answer for every place of the
+    suit, remembered by (places, jokers)."""
+    windows, known = _run_cover(meld_rules)
+    key = (places, jokers)
+    got = known.get(key)
+    if got is None:
+        min_nat = max(1, meld_rules.min_naturals)
+        got = 0
+        for w, length in windows:
+            k = (places & w).bit_count()
+            if k >= min_nat and length - k <= jokers:
+                got |= w
+        if len(known) >= 1 << 16:
+            known.clear()
+        known[key] = got
     return got
 
 
@@ -271,15 +294,18 @@ def rebuild_may_lay(
     min_nat = max(1, meld_rules.min_naturals)
     set_min, set_max = meld_rules.set_min, meld_rules.set_max
     distinct = meld_rules.set_distinct_suits
+    # the run places each suit's naturals and the jokers cover, read once per suit
+    cover: list[int | None] = [None, None, None, None]
     for r, s in tried:
         n = rank_suits[r].bit_count() if distinct else rank_count[r]
         n = min(n, set_max)
         if n >= min_nat and n + jokers >= set_min and set_min <= set_max:
             return True
-        places = suit_places[s]
-        for p in meld_rules.places_of(r):
-            if _run_through(meld_rules, places, p, jokers):
-                return True
+        c = cover[s]
+        if c is None:
+            c = cover[s] = _covered(meld_rules, suit_places[s], jokers)
+        if c & place_bits[r]:
+            return True
     return False
 
 
@@ -319,28 +345,6 @@ def _pool_of(table: Sequence[Card], meld_rules) -> tuple:
         if len(_POOLS) >= 64:
             _POOLS.clear()
         got = _POOLS[key] = (tuple(suit_places), tuple(rank_suits), tuple(rank_count), jokers)
-    return got
-
-
-_RUNS_THROUGH: dict[tuple, bool] = {}
-
-
-def _run_through(meld_rules, places: int, place: int, jokers: int) -> bool:
-    """Some run window holding `place` is filled by the naturals at `places`
-    (a bit mask of one suit) and at most `jokers` jokers."""
-    key = (meld_rules, places, place, jokers)
-    got = _RUNS_THROUGH.get(key)
-    if got is None:
-        min_nat = max(1, meld_rules.min_naturals)
-        got = False
-        for w, length in _windows_through(meld_rules, place):
-            k = (places & w).bit_count()
-            if k >= min_nat and length - k <= jokers:
-                got = True
-                break
-        if len(_RUNS_THROUGH) >= 1 << 16:
-            _RUNS_THROUGH.clear()
-        _RUNS_THROUGH[key] = got
     return got
 
 
