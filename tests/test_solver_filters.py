@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import pytest
+
 from rami_core.cards import JOKER_SUIT, Card
 from rami_core.cards.melds import MeldRules, joins_meld
 from rami_core.players.bots.candidates import _MIXED, _apart
 from rami_core.players.bots.hand import _add_cards, _meldable_tables, _pool_of, rebuild_may_lay
 from rami_core.profile.loader import load_profile
 from rami_core.profile.resolve import rules_for
-from rami_core.rl import packing
-from rami_core.rl.faces import FACES, JOKER_INDEX
 from rami_core.solver.whole_table import _live_hand
 
 
@@ -243,6 +243,10 @@ def test_mask_growth_predicates_match_the_candidates() -> None:
     """rl.mask._meld_growths asks `PackingBounds.fits` and `Candidate.holds`
     as integers (as_bits rooms, `Candidate.bits` and `body_bits`): the same
     answers on the candidates of seeded random voleur hands."""
+    pytest.importorskip("pettingzoo", reason="the [rl] extra is not installed (pip install -e '.[rl]')")
+    from rami_core.rl import packing
+    from rami_core.rl.faces import FACES, JOKER_INDEX
+
     rules = rules_for(load_profile("voleur"), 2)
     rng = random.Random(12062026)
     deck = [f for f in range(FACES) for _ in range(2 if f != JOKER_INDEX else 4)]
