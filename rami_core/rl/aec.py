@@ -246,7 +246,8 @@ class RamiEnv(AECEnv):
             self.draft.current,
         )
         if key != self._obs_key:
-            mask = self.legal_mask() if live else np.zeros(self.action_size, dtype=np.int8)
+            # (stored, never written into: observe hands out copies)
+            mask = self._legal_mask() if live else np.zeros(self.action_size, dtype=np.int8)
             if self._obs_key is not None and key[:5] == self._obs_key[:5]:
                 # Only the draft moved (an add or a close): its four fields are packed anew.
                 vector = self.observation_layout.repack(
@@ -272,14 +273,21 @@ class RamiEnv(AECEnv):
 
     def legal_mask(self) -> np.ndarray:
         """The mask of the seat to play, in this environment's action space."""
+        return self._legal_mask().copy()
+
+    def _legal_mask(self) -> np.ndarray:
+        """`legal_mask()` itself, not copied: for reading only (step, the
+        clock and observe ask it of every state; a copy each time was waste)."""
         if self.compact is not None:
-            return self.compact.plans(self.oracle, self.draft)[0].copy()
+            return self.compact.plans(self.oracle, self.draft)[0]
         # Asked by step, the clock and observe for one state: the draft's part is worked out once.
-        self.oracle._refresh()
-        key = (self.oracle._key, tuple(self.draft.closed), self.draft.current)
+        oracle = self.oracle
+        oracle._refresh()
+        draft = self.draft
+        key = (oracle._key, tuple(draft.closed), draft.current)
         if key != self._mask_key:
-            self._mask_key, self._mask = key, self.oracle.mask(self.draft)
-        return self._mask.copy()
+            self._mask_key, self._mask = key, oracle.mask(draft)
+        return self._mask
 
     def action_mask(self) -> np.ndarray:
         """The mask of the agent selected (what its observation carries)."""
@@ -311,7 +319,7 @@ class RamiEnv(AECEnv):
             self._was_dead_step(action)
             return
         index = int(action)
-        mask = self.legal_mask()
+        mask = self._legal_mask()
         if not 0 <= index < self.action_size or not mask[index]:
             raise ValueError(f"action {index} is not legal now (see the observation's action_mask)")
         self._cumulative_rewards[agent] = 0.0
@@ -366,7 +374,7 @@ class RamiEnv(AECEnv):
                 return
             if s.turn in self.external_seats:
                 return
-            stuck = self._substeps >= self.turn_substeps or not self.legal_mask().any()
+            stuck = self._substeps >= self.turn_substeps or not self._legal_mask().any()
             if not (stuck and self.oracle.timeout_accepted()):
                 return
             self._apply(A.Timeout(s.turn))

@@ -234,7 +234,9 @@ class TurnOracle:
 
     def mask(self, draft: Draft) -> np.ndarray:
         self._refresh()
-        m = self.engine_mask().copy()
+        if self._base is None:
+            self._base = self._engine_mask()
+        m = self._base.copy()
         if self.game.state.phase == LAY:
             self._draft_mask(draft, m)
         return m
@@ -310,16 +312,19 @@ class TurnOracle:
             return m
         legal = legal_moves(self.game, seat, self._lay_kinds)
         m[END_TURN] = legal.may("end_turn")
-        for a in legal.moves("discard"):
-            assert isinstance(a, A.Discard)
-            m[L.discard_index(face_index(a.card))] = 1
+        face_of = FACE_OF.__getitem__
+        discards = legal.moves("discard")
+        if discards:
+            at = L.discard
+            # one fancy-index write instead of an item write per card
+            m[[at + face_of(a.card) for a in discards if isinstance(a, A.Discard)]] = 1
         for a in legal.moves("layoff"):
             assert isinstance(a, A.LayOff)
             (it,) = a.items
             if it.as_ is not None:
                 m[L.joker_low_index(it.to)] = 1
             else:
-                m[L.lay_off_index(face_index(it.card), it.to)] = 1
+                m[L.lay_off_index(face_of(it.card), it.to)] = 1
         for a in legal.moves("swap"):
             assert isinstance(a, A.Swap)
             if len(a.cards) == 1:
@@ -329,20 +334,30 @@ class TurnOracle:
     def _draft_mask(self, draft: Draft, m: np.ndarray) -> None:
         L = self.layout
         s = self.game.state
-        pending = draft.faces()
+        empty = draft.empty
+        pending = None if empty else draft.faces()
         avail = self._hand - pending if pending else self._hand  # read only below
         grown = self._meld_growths(draft.closed, draft.current, avail)
         beyond = self._swaps_open() or self._rearrange_possible()
-        for f in avail:
-            # A face no lay can grow by is still reachable by a swap or a rebuild.
-            m[L.add_index(f)] = f in grown or (
-                beyond and self._reachable_beyond_melds(Draft(draft.closed, draft.current.add(f)))
-            )
+        # The add sub-steps are 0 in the engine's part: only those offered are
+        # written, in one fancy-index write (asked in the same order as before).
+        at = L.add
+        if beyond:
+            adds = [
+                at + f
+                for f in avail
+                # A face no lay can grow by is still reachable by a swap or a rebuild.
+                if f in grown or self._reachable_beyond_melds(Draft(draft.closed, draft.current.add(f)))
+            ]
+        else:
+            adds = [at + f for f in avail if f in grown]
+        if adds:
+            m[adds] = 1
         if avail[JOKER_INDEX]:
             m[ADD_JOKER_LOW] = self.reachable(Draft(draft.closed, draft.current.add(JOKER_INDEX, low=True)))
         if draft.current.size:
             m[CLOSE_GROUP] = self._meld_reachable([*draft.closed, draft.current], Group())
-        if not draft.empty:
+        if not empty:
             groups = draft.groups()
             m[COMMIT_MELD] = self._meld_ok(groups)
             if self._rearrange_possible():
@@ -678,10 +693,12 @@ READ_LIMIT = 500_000  # groups read kept per set of rules at most
 def forget_shared_memos() -> None:
     """Drop the process's shared memos (a benchmark's rows start cold, as a new process would)."""
     from rami_core.rl.draft import _WRITTEN
+    from rami_core.rl.packing import _RUN_NATURALS
     from rami_core.solver.best_opening import forget_candidate_pieces
 
     _MEMOS.clear()
     _WRITTEN.clear()
+    _RUN_NATURALS.clear()
     forget_candidate_pieces()
 
 

@@ -154,7 +154,9 @@ def candidates(
     suits = range(4) if touching is None else sorted({f // 13 for f in touching})
     ranks = range(13) if touching is None else sorted({f % 13 for f in touching})
     for suit in suits:  # runs: naturals of one suit, one per rank
-        naturals.update(_run_naturals([suit * 13 + r for r in range(13) if hand[suit * 13 + r]], jokers))
+        naturals.update(
+            _run_naturals_of(tuple(suit * 13 + r for r in range(13) if hand[suit * 13 + r]), jokers)
+        )
     for rank in ranks:  # sets: naturals of one rank, copies included
         pool = [su * 13 + rank for su in range(4) for _ in range(hand[su * 13 + rank])]
         top = min(len(pool), mr.set_max)
@@ -195,8 +197,8 @@ def candidates_after(
     more = frozenset(compress(range(FACES), map(gt, hand, before)))  # faces held more of (at C speed)
     if JOKER_INDEX in more:
         return candidates(hand, rules, known)  # a joker more: most groups are new
-    have_bits = as_bits(hand)
-    kept = [c for c in found if holds_bits(have_bits, c.bits)]
+    have_bits = as_bits(hand) | GUARD
+    kept = [c for c in found if (have_bits - c.bits) & GUARD == GUARD]  # holds_bits, inlined
     if not more:
         return kept
     have = {c.group for c in kept}
@@ -219,6 +221,23 @@ def _read(g: Group, rules: Rules, jokers: int) -> Candidate | None:
     order = (-points, g.low, g.body)
     body = dict(Counter(g.body))
     return Candidate(g, need, points, kinds, jokers, body, pairs_bits(need), order, pairs_bits(body.items()))
+
+
+# (a suit's naturals held, jokers) -> _run_naturals of them: a pure function,
+# asked again and again as hands change by a card a turn (read only).
+_RUN_NATURALS: dict[tuple[tuple[int, ...], int], set[tuple[int, ...]]] = {}
+_RUN_NATURALS_MAX = 100_000
+
+
+def _run_naturals_of(pool: tuple[int, ...], jokers: int) -> set[tuple[int, ...]]:
+    """`_run_naturals(pool, jokers)`, kept (do not write into the set returned)."""
+    key = (pool, jokers)
+    hit = _RUN_NATURALS.get(key)
+    if hit is None:
+        if len(_RUN_NATURALS) >= _RUN_NATURALS_MAX:
+            _RUN_NATURALS.clear()
+        hit = _RUN_NATURALS[key] = _run_naturals(list(pool), jokers)
+    return hit
 
 
 def _run_naturals(pool: list[int], jokers: int) -> set[tuple[int, ...]]:
