@@ -84,12 +84,18 @@ def _moved(before: GameState, after: GameState) -> list[dict[str, Any]]:
     # compared every old meld with every new one, recounting the new ones)
     new_faces = [Counter(c.face for c in m.cards) for m in after.table]
     new_left = [Counter(f) for f in new_faces]
+    # which new melds hold each face: an old meld is compared only with the
+    # new melds it shares a face with (the others share nothing with it)
+    holding: dict[tuple[int, int], list[int]] = {}
+    for j, nf in enumerate(new_faces):
+        for f in nf:
+            holding.setdefault(f, []).append(j)
     out: list[dict[str, Any]] = []
     for i, m in enumerate(before.table):
         faces = Counter(c.face for c in m.cards)
         if not new_left:
             break
-        home = max(range(len(after.table)), key=lambda j: _shared(faces, new_faces[j]))
+        home = _home(faces, new_faces, holding)
         kept = faces & new_faces[home]
         for card in m.cards:
             if kept[card.face]:
@@ -107,9 +113,19 @@ def _moved(before: GameState, after: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def _shared(a: Counter, b: Counter) -> int:
-    """How many cards two melds' face counts have in common."""
-    return sum(min(n, b[f]) for f, n in a.items() if f in b)
+def _home(faces: Counter, new_faces: list[Counter], holding: dict[tuple[int, int], list[int]]) -> int:
+    """The new meld sharing most cards with an old meld's `faces` (the first
+    of those, the first new meld if none shares one): `max` over every new
+    meld of the cards the two have in common, counted only for the new melds
+    `holding` one of its faces."""
+    shared: dict[int, int] = {}
+    for f, n in faces.items():
+        for j in holding.get(f, ()):
+            shared[j] = shared.get(j, 0) + min(n, new_faces[j][f])
+    best = max(shared.values(), default=0)
+    if not best:
+        return 0
+    return min(j for j, v in shared.items() if v == best)
 
 
 def events_for(

@@ -78,7 +78,9 @@ class GameState:
         """A copy sharing only immutable parts (cards, table melds): the turn
         machine's working copy, so it is written out field by field for speed."""
         new = GameState.__new__(GameState)
-        new.__dict__.update(self.fields_copy())
+        # the copied dict becomes the new state's (updating a new instance's
+        # empty dict with it cost as much again as the copy itself)
+        new.__dict__ = self.fields_copy()
         return new
 
     def fields_copy(self) -> dict[str, Any]:

@@ -61,20 +61,27 @@ def set_departures(before: Sequence[Reading], after: Sequence[Reading]) -> list[
     out: list[SetDeparture] = []
     if not any(old.kind == SET and old.jokers for old in before):
         return out  # most lays: no set holds a joker, nothing to follow
-    after_faces = [_faces(r.cards) for r in after]
-    after_jokers = [r.jokers for r in after]
+    # Only the sets of `after` are compared with the old sets: their faces are
+    # counted once, the first time a set of their rank is looked for (most
+    # melds of the new table are runs, or sets of another rank).
+    after_faces: dict[int, Counter[tuple[int, int]]] = {}
     for i, old in enumerate(before):
         if old.kind != SET or old.jokers == 0:
             continue
         naturals = _faces(old.cards)
         best: tuple[int, int] | None = None
         cont: Reading | None = None
-        for j, faces in enumerate(after_faces):
-            if after[j].kind != SET or after[j].rank != old.rank:
+        for j, r in enumerate(after):
+            if r.kind != SET or r.rank != old.rank:
                 continue
+            faces = after_faces.get(j)
+            if faces is None:
+                faces = after_faces[j] = _faces(r.cards)
             shared = sum((naturals & faces).values())
-            if shared and (best is None or (shared, after_jokers[j]) > best):
-                best, cont = (shared, after_jokers[j]), after[j]
+            if shared:
+                jokers = r.jokers
+                if best is None or (shared, jokers) > best:
+                    best, cont = (shared, jokers), r
         if cont is None:  # broken up: no set of its rank holds its naturals
             left, naturals_after, cards_after = old.jokers, 0, 0
         else:
