@@ -75,8 +75,10 @@ def env(
     `terminate_illegal` is the older spelling (True: "terminate", False:
     "raise"). `options`: episode, reward, normalize, max_turns, render_mode,
     actions, groups, scaled, turn_substeps (see RamiEnv). The wrapper passes
-    attributes through: `env.layout`, `env.game`, `env.unwrapped`."""
-    from pettingzoo.utils import wrappers
+    attributes through: `env.layout`, `env.game`, `env.unwrapped` (the three
+    are PettingZoo's, subclassed in rl.wrappers only to read the attributes
+    a step reads without the `__getattr__` fallback)."""
+    from rami_core.rl import wrappers
 
     if terminate_illegal is not None:
         illegal = "terminate" if terminate_illegal else "raise"

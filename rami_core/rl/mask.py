@@ -68,6 +68,7 @@ from rami_core.rl.packing import (
     GUARD,
     WIDTH,
     BoundsMemo,
+    ByNaturals,
     Candidate,
     PackingBounds,
     as_bits,
@@ -94,7 +95,7 @@ class TurnOracle:
         # Groups read, and packing bounds, under this game's meld rules and
         # card values: shared by every game of the process under the same
         # ones (pure functions of them: a new episode starts with them known).
-        self._read, self._memo = _shared_memos(game.rules)
+        self._read, self._memo, self._by_naturals = _shared_memos(game.rules)
         # The kinds the profile's switches let through: the others are
         # refused in every state, so they are never asked.
         self._lay_kinds = switched_on(game.rules, ("layoff", "swap", "discard", "end_turn"))
@@ -399,9 +400,13 @@ class TurnOracle:
             seat = self.game.state.turn
             last = self._last_cands.get(seat)
             if last is None:
-                self._cands = candidates(self._counts, self.game.rules, self._read)
+                self._cands = candidates(
+                    self._counts, self.game.rules, self._read, by_naturals=self._by_naturals
+                )
             else:
-                self._cands = candidates_after(*last, self._counts, self.game.rules, self._read)
+                self._cands = candidates_after(
+                    *last, self._counts, self.game.rules, self._read, by_naturals=self._by_naturals
+                )
             self._last_cands[seat] = (self._counts, self._cands)
             self._index = {c.group: i for i, c in enumerate(self._cands)}
             self._bounds = PackingBounds(self._cands, self._memo)
@@ -684,8 +689,9 @@ class TurnOracle:
         return witness
 
 
-# (meld rules, card values) -> (groups read, packing bounds): see TurnOracle.
-_MEMOS: dict[tuple, tuple[dict[Group, Candidate | None], BoundsMemo]] = {}
+# (meld rules, card values) -> (groups read, packing bounds, the groups read
+# per naturals and jokers): see TurnOracle.
+_MEMOS: dict[tuple, tuple[dict[Group, Candidate | None], BoundsMemo, ByNaturals]] = {}
 _MEMO_KEYS = 16  # sets of rules kept at most
 READ_LIMIT = 500_000  # groups read kept per set of rules at most
 
@@ -702,17 +708,20 @@ def forget_shared_memos() -> None:
     forget_candidate_pieces()
 
 
-def _shared_memos(rules) -> tuple[dict[Group, Candidate | None], BoundsMemo]:
+def _shared_memos(rules) -> tuple[dict[Group, Candidate | None], BoundsMemo, ByNaturals]:
     """The memos of `rules`' meld rules and card values (what a group's
-    reading and a packing's points depend on, and nothing else)."""
+    reading and a packing's points depend on, and nothing else). The groups
+    read and their index by naturals are cleared together (the index holds
+    only groups read)."""
     key = (rules.melds, tuple(sorted(rules.score_args.items())))
     hit = _MEMOS.get(key)
     if hit is None:
         if len(_MEMOS) >= _MEMO_KEYS:
             _MEMOS.clear()
-        hit = _MEMOS[key] = ({}, BoundsMemo())
+        hit = _MEMOS[key] = ({}, BoundsMemo(), {})
     if len(hit[0]) > READ_LIMIT:
         hit[0].clear()
+        hit[2].clear()
     return hit
 
 

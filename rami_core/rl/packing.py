@@ -129,11 +129,17 @@ class Candidate:
         return all(mine.get(f, 0) >= k for f, k in body.items())
 
 
+# (naturals, jokers) -> the candidates of those naturals with 0..jokers jokers,
+# in `candidates`' order: a memo over `known`, kept and cleared with it.
+ByNaturals = dict[tuple[tuple[int, ...], int], tuple[Candidate, ...]]
+
+
 def candidates(
     hand: Counts,
     rules: Rules,
     known: dict[Group, Candidate | None] | None = None,
     touching: frozenset[int] | None = None,
+    by_naturals: ByNaturals | None = None,
 ) -> list[Candidate]:
     """Every group of the hand's faces that the meld reader reads as a meld,
     most points first. Complete: a meld's naturals share a suit (a run, one
@@ -141,9 +147,15 @@ def candidates(
     in every number the hand holds and the rules allow, written low or not.
     `known`: groups already read under these rules (a game's hands share
     most of them from one state to the next), filled in as groups are read.
-    `touching`: only the groups holding one of these natural faces."""
+    `touching`: only the groups holding one of these natural faces.
+    `by_naturals`: what `known` gave for a tuple of naturals and a number
+    of jokers, kept with it (cleared whenever `known` is: every group of an
+    entry is in `known`), so that a tuple seen again is one lookup, with no
+    Group built per joker split."""
     if known is None:
         known = {}
+    if by_naturals is None:
+        by_naturals = {}
     mr = rules.melds
     jokers = hand[JOKER_INDEX]
     if mr.max_jokers is not None:
@@ -164,23 +176,35 @@ def candidates(
             naturals.update(combinations(pool, size))
     if touching is not None:
         naturals = {nat for nat in naturals if not touching.isdisjoint(nat)}
-    seen: set[Group] = set()
     out: list[Candidate] = []
     for nat in naturals:
-        for j in range(jokers + 1):
-            for low in range(j + 1) if j else (0,):
-                g = Group(low, tuple(sorted(nat + (JOKER_INDEX,) * (j - low))))
-                if g in seen or not g.size:
-                    continue
-                seen.add(g)
-                if g in known:
-                    c = known[g]
-                else:
-                    c = known[g] = _read(g, rules, j)
-                if c is not None:
-                    out.append(c)
+        hit = by_naturals.get((nat, jokers))
+        if hit is None:
+            hit = by_naturals[nat, jokers] = _read_naturals(nat, jokers, rules, known)
+        out.extend(hit)
     out.sort(key=_ORDER)
     return out
+
+
+def _read_naturals(
+    nat: tuple[int, ...], jokers: int, rules: Rules, known: dict[Group, Candidate | None]
+) -> tuple[Candidate, ...]:
+    """The candidates of the naturals `nat` (sorted, no joker) with 0 to
+    `jokers` jokers, each split low or not, read through `known` (filling it).
+    Every split is a distinct group (the body is `nat` then the jokers not low)."""
+    found: list[Candidate] = []
+    for j in range(jokers + 1):
+        for low in range(j + 1) if j else (0,):
+            g = Group(low, tuple(sorted(nat + (JOKER_INDEX,) * (j - low))))
+            if not g.size:
+                continue
+            if g in known:
+                c = known[g]
+            else:
+                c = known[g] = _read(g, rules, j)
+            if c is not None:
+                found.append(c)
+    return tuple(found)
 
 
 def candidates_after(
@@ -189,6 +213,7 @@ def candidates_after(
     hand: Counts,
     rules: Rules,
     known: dict[Group, Candidate | None] | None = None,
+    by_naturals: ByNaturals | None = None,
 ) -> list[Candidate]:
     """`candidates(hand, rules)`, from `found = candidates(before, rules)`:
     the groups of `before` that `hand` still holds, and those holding a face
@@ -196,13 +221,14 @@ def candidates_after(
     changed by a card or two (a seat's hand from one turn to the next)."""
     more = frozenset(compress(range(FACES), map(gt, hand, before)))  # faces held more of (at C speed)
     if JOKER_INDEX in more:
-        return candidates(hand, rules, known)  # a joker more: most groups are new
+        return candidates(hand, rules, known, by_naturals=by_naturals)  # a joker more: most groups are new
     have_bits = as_bits(hand) | GUARD
     kept = [c for c in found if (have_bits - c.bits) & GUARD == GUARD]  # holds_bits, inlined
     if not more:
         return kept
     have = {c.group for c in kept}
-    out = kept + [c for c in candidates(hand, rules, known, touching=more) if c.group not in have]
+    new = candidates(hand, rules, known, touching=more, by_naturals=by_naturals)
+    out = kept + [c for c in new if c.group not in have]
     out.sort(key=_ORDER)
     return out
 
