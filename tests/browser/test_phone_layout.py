@@ -219,8 +219,13 @@ def _centre(box: dict) -> tuple[float, float]:
 
 
 def _rami51_in_lay(page, srv, links, lang: str) -> None:
+    """The seat's page in its lay phase, with the table and the hand drawn:
+    the lay phase's buttons may show before the view's melds and cards are
+    (under CI's load a test once looked for table meld 3 too early)."""
     page.goto(f"{srv.url}{links[0]}&lang={lang}")
     page.wait_for_selector("#b-stage:not([hidden])")
+    page.wait_for_selector('#melds .meld[data-meld="3"]')
+    page.wait_for_selector("#hand .card")
 
 
 def _check_rami51(browser, srv, size: str, lang: str) -> None:
