@@ -235,9 +235,7 @@ class TurnOracle:
 
     def mask(self, draft: Draft) -> np.ndarray:
         self._refresh()
-        if self._base is None:
-            self._base = self._engine_mask()
-        m = self._base.copy()
+        m = self._engine_part().copy()
         if self.game.state.phase == LAY:
             self._draft_mask(draft, m)
         return m
@@ -246,6 +244,10 @@ class TurnOracle:
         """Sub-steps that are whole engine actions and do not depend on the
         draft (cached per state; do not write into it)."""
         self._refresh()
+        return self._engine_part()
+
+    def _engine_part(self) -> np.ndarray:
+        """`engine_mask` once the state is refreshed (`mask` refreshes it itself)."""
         if self._base is None:
             self._base = self._engine_mask()
         return self._base

@@ -33,6 +33,7 @@ from rami_core.cards.melds import RUN, SET, read_meld
 from rami_core.profile.rules import OpeningNeed, Rules
 from rami_core.rl.draft import Group
 from rami_core.rl.faces import FACES, JOKER_INDEX
+from rami_core.solver.sweep import pure_asked  # RAMI_PURE, read as the solver reads it
 
 # Kinds a packing holds, as bits.
 PURE = 1
@@ -63,8 +64,6 @@ def compiled_packing() -> Any:
     """The C module of `PackingBounds._best_of` (``_packingc``), or None: not
     built on this machine (no compiler at install time), or ``RAMI_PURE=1``
     in the environment (the Python dynamic program everywhere)."""
-    from rami_core.solver.sweep import pure_asked  # RAMI_PURE, read as the solver reads it
-
     if pure_asked():
         return None
     try:

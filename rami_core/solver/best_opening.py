@@ -107,17 +107,17 @@ def _meld_candidates_with_points(
     if entry is None:
         if len(_PIECES) >= _PIECES_RULES_MAX:
             _PIECES.clear()
-        entry = _PIECES[rules] = (rules, {}, {})
-    memo = entry[1]
+        entry = _PIECES[rules] = ({}, {})
+    memo, by_score = entry
     if len(memo) >= _PIECES_MAX:
         memo.clear()
     reads = wins = None
     if score_key is not None:
-        got = entry[2].get(score_key)
+        got = by_score.get(score_key)
         if got is None or len(got[0]) >= _READS_MAX or len(got[1]) >= _READS_MAX:
-            if len(entry[2]) >= _PIECES_RULES_MAX:
-                entry[2].clear()
-            got = entry[2][score_key] = ({}, {})
+            if len(by_score) >= _PIECES_RULES_MAX:
+                by_score.clear()
+            got = by_score[score_key] = ({}, {})
         reads, wins = got
     out: list[tuple[list[Card], Reading, int]] = []
     # Candidates of different pieces share a multiset only when each holds
@@ -196,7 +196,7 @@ def _meld_candidates_with_points(
 # the pieces of :func:`_meld_candidates_with_points` per meld rules, by their
 # value (hashed once a call): every game builds its own MeldRules, equal to
 # the last game's, and its hands find the pieces the earlier games left
-_PIECES: dict[MeldRules, tuple[MeldRules, dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
+_PIECES: dict[MeldRules, tuple[dict[tuple, tuple], dict[tuple, tuple[dict, dict]]]] = {}
 # Bounded for a process that meets many profiles (a table server's pasted
 # house files): at most two meld rules and two scorings each are kept, about
 # 35 MB in all at worst; a process playing one profile (a simulation, a
@@ -265,17 +265,14 @@ def _consider(
     cards at those places."""
     if reads is None:
         cards = [src[i] for i in idx]
-        reading = read_meld(cards, rules)
-        if reading is None:
-            return
-        pts = meld_points(reading, **score)
-        pure = reading.pure
-        key = tuple(sorted(cards))
         # the cards may repeat a value: a reading's card found by its value
         # is then one of equal value, the reading rebuilt equal
-        at = {c: j for j, c in enumerate(cards)}
-        face = (reading.kind, reading.stands, reading.start, reading.suit, reading.rank)
-        got: tuple = (idx, face, pts, pure, tuple([at[c] for c in reading.cards]))
+        read = _read_faces(cards, rules, score)
+        if read is _NO_READING:
+            return
+        face, perm, pts, pure = read
+        key = tuple(sorted(cards))
+        got: tuple = (idx, face, pts, pure, perm)
     else:
         hit = reads.get(pat)
         if hit is None:
