@@ -72,8 +72,10 @@ class Card(NamedTuple):
 
     @property
     def face_card(self) -> Card:
-        """This card as actions name it: the same face, copy 0."""
-        return Card(self.rank, self.suit, 0)
+        """This card as actions name it: the same face, copy 0 (one shared
+        tuple per card met, not a new one per question: the turn loop asks it
+        of every card of a hand, state after state)."""
+        return FACE_CARD_OF[self]
 
     def __str__(self) -> str:
         return format_card(self)
@@ -83,6 +85,21 @@ class Card(NamedTuple):
 
 
 JOKER = Card(JOKER_RANK, JOKER_SUIT, 0)
+
+
+class _FaceCardOf(dict):
+    """Card -> the same face as copy 0, filled as cards are met. Bounded: the
+    cards of every deck a profile may hold fit many times over, and a card
+    met beyond the bound is answered without being remembered."""
+
+    def __missing__(self, card: Card) -> Card:
+        out = Card(card.rank, card.suit, 0)
+        if len(self) < 4096:
+            self[card] = out
+        return out
+
+
+FACE_CARD_OF: dict[Card, Card] = _FaceCardOf()
 
 
 def rank_name(rank: int, lang: str = "en") -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import product
 
 from rami_core.cards import Card, format_card
+from rami_core.cards.bits import FACE_OF, join_mask
 from rami_core.words.refusals import Reason
 
 RUN = "run"
@@ -545,6 +546,31 @@ def might_join(cards: Sequence[Card], c: Card) -> bool:
         if not (same_suit or same_rank):
             return False
     return True
+
+
+# A meld reading's join mask, found by identity: a table meld stays
+# unchanged for many turns while every hand face is asked of it (each entry
+# keeps its reading, so an id is never reused while it is remembered; bounded).
+_JOINABLE: dict[int, tuple[Reading, int]] = {}
+_JOINABLE_MAX = 4096
+
+
+def joinable_faces(r: Reading) -> int:
+    """The faces `might_join` lets through for this meld, as a bit mask of
+    face indices (`cards.bits.join_mask`), remembered per reading."""
+    hit = _JOINABLE.get(id(r))
+    if hit is not None and hit[0] is r:
+        return hit[1]
+    if len(_JOINABLE) >= _JOINABLE_MAX:
+        _JOINABLE.clear()
+    mask = join_mask(r.cards)
+    _JOINABLE[id(r)] = (r, mask)
+    return mask
+
+
+def might_join_reading(r: Reading, c: Card) -> bool:
+    """`might_join(r.cards, c)`, one bit of the reading's remembered mask."""
+    return bool(joinable_faces(r) >> FACE_OF[c] & 1)
 
 
 # the answers per meld rules, found by identity (hashing the frozen rules at

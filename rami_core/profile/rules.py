@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rami_core.cards import Card, card_points
-from rami_core.cards.melds import MeldRules, Reading, joins_meld, lay_off_positional, meld_points, might_join
+from rami_core.cards.melds import (
+    MeldRules,
+    Reading,
+    joins_meld,
+    lay_off_positional,
+    meld_points,
+    might_join_reading,
+)
 from rami_core.profile.model import (
     EmptyStock,
     FirstPlayer,
@@ -333,7 +340,7 @@ class Rules:
         """`card` alone could be laid off on this table meld, as the engine
         would judge the lay off (jokers kept in place unless the table may be
         rearranged). House rules are not asked: this is about the meld."""
-        if not might_join(meld.cards, card):
+        if not might_join_reading(meld, card):
             return False
         if self.positional_jokers:
             nat, jok = ([], [(card, None)]) if card.is_joker else ([card], [])

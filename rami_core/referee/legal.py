@@ -29,12 +29,14 @@ applied to the candidates the solver proposes, not to every packing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rami_core.cards import Card
-from rami_core.cards.melds import RUN, rank_at
+from rami_core.cards.bits import FACE_OF, faces_in_order
+from rami_core.cards.melds import RUN, joinable_faces, rank_at
 from rami_core.game import actions as A
 from rami_core.game.state import GameState
 from rami_core.profile.rules import OpeningNeed, Rules
@@ -315,7 +317,7 @@ def _bounds(rules: Rules, s: GameState, seat: int) -> Bounds:
 
 def _faces(cards: list[Card]) -> list[Card]:
     """The hand's faces (copy 0), each once, in the order held."""
-    return list(dict.fromkeys(c.face_card for c in cards))
+    return faces_in_order(cards)
 
 
 def _draw_stock(rules: Rules, s: GameState, seat: int) -> Offer:
@@ -397,13 +399,16 @@ def _layoff(rules: Rules, s: GameState, seat: int) -> Offer:
 def lay_off_candidates(rules: Rules, s: GameState, seat: int) -> Iterator[A.LayOff]:
     """One-card lay offs worth asking the engine: each face of the hand on
     each table meld it could join (``Rules.could_join``: a card that cannot
-    join is refused whatever else holds); a joker also at the low end of a run."""
+    join is refused whatever else holds); a joker also at the low end of a run.
+    Each meld's faces that might join are one bit mask (`joinable_faces`), so the
+    meld readers are asked only of the faces in it."""
+    table = [(k, tm.reading, joinable_faces(tm.reading)) for k, tm in enumerate(s.table)]
     for card in _faces(s.hands[seat]):
-        for k, tm in enumerate(s.table):
-            if rules.could_join(tm.reading, card):
+        bit = 1 << FACE_OF[card]
+        for k, r, joins in table:
+            if joins & bit and rules.could_join(r, card):
                 yield A.LayOff(seat, (A.LayOffItem(card, k),))
-            if card.is_joker and tm.reading.kind == RUN:
-                r = tm.reading
+            if card.is_joker and r.kind == RUN:
                 below = Card(rank_at(r.start - 1), r.suit, 0)
                 yield A.LayOff(seat, (A.LayOffItem(card, k, below),))
 
@@ -426,12 +431,13 @@ def swap_candidates(s: GameState, seat: int) -> Iterator[A.Swap]:
     """Swaps worth asking the engine: each natural face of the hand for each
     table meld holding a joker, and two naturals of one rank (a three-card
     set's joker is freed by both missing cards)."""
-    naturals = [c for c in _faces(s.hands[seat]) if not c.is_joker]
-    held = {c.face: sum(1 for x in s.hands[seat] if x.face == c.face) for c in naturals}
+    hand = s.hands[seat]
+    naturals = [c for c in _faces(hand) if not c.is_joker]
+    held = Counter(map(FACE_OF.__getitem__, hand))
     givens: list[tuple[Card, ...]] = [(c,) for c in naturals]
     for i, a in enumerate(naturals):
         for b in naturals[i:]:
-            if a.rank == b.rank and (a != b or held[a.face] > 1):
+            if a.rank == b.rank and (a != b or held[FACE_OF[a]] > 1):
                 givens.append((a, b))
     for k, tm in enumerate(s.table):
         if tm.reading.jokers:

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 
 from rami_core.cards import JOKER, JOKER_SUIT, Card
-from rami_core.cards.melds import might_join
+from rami_core.cards.melds import might_join_reading
 from rami_core.game.state import GameState
 from rami_core.profile.rules import Rules
 
@@ -219,7 +219,7 @@ def fits_table(c: Card, s: GameState, rules: Rules) -> bool:
     rules): the same melds and hand cards are asked about every turn."""
     melds, positional = rules.melds, rules.positional_jokers
     for m in s.table:
-        if not might_join(m.cards, c):  # cheaper than the memo's key
+        if not might_join_reading(m.reading, c):  # cheaper than the memo's key
             continue
         key = (melds, positional, m.reading, c)
         hit = _JOINS.get(key)
