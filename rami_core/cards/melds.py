@@ -80,17 +80,15 @@ def run_windows(meld_rules: MeldRules, length: int, *, straight: bool = False) -
     """The windows of `length` places a run may occupy, each as a bit mask
     (bit p for place p, places numbered as above), lowest start first.
 
-    The bots' and the solver's filters ask which places of a suit a run
-    could cover: as masks, a window against a suit's places is one AND and
-    one popcount. Where the rules wrap, the windows are every one within
-    places 1 to 27 (the ranks twice round and one place more), for a
-    suit's places read with their copies 13 and 26 places on, so that a
-    window turning the corner is found whole; `straight` asks for the
-    windows from `low_bound` to `high_bound` even then, for the filters a
-    wrapping profile never reaches (their callers answer it first). One
-    place list for all three filters, so that they cannot disagree on
-    where a run may lie. Remembered: the filters ask per question, and the
-    tuple is shared."""
+    The bots' and the solver's filters read a suit's places against each
+    window with one AND and one popcount; they take the windows from here
+    so that they cannot disagree on where a run may lie. Where the rules
+    wrap, every window within places 1 to 27: the bots read a suit's places
+    with their copies 13 and 26 places on, where a run turning the corner
+    lies whole. `straight` asks for the windows from `low_bound` to
+    `high_bound` even then, for the filters whose callers answer a wrapping
+    profile before asking. Remembered (bounded): the solver's filter asks
+    at every suit it has not seen."""
     key = (meld_rules, length, straight)
     got = _RUN_WINDOWS.get(key)
     if got is None:

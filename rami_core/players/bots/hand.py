@@ -104,8 +104,8 @@ _MELDABLE_TABLES: dict = {}
 
 def _meldable_tables(meld_rules):
     """Per meld rules: each rank's run places as a bit mask, the windows of
-    run_min places (`melds.run_windows`: a longer run holds one, so the
-    shortest find every meldable face), and the memo of runs per suit."""
+    run_min places (`melds.run_windows`, where the solver's filters find
+    theirs), and the memo of runs per suit."""
     t = _MELDABLE_TABLES.get(meld_rules)
     if t is None:
         place_bits = [0] * 14
