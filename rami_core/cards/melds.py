@@ -73,6 +73,37 @@ class MeldRules:
         return self.low_bound <= lo and hi <= self.high_bound and hi - lo + 1 <= 13
 
 
+# (rules, length, straight) -> the windows' masks; a handful of rules per process, bounded all the same
+_RUN_WINDOWS: dict[tuple[MeldRules, int, bool], tuple[int, ...]] = {}
+
+
+def run_windows(meld_rules: MeldRules, length: int, *, straight: bool = False) -> tuple[int, ...]:
+    """The windows of `length` places a run may occupy, each as a bit mask
+    (bit p for place p, places numbered as above), lowest start first.
+
+    The bots' and the solver's filters read a suit's places against each
+    window with one AND and one popcount; they take the windows from here
+    so that they cannot disagree on where a run may lie. Where the rules
+    wrap, every window within places 1 to 27: the bots read a suit's places
+    with their copies 13 and 26 places on, where a run turning the corner
+    lies whole. `straight` asks for the windows from `low_bound` to
+    `high_bound` even then, for the filters whose callers answer a wrapping
+    profile before asking. Remembered (bounded): the solver's filter asks
+    at every suit it has not seen."""
+    key = (meld_rules, length, straight)
+    got = _RUN_WINDOWS.get(key)
+    if got is None:
+        if meld_rules.wrap and not straight:
+            lo_b, hi_b = 1, 27
+        else:
+            lo_b, hi_b = meld_rules.low_bound, meld_rules.high_bound
+        window = (1 << length) - 1
+        if len(_RUN_WINDOWS) >= 256:
+            _RUN_WINDOWS.clear()
+        got = _RUN_WINDOWS[key] = tuple(window << lo for lo in range(lo_b, hi_b - length + 2))
+    return got
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """A valid meld with its places. For a run, `cards` are in place order from

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import cast
 
 from rami_core.cards import JOKER_SUIT, Card
-from rami_core.cards.melds import MeldRules, read_meld
+from rami_core.cards.melds import MeldRules, read_meld, run_windows
 
 # HiGHS (highspy and scipy.sparse, about half a second of CPU) is loaded with the solver, not by
 # the first solve that asks the LP: a player's first hint on a hard table paid
@@ -272,20 +272,21 @@ def _fitting(
 def _run_fitting(row: int, jmax: int, rules: MeldRules) -> int:
     """The ranks (bit r) of one suit whose face lies in a run window of
     run_min places (an ace at either of its places) that the suit's faces
-    present (``row``) and ``jmax`` jokers fill."""
-    lo_b, hi_b, L = rules.low_bound, rules.high_bound, rules.run_min
+    present (``row``) and ``jmax`` jokers fill. Straight windows
+    (`melds.run_windows`): a wrapping profile keeps its hand whole before
+    asking (:func:`_live_hand`)."""
+    L = rules.run_min
     if L <= 0:
         return 0
     min_nat = rules.min_naturals
-    window = (1 << L) - 1
     if row & 2:
         row |= 1 << 14
     # the places covered by a window the naturals and jokers fill
     covered = 0
-    for lo in range(lo_b, hi_b - L + 2):
-        nat = (row >> lo & window).bit_count()
+    for w in run_windows(rules, L, straight=True):
+        nat = (row & w).bit_count()
         if L - nat <= jmax and nat >= min_nat:
-            covered |= window << lo
+            covered |= w
     fit = covered & 0x3FFC
     if covered & ((2 if rules.ace_low else 0) | (1 << 14 if rules.ace_high else 0)):
         fit |= 2

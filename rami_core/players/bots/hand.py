@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 
 from rami_core.cards import JOKER, JOKER_SUIT, Card
-from rami_core.cards.melds import might_join_reading
+from rami_core.cards.melds import might_join_reading, run_windows
 from rami_core.game.state import GameState
 from rami_core.profile.rules import Rules
 
@@ -103,16 +103,16 @@ _MELDABLE_TABLES: dict = {}
 
 
 def _meldable_tables(meld_rules):
-    """Per meld rules: each rank's run places as a bit mask, and every run window's mask."""
+    """Per meld rules: each rank's run places as a bit mask, the windows of
+    run_min places (`melds.run_windows`, where the solver's filters find
+    theirs), and the memo of runs per suit."""
     t = _MELDABLE_TABLES.get(meld_rules)
     if t is None:
         place_bits = [0] * 14
         for r in range(1, 14):
             for p in meld_rules.places_of(r):
                 place_bits[r] |= 1 << p
-        L = meld_rules.run_min
-        lo_b, hi_b = (1, 27) if meld_rules.wrap else (meld_rules.low_bound, meld_rules.high_bound)
-        windows = tuple(((1 << L) - 1) << lo for lo in range(lo_b, hi_b - L + 2))
+        windows = run_windows(meld_rules, meld_rules.run_min)
         t = _MELDABLE_TABLES[meld_rules] = (place_bits, windows, {})
     return t
 
@@ -239,14 +239,15 @@ def _run_cover(meld_rules) -> tuple[tuple[tuple[int, int], ...], dict[tuple[int,
     """Per meld rules: every run window the rules allow (bit mask, length),
     every length from run_min to 13, not only the shortest, because a
     minimum of naturals may need a longer window than the gaps do; and the
-    memo of :func:`_covered`."""
+    memo of :func:`_covered`. Straight windows (`melds.run_windows`): its
+    one caller answers a wrapping profile before asking."""
     got = _RUN_COVER.get(meld_rules)
     if got is None:
-        lo_b, hi_b = meld_rules.low_bound, meld_rules.high_bound
-        out = []
-        for n in range(max(1, meld_rules.run_min), 14):
-            for lo in range(lo_b, hi_b - n + 2):
-                out.append((((1 << n) - 1) << lo, n))
+        out = [
+            (w, n)
+            for n in range(max(1, meld_rules.run_min), 14)
+            for w in run_windows(meld_rules, n, straight=True)
+        ]
         if len(_RUN_COVER) >= 16:
             _RUN_COVER.clear()
         got = _RUN_COVER[meld_rules] = (tuple(out), {})
