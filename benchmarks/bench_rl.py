@@ -30,6 +30,9 @@ removed upstream, PettingZoo issue 1383), so the row never ran beside rami;
 OpenSpiel's is the peer.
 
 `--time-limit` stops an environment early and reports its rate so far.
+`--warm N` first plays N untimed sub-steps of other deals in each row, the
+process's memos kept: the rate a long training run sees (its memos of
+groups read and packing bounds full), beside a fresh process's.
 `--digest N` prints, per preset and bundled house file, a digest of N
 random masked sub-steps (full, compact and scaled spaces): the masks,
 observations, rewards, terminations, truncations and infos, byte for byte;
@@ -57,6 +60,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 
 PRESETS = ("classic", "rami51", "rami71", "simple", "kaluki", "voleur")
+WARM_SEED = 10_000  # --warm's deals: seeds this far from the timed ones
 
 
 def run(env, steps: int, seed: int, time_limit: float, observe: bool = True) -> tuple[float, int, int, float]:
@@ -115,11 +119,15 @@ def rami_rows(
     per: dict[str, int] | None = None,
     presets: tuple[str, ...] = PRESETS,
     spaces: tuple[str, ...] = ("full", "compact"),
+    warm: int = 0,
 ) -> list[tuple[str, float, int, int, float]]:
     """Each preset, each action space, with the observation and without.
     `per`: steps for some presets instead of `steps` (the same sub-steps
     before and after a change: a round's late steps, with larger hands, cost
-    more, so runs cut by the clock at different points are not comparable)."""
+    more, so runs cut by the clock at different points are not comparable).
+    `warm`: that many untimed sub-steps first, on other deals (seed + WARM_SEED),
+    the process's memos kept: the rate of a long training run, whose memos
+    of groups read and packing bounds are full, rather than a fresh process's."""
     from rami_core import rl
 
     rows = []
@@ -131,11 +139,15 @@ def rami_rows(
                 forget = getattr(module, "forget_shared_memos", None)
                 if forget is not None:
                     forget()  # each row starts cold: the later rows play the first row's deals again
+                if warm:  # other deals, so that the timed one's hands are not already known
+                    other = rl.env(name, players=2, seed=seed + WARM_SEED, actions=actions, illegal="raise")
+                    run(other, warm, seed + WARM_SEED, 10**9, observe)
                 env = rl.env(name, players=2, seed=seed, actions=actions, illegal="raise")
                 if not observe and not hasattr(env.unwrapped, "legal_mask"):
                     continue  # an older tree (--before) without it
                 n = (per or {}).get(name, steps)
                 how = "observation + mask" if observe else "mask only"
+                how += f", warm {warm}" if warm else ""
                 rows.append((f"rami {name} {actions}, {how}", *run(env, n, seed, time_limit, observe)))
     return rows
 
@@ -228,6 +240,13 @@ def main() -> None:
         "--digest", type=int, metavar="N", help="instead: digests of N random masked sub-steps per file"
     )
     ap.add_argument("--digest-voleur", type=int, default=800, help="sub-steps of the voleur files' digests")
+    ap.add_argument(
+        "--warm",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N untimed sub-steps of other deals before each rami row, memos kept (a long run's rate)",
+    )
     ap.add_argument("--rows-json", action="store_true", help=argparse.SUPPRESS)  # the --before subprocess
     args = ap.parse_args()
     if args.digest:
@@ -271,7 +290,7 @@ def main() -> None:
     presets = tuple(p for p in args.presets.split(",") if p)
     spaces = tuple(p for p in args.spaces.split(",") if p)
     if args.rows_json:
-        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit, per, presets, spaces)))
+        print(json.dumps(rami_rows(args.steps, args.seed, args.time_limit, per, presets, spaces, args.warm)))
         return
 
     # Steps per CPU second as well as per second: on a shared machine the
@@ -294,13 +313,13 @@ def main() -> None:
     if args.before:
         cmd = [sys.executable, __file__, "--rows-json", "--steps", str(args.steps), "--seed", str(args.seed)]
         cmd += ["--time-limit", str(args.time_limit), *(f"--steps-for={s}" for s in args.steps_for)]
-        cmd += ["--presets", args.presets, "--spaces", args.spaces]
+        cmd += ["--presets", args.presets, "--spaces", args.spaces, "--warm", str(args.warm)]
         env = dict(os.environ, PYTHONPATH=os.path.abspath(args.before))
         out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd="/")
         for label, rate, eps, done, cpu_rate in json.loads(out.stdout.strip().splitlines()[-1]):
             show(f"{label} before", rate, eps, done, cpu_rate)
     for label, rate, eps, done, cpu_rate in rami_rows(
-        args.steps, args.seed, args.time_limit, per, presets, spaces
+        args.steps, args.seed, args.time_limit, per, presets, spaces, args.warm
     ):
         show(label, rate, eps, done, cpu_rate)
     if peer:
