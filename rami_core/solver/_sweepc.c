@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,11 +35,17 @@ typedef struct {
     uint16_t codes[4][MAXR];
 } State;
 
-/* ------------------------------------------------------------------ a hash map of byte keys */
+/* ------------------------------------------------------------------ a hash map of word keys
+ * A key is whole 64-bit words, its last one zero padded (key_words): hashing
+ * and comparing it is then a short inline loop, where keys of odd byte
+ * lengths cost a libc memcpy, memcmp and tail copy per look-up, and the
+ * look-ups are most of the search's work (the relaxation's above all). Every
+ * key's layout tells its own length (its run counts), so equal padded words
+ * are equal keys. */
 
 typedef struct {
     uint64_t h;
-    uint32_t off, len;
+    uint32_t off, len; /* in words */
     int64_t v;
     int64_t x; /* a second word: exact flag, or an options offset/count */
 } Entry;
@@ -48,22 +55,32 @@ typedef struct {
     size_t nslots;
     Entry *ent;
     size_t nent, cap;
-    uint8_t *keys;
-    size_t klen, kcap;
+    uint64_t *keys;
+    size_t klen, kcap; /* in words */
 } Map;
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+static inline size_t key_words(uint64_t *key, size_t kn) {
+    memset((uint8_t *)key + kn, 0, 8);
+    return (kn + 7) >> 3;
+}
+
+/* the words of a key of one header word and a suit's runs: the runs are
+ * copied whole (a fixed-size copy, inline), the padding word after them */
+#define RUNS_KEY_WORDS (1 + (2 * MAXR + 8) / 8)
+
+/* key = the header word, then runs R (nr codes); returns the words */
+static inline size_t runs_key(uint64_t *key, uint64_t head, const uint16_t *R, int nr) {
+    key[0] = head;
+    memcpy(key + 1, R, 2 * MAXR);
+    return key_words(key, 8 + 2 * (size_t)nr);
+}
+
+static inline uint64_t hash_words(const uint64_t *w, size_t nw) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ nw;
+    for (size_t i = 0; i < nw; i++) {
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
-    uint64_t w = 0;
-    memcpy(&w, p + i, n - i);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     /* murmur's finaliser: every input bit reaches the low bits used as the index */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
@@ -71,6 +88,12 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
     return h;
+}
+
+static inline int words_equal(const uint64_t *a, const uint64_t *b, size_t nw) {
+    for (size_t i = 0; i < nw; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
 }
 
 static inline uint64_t slot_of(uint64_t h, size_t e) { return (h & 0xffffffff00000000ULL) | (uint64_t)(e + 1); }
@@ -89,18 +112,27 @@ static void map_free(Map *m) {
     memset(m, 0, sizeof(*m));
 }
 
-static Entry *map_get(Map *m, const uint8_t *k, size_t n, uint64_t h) {
+/* the key's entry, or NULL with *slot the empty slot where it would go */
+static inline Entry *map_find(Map *m, const uint64_t *k, size_t nw, uint64_t h, size_t *slot) {
     size_t mask = m->nslots - 1, i = h & mask;
     uint64_t tag = h & 0xffffffff00000000ULL;
     for (;;) {
         uint64_t sl = m->slots[i];
-        if (!sl) return NULL;
+        if (!sl) {
+            *slot = i;
+            return NULL;
+        }
         if ((sl & 0xffffffff00000000ULL) == tag) {
             Entry *en = &m->ent[(sl & 0xffffffffULL) - 1];
-            if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+            if (en->h == h && en->len == nw && words_equal(m->keys + en->off, k, nw)) return en;
         }
         i = (i + 1) & mask;
     }
+}
+
+static inline Entry *map_get(Map *m, const uint64_t *k, size_t nw, uint64_t h) {
+    size_t slot;
+    return map_find(m, k, nw, h, &slot);
 }
 
 static int map_grow(Map *m) {
@@ -118,15 +150,17 @@ static int map_grow(Map *m) {
     return 0;
 }
 
-/* insert or overwrite; returns the entry or NULL on memory failure */
-static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v, int64_t x) {
-    Entry *en = map_get(m, k, n, h);
+/* insert or overwrite; returns the entry or NULL on memory failure. The
+ * table grows before the probe, so that one probe finds the key or its slot. */
+static Entry *map_put(Map *m, const uint64_t *k, size_t nw, uint64_t h, int64_t v, int64_t x) {
+    if ((m->nent + 1) * 2 > m->nslots && map_grow(m) < 0) return NULL;
+    size_t slot;
+    Entry *en = map_find(m, k, nw, h, &slot);
     if (en) {
         en->v = v;
         en->x = x;
         return en;
     }
-    if ((m->nent + 1) * 2 > m->nslots && map_grow(m) < 0) return NULL;
     if (m->nent == m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 1024;
         Entry *ne = realloc(m->ent, nc * sizeof(Entry));
@@ -134,25 +168,23 @@ static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v,
         m->ent = ne;
         m->cap = nc;
     }
-    if (m->klen + n > m->kcap) {
-        size_t nc = m->kcap ? m->kcap * 2 : 65536;
-        while (nc < m->klen + n) nc *= 2;
-        uint8_t *nk = realloc(m->keys, nc);
+    if (m->klen + nw > m->kcap) {
+        size_t nc = m->kcap ? m->kcap * 2 : 8192;
+        while (nc < m->klen + nw) nc *= 2;
+        uint64_t *nk = realloc(m->keys, nc * sizeof(uint64_t));
         if (!nk) return NULL;
         m->keys = nk;
         m->kcap = nc;
     }
-    memcpy(m->keys + m->klen, k, n);
+    memcpy(m->keys + m->klen, k, nw * sizeof(uint64_t));
     Entry *e = &m->ent[m->nent];
     e->h = h;
     e->off = (uint32_t)m->klen;
-    e->len = (uint32_t)n;
+    e->len = (uint32_t)nw;
     e->v = v;
     e->x = x;
-    m->klen += n;
-    size_t mask = m->nslots - 1, i = h & mask;
-    while (m->slots[i]) i = (i + 1) & mask;
-    m->slots[i] = slot_of(h, m->nent);
+    m->klen += nw;
+    m->slots[slot] = slot_of(h, m->nent);
     m->nent++;
     return e;
 }
@@ -340,16 +372,12 @@ static void gen_rec(OptGen *G, int i, int nruns, int nat, int jok) {
 /* options for runs R (nr codes) at one place: returns the arena offset (and
  * *count), or -1 on error (S->status set) */
 static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, int jl, int room, int *count) {
-    uint8_t key[8 + 2 * MAXR];
-    int kn = 0;
-    key[kn++] = (uint8_t)tmin;
-    key[kn++] = (uint8_t)a;
-    key[kn++] = (uint8_t)jl;
-    key[kn++] = (uint8_t)room;
-    key[kn++] = (uint8_t)nr;
-    memcpy(key + kn, R, nr * sizeof(uint16_t));
-    kn += nr * sizeof(uint16_t);
-    uint64_t h = hash_bytes(key, kn);
+    uint64_t key[RUNS_KEY_WORDS];
+    size_t kn = runs_key(key,
+                         (uint64_t)(uint8_t)tmin | (uint64_t)(uint8_t)a << 8 | (uint64_t)(uint8_t)jl << 16 |
+                             (uint64_t)(uint8_t)room << 24 | (uint64_t)(uint8_t)nr << 32,
+                         R, nr);
+    uint64_t h = hash_words(key, kn);
     Entry *hit = map_get(&S->ocache, key, kn, h);
     if (hit) {
         *count = (int)hit->x;
@@ -477,18 +505,13 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
 
 /* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
 static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
-    uint8_t key[9 + 2 * MAXR];
-    int kn = 0;
-    key[kn++] = (uint8_t)pr;
-    key[kn++] = (uint8_t)s;
-    key[kn++] = (uint8_t)pi;
-    key[kn++] = (uint8_t)j;
-    key[kn++] = (uint8_t)t14;
-    key[kn++] = (uint8_t)a14;
-    key[kn++] = (uint8_t)nr;
-    memcpy(key + kn, R, nr * sizeof(uint16_t));
-    kn += nr * sizeof(uint16_t);
-    uint64_t h = hash_bytes(key, kn);
+    uint64_t key[RUNS_KEY_WORDS];
+    size_t kn = runs_key(key,
+                         (uint64_t)(uint8_t)pr | (uint64_t)(uint8_t)s << 8 | (uint64_t)(uint8_t)pi << 16 |
+                             (uint64_t)(uint8_t)j << 24 | (uint64_t)(uint8_t)t14 << 32 |
+                             (uint64_t)(uint8_t)a14 << 40 | (uint64_t)(uint8_t)nr << 48,
+                         R, nr);
+    uint64_t h = hash_words(key, kn);
     Entry *hit = map_get(&S->hmemo, key, kn, h);
     if (hit) return hit->v;
     if (pi == S->n) {
@@ -676,21 +699,20 @@ static int64_t potential(Sweep *S, int pi, int si, const State *st) {
 
 /* ------------------------------------------------------------------ the search */
 
-static size_t state_key(const State *st, uint8_t *key) {
-    size_t kn = 0;
-    key[kn++] = st->pi;
-    key[kn++] = st->si;
-    key[kn++] = st->jl;
-    memcpy(key + kn, st->res, 8);
-    kn += 8;
-    memcpy(key + kn, st->msum, 4);
-    kn += 4;
+/* The state's key: its scalars (pi .. nr, which tell the runs' lengths), then
+ * each suit's runs, copied whole (fixed-size copies, inline: the next suit's
+ * overwrite the rest) and padded to words. */
+#define STATE_HEAD (offsetof(State, nr) + 4) /* not the padding byte before codes */
+#define STATE_KEY_WORDS ((STATE_HEAD + 8 * MAXR + 8 + 7) / 8)
+static inline size_t state_key(const State *st, uint64_t *key) {
+    uint8_t *k = (uint8_t *)key;
+    memcpy(k, st, STATE_HEAD);
+    size_t kn = STATE_HEAD;
     for (int s = 0; s < 4; s++) {
-        key[kn++] = st->nr[s];
-        memcpy(key + kn, st->codes[s], st->nr[s] * sizeof(uint16_t));
-        kn += st->nr[s] * sizeof(uint16_t);
+        memcpy(k + kn, st->codes[s], 2 * MAXR);
+        kn += 2 * (size_t)st->nr[s];
     }
-    return kn;
+    return key_words(key, kn);
 }
 
 /* The face of suit si at place index pi as the state sees it: table and
@@ -738,9 +760,9 @@ static int64_t apply_option(const State *st, int si, const int32_t *o, const Fac
 }
 
 static int64_t best(Sweep *S, const State *st, int64_t need) {
-    uint8_t key[32 + 8 * MAXR + 8];
+    uint64_t key[STATE_KEY_WORDS];
     size_t kn = state_key(st, key);
-    uint64_t h = hash_bytes(key, kn);
+    uint64_t h = hash_words(key, kn);
     Entry *hit = map_get(&S->memo, key, kn, h);
     if (hit && (hit->x || hit->v < need)) return hit->v;
     S->calls++;
