@@ -216,6 +216,8 @@ typedef struct {
     double deadline; /* <0: none */
     int status;
     Map memo, hmemo, ocache;
+    int64_t *hv; /* the relaxation's values: J + 1 per hmemo entry, from its v */
+    size_t hvlen, hvcap;
     int32_t *oa; /* options arena: [nR, mm, u, jused, codes...] */
     size_t olen, ocap;
 } Sweep;
@@ -235,15 +237,15 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int oa_push(Sweep *S, int32_t v) {
-    if (S->olen == S->ocap) {
-        size_t nc = S->ocap ? S->ocap * 2 : 65536;
-        int32_t *n = realloc(S->oa, nc * sizeof(int32_t));
-        if (!n) return -1;
-        S->oa = n;
-        S->ocap = nc;
-    }
-    S->oa[S->olen++] = v;
+/* room for n more words in the options arena */
+static int oa_reserve(Sweep *S, size_t n) {
+    if (S->olen + n <= S->ocap) return 0;
+    size_t nc = S->ocap ? S->ocap * 2 : 65536;
+    while (nc < S->olen + n) nc *= 2;
+    int32_t *a = realloc(S->oa, nc * sizeof(int32_t));
+    if (!a) return -1;
+    S->oa = a;
+    S->ocap = nc;
     return 0;
 }
 
@@ -309,8 +311,6 @@ static int make_groups(Sweep *S, Group *g, int *ng, const uint16_t *R, int nr, i
     return empty;
 }
 
-static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
-
 static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
     Sweep *S = G->S;
     int max_new_nat = G->room >= S->L ? G->a - nat : 0;
@@ -328,20 +328,30 @@ static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
             memcpy(buf, G->runs, nruns * sizeof(int));
             for (int i = 0; i < nn; i++) buf[nruns + i] = new_code;
             for (int i = 0; i < nj; i++) buf[nruns + nn + i] = jnew_code;
-            qsort(buf, tot, sizeof(int), cmp_int);
+            /* a handful of ints: insertion sort inline, where qsort's calls
+             * were a tenth of building the options */
+            for (int i = 1; i < tot; i++) {
+                int v = buf[i], q = i;
+                for (; q > 0 && buf[q - 1] > v; q--) buf[q] = buf[q - 1];
+                buf[q] = v;
+            }
             int used_runs = nat + nn;
             int lo_m = G->tmin - used_runs > 0 ? G->tmin - used_runs : 0;
             int hi_m = G->a - used_runs;
+            if (hi_m < lo_m) continue;
+            /* the room for every record of this leaf at once, then plain stores */
+            if (oa_reserve(S, (size_t)(hi_m - lo_m + 1) * (4 + tot)) < 0) {
+                G->err = 2;
+                return;
+            }
             for (int mm = lo_m; mm <= hi_m; mm++) {
-                if (oa_push(S, tot) || oa_push(S, mm) || oa_push(S, used_runs + mm) || oa_push(S, jok + nj)) {
-                    G->err = 2;
-                    return;
-                }
-                for (int i = 0; i < tot; i++)
-                    if (oa_push(S, buf[i])) {
-                        G->err = 2;
-                        return;
-                    }
+                int32_t *o = S->oa + S->olen;
+                o[0] = tot;
+                o[1] = mm;
+                o[2] = used_runs + mm;
+                o[3] = jok + nj;
+                for (int i = 0; i < tot; i++) o[4 + i] = buf[i];
+                S->olen += 4 + tot;
                 G->count++;
             }
         }
@@ -414,11 +424,16 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
     /* stable sort by naturals used, most first: collect offsets, insertion sort */
     int cnt = G.count;
     if (cnt > 1) {
-        size_t *offs = malloc(cnt * sizeof(size_t));
-        int *us = malloc(cnt * sizeof(int));
+        /* most lists are short: their bookkeeping on the stack, not three
+         * mallocs and frees per list */
+        size_t offs_s[128];
+        int us_s[128];
+        int32_t tmp_s[2048];
+        size_t *offs = cnt <= 128 ? offs_s : malloc(cnt * sizeof(size_t));
+        int *us = cnt <= 128 ? us_s : malloc(cnt * sizeof(int));
         if (!offs || !us) {
-            free(offs);
-            free(us);
+            if (offs != offs_s) free(offs);
+            if (us != us_s) free(us);
             S->status = ST_ERROR;
             PyErr_NoMemory();
             return -1;
@@ -434,10 +449,10 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
         int maxu = 0;
         for (int i = 0; i < cnt; i++)
             if (us[i] > maxu) maxu = us[i];
-        int32_t *tmp = malloc(total * sizeof(int32_t));
+        int32_t *tmp = total <= 2048 ? tmp_s : malloc(total * sizeof(int32_t));
         if (!tmp) {
-            free(offs);
-            free(us);
+            if (offs != offs_s) free(offs);
+            if (us != us_s) free(us);
             S->status = ST_ERROR;
             PyErr_NoMemory();
             return -1;
@@ -451,9 +466,9 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
                     w += len;
                 }
         memcpy(S->oa + start, tmp, total * sizeof(int32_t));
-        free(tmp);
-        free(offs);
-        free(us);
+        if (tmp != tmp_s) free(tmp);
+        if (offs != offs_s) free(offs);
+        if (us != us_s) free(us);
     }
     if (!map_put(&S->ocache, key, kn, h, (int64_t)start, cnt)) {
         S->status = ST_ERROR;
@@ -503,28 +518,68 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
 
 /* ------------------------------------------------------------------ the relaxation */
 
-/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
-static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
-    uint64_t key[RUNS_KEY_WORDS];
-    size_t kn = runs_key(key,
-                         (uint64_t)(uint8_t)pr | (uint64_t)(uint8_t)s << 8 | (uint64_t)(uint8_t)pi << 16 |
-                             (uint64_t)(uint8_t)j << 24 | (uint64_t)(uint8_t)t14 << 32 |
-                             (uint64_t)(uint8_t)a14 << 40 | (uint64_t)(uint8_t)nr << 48,
-                         R, nr);
-    uint64_t h = hash_words(key, kn);
-    Entry *hit = map_get(&S->hmemo, key, kn, h);
-    if (hit) return hit->v;
+/* The relaxation's memo keeps one entry per (priced, suit, place, reserve,
+ * runs) with a value per joker count j (0..J) and a mask of the counts known:
+ * the knapsack asks every j of the same runs in a row, and one look-up then
+ * serves them all. */
+static inline size_t hkey(uint64_t *key, int pr, int s, int pi, int t14, int a14, const uint16_t *R, int nr) {
+    return runs_key(key,
+                    (uint64_t)(uint8_t)pr | (uint64_t)(uint8_t)s << 8 | (uint64_t)(uint8_t)pi << 16 |
+                        (uint64_t)(uint8_t)t14 << 32 | (uint64_t)(uint8_t)a14 << 40 | (uint64_t)(uint8_t)nr << 48,
+                    R, nr);
+}
+
+static inline int hknown(const Entry *en, int j) { return en && ((uint64_t)en->x >> j & 1); }
+
+/* records v for joker count j (and, with all_j, for every count); NULL on
+ * memory failure (S->status set) */
+static Entry *hstore(Sweep *S, const uint64_t *key, size_t kn, uint64_t h, int j, int64_t v, int all_j) {
+    Entry *en = map_get(&S->hmemo, key, kn, h);
+    int w = S->J + 1;
+    if (!en) {
+        if (S->hvlen + w > S->hvcap) {
+            size_t nc = S->hvcap ? S->hvcap * 2 : 4096;
+            while (nc < S->hvlen + w) nc *= 2;
+            int64_t *nv = realloc(S->hv, nc * sizeof(int64_t));
+            if (!nv) goto nomem;
+            S->hv = nv;
+            S->hvcap = nc;
+        }
+        en = map_put(&S->hmemo, key, kn, h, (int64_t)S->hvlen, 0);
+        if (!en) goto nomem;
+        S->hvlen += w;
+    }
+    int64_t *vals = S->hv + en->v;
+    if (all_j) {
+        for (int q = 0; q < w; q++) vals[q] = v;
+        en->x = (int64_t)(w == 64 ? ~0ULL : (1ULL << w) - 1);
+    } else {
+        vals[j] = v;
+        en->x = (int64_t)((uint64_t)en->x | 1ULL << j);
+    }
+    return en;
+nomem:
+    S->status = ST_ERROR;
+    PyErr_NoMemory();
+    return NULL;
+}
+
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr);
+
+/* hval where (key, j) is not in the memo: the value, computed and stored,
+ * with *out its entry (NULL where a status is set) */
+static int64_t hval_compute(Sweep *S, const uint64_t *key, size_t kn, uint64_t h, int s, int pi, const uint16_t *R,
+                            int nr, int j, int t14, int a14, int pr, Entry **out) {
+    *out = NULL;
     if (pi == S->n) {
+        /* the end: the same value for every joker count */
         int64_t v = 0;
         for (int i = 0; i < nr; i++)
             if (!complete(S, R[i])) {
                 v = NEG;
                 break;
             }
-        if (!map_put(&S->hmemo, key, kn, h, v, 1)) {
-            S->status = ST_ERROR;
-            PyErr_NoMemory();
-        }
+        *out = hstore(S, key, kn, h, j, v, 1);
         return v;
     }
     int p = S->places[pi];
@@ -555,31 +610,59 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
             return 0;
         }
     }
+    /* the last option looked up: options that differ only in the counts sent
+     * to sets come in a row, and their next states are the same (a second
+     * look-up would only find the value just stored) */
+    long prev = -1;
+    int prev_nt14 = 0, prev_na14 = 0;
+    int64_t sub = NEG;
     for (int i = 0; i < cnt; i++) {
         const int32_t *o = S->oa + off;
         int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+        long here = off;
         off += 4 + onr;
         if (mm > cap) continue;
-        uint16_t nR[MAXR];
-        for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
         int nt14 = t14, na14 = a14;
         if (at1) {
             nt14 = t - u > 0 ? t - u : 0;
             na14 = a - u;
         } else if (at14)
             nt14 = na14 = 0;
-        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14, pr);
-        if (S->status) return 0;
+        int same = 0;
+        if (prev >= 0 && prev_nt14 == nt14 && prev_na14 == na14) {
+            const int32_t *po = S->oa + prev;
+            if (po[0] == onr && po[3] == jused) {
+                int q = 0;
+                while (q < onr && po[4 + q] == o[4 + q]) q++;
+                same = q == onr;
+            }
+        }
+        if (!same) {
+            uint16_t nR[MAXR];
+            for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
+            sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14, pr);
+            if (S->status) return 0;
+            prev = here;
+            prev_nt14 = nt14;
+            prev_na14 = na14;
+        }
         if (sub == NEG) continue;
         int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
         if (pr) wt = wt * S->pscale - S->price[pi][s] * mm;
         if (sub + wt > best) best = sub + wt;
     }
-    if (!map_put(&S->hmemo, key, kn, h, best, 1)) {
-        S->status = ST_ERROR;
-        PyErr_NoMemory();
-    }
+    *out = hstore(S, key, kn, h, j, best, 0);
     return best;
+}
+
+/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
+    uint64_t key[RUNS_KEY_WORDS];
+    size_t kn = hkey(key, pr, s, pi, t14, a14, R, nr);
+    uint64_t h = hash_words(key, kn);
+    Entry *en = map_get(&S->hmemo, key, kn, h);
+    if (hknown(en, j)) return S->hv[en->v + j];
+    return hval_compute(S, key, kn, h, s, pi, R, nr, j, t14, a14, pr, &en);
 }
 
 static inline int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1) / d); }
@@ -596,9 +679,18 @@ static int share_jokers(Sweep *S, int pi, int si, const State *st, int jl, int64
     int64_t nw[64], vals[64];
     for (int s = 0; s < 4; s++) {
         int q = (s < si && pi < S->n) ? pi + 1 : pi;
+        int t14 = st->res[2 * s], a14 = st->res[2 * s + 1];
+        uint64_t key[RUNS_KEY_WORDS];
+        size_t kn = hkey(key, pr, s, q, t14, a14, st->codes[s], st->nr[s]);
+        uint64_t h = hash_words(key, kn);
+        Entry *en = map_get(&S->hmemo, key, kn, h);
         for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], pr);
-            if (S->status) return SHARE_ERROR;
+            if (hknown(en, j))
+                vals[j] = S->hv[en->v + j];
+            else {
+                vals[j] = hval_compute(S, key, kn, h, s, q, st->codes[s], st->nr[s], j, t14, a14, pr, &en);
+                if (S->status) return SHARE_ERROR;
+            }
         }
         if (vals[jl] == NEG) return SHARE_NO_LAY;
         for (int j = 0; j <= jl; j++) nw[j] = NEG;
@@ -901,6 +993,11 @@ static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
     long long nd = 0;
     memset(st, 0, sizeof(*st));
     if (!PyArg_ParseTuple(args, "iiOOiOL", &pi, &si, &runs, &msum, &jl, &res, &nd)) return -1;
+    if (jl < 0 || jl > S->J) {
+        /* the relaxation's memo keeps J + 1 joker counts */
+        PyErr_SetString(PyExc_OverflowError, "more jokers left than the compiled sweep was built with");
+        return -1;
+    }
     st->pi = (uint8_t)pi;
     st->si = (uint8_t)si;
     st->jl = (uint8_t)jl;
@@ -959,6 +1056,10 @@ static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     PyObject *runs, *res, *lim;
     if (!PyArg_ParseTuple(args, "iiOiOO", &pi, &si, &runs, &jl, &res, &lim)) return NULL;
     if (set_limits(S, lim) < 0) return NULL;
+    if (jl < 0 || jl > S->J) {
+        PyErr_SetString(PyExc_OverflowError, "more jokers left than the compiled sweep was built with");
+        return NULL;
+    }
     State st;
     memset(&st, 0, sizeof(st));
     if (read_runs(S, runs, &st) < 0) return NULL;
@@ -1497,6 +1598,7 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
         return -1;
     }
     S->calls = S->hcalls = S->pcalls = 0;
+    S->hvlen = 0;
     S->status = ST_OK;
     S->bound_on = S->use_h;
     S->priced = 0;
@@ -1509,6 +1611,7 @@ static void Sweep_dealloc(Sweep *S) {
     map_free(&S->hmemo);
     map_free(&S->ocache);
     free(S->oa);
+    free(S->hv);
     free(S->setfeas);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
