@@ -217,6 +217,8 @@ typedef struct {
     int status;
     Map memo, hmemo, ocache;
     int64_t *hv; /* the relaxation's values: J + 1 per hmemo entry, from its v */
+#define CC_BITS 10
+    uint64_t ccache[1 << CC_BITS]; /* completable's answers: see completable_cached */
     size_t hvlen, hvcap;
     int32_t *oa; /* options arena: [nR, mm, u, jused, codes...] */
     size_t olen, ocap;
@@ -514,6 +516,29 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
         if (completable(S, nx, caps + 1, ncaps - 1, jl)) return 1;
     }
     return 0;
+}
+
+/* completable through a direct-mapped cache of its answers: it tries every
+ * way of adding the suits still to come to the sets, and the search asks the
+ * same (sets, caps, jokers) at node after node. An entry is the packed
+ * question << 2 | 2 | answer; questions that do not pack are not cached. */
+static int completable_cached(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, int jl) {
+    uint64_t q = (uint64_t)ncaps | (uint64_t)jl << 2;
+    int ok = jl >= 0 && jl < 64 && ncaps <= 3;
+    for (int i = 0; i < 4; i++) {
+        ok &= ms[i] < 16;
+        q |= (uint64_t)ms[i] << (8 + 4 * i);
+    }
+    for (int i = 0; i < ncaps; i++) {
+        ok &= caps[i] >= 0 && caps[i] < 256;
+        q |= (uint64_t)(caps[i] & 0xff) << (24 + 8 * i);
+    }
+    if (!ok) return completable(S, ms, caps, ncaps, jl);
+    uint64_t *slot = &S->ccache[(q * 0x9E3779B97F4A7C15ULL) >> (64 - CC_BITS)];
+    if ((*slot >> 2) == q && (*slot & 2)) return (int)(*slot & 1);
+    int r = completable(S, ms, caps, ncaps, jl);
+    *slot = q << 2 | 2 | (uint64_t)r;
+    return r;
 }
 
 /* ------------------------------------------------------------------ the relaxation */
@@ -888,7 +913,7 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
     if (st->msum[0] && si > 0 && si < 4) {
         int caps[4], nc = 0;
         for (int x = si; x < 4; x++) caps[nc++] = (S->both && p == 14) ? st->res[2 * x + 1] : S->fa[pi][x];
-        if (!completable(S, st->msum, caps, nc, jl)) {
+        if (!completable_cached(S, st->msum, caps, nc, jl)) {
             if (!map_put(&S->memo, key, kn, h, NEG, 1)) goto nomem;
             return NEG;
         }
@@ -1599,6 +1624,7 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
     }
     S->calls = S->hcalls = S->pcalls = 0;
     S->hvlen = 0;
+    memset(S->ccache, 0, sizeof(S->ccache));
     S->status = ST_OK;
     S->bound_on = S->use_h;
     S->priced = 0;
