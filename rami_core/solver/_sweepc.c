@@ -191,9 +191,17 @@ static Entry *map_put(Map *m, const uint64_t *k, size_t nw, uint64_t h, int64_t 
 
 /* ------------------------------------------------------------------ the search object */
 
+/* a run code decoded (see decode) */
+typedef struct {
+    uint16_t ln, nt, jk;
+    uint8_t ld, complete;
+} Dec;
+
 typedef struct {
     PyObject_HEAD
     int n, L, N, K, Kc, hi, both;
+    Dec *dec; /* codes 0 .. ndec-1 decoded, built with the sweep */
+    int ndec;
     int places[MAXP];
     int ft[MAXP][4], fa[MAXP][4], fw[MAXP][4]; /* table count, all count, hand weight */
     int caps[MAXP][4];
@@ -231,7 +239,36 @@ static inline int dec_ld(int c) { return c % 3; }
 static inline int enc(Sweep *S, int ln, int nt, int jk, int ld) {
     return ((ln * (S->N + 1) + nt) * (S->Kc + 1) + jk) * 3 + ld;
 }
-static inline int complete(Sweep *S, int c) { return dec_ln(S, c) >= S->L && dec_nt(S, c) >= S->N; }
+/* The search decodes codes for every options list it builds and every end
+ * state, and each decode was several integer divisions by the rules' sizes:
+ * the codes the rules can make are decoded once per sweep into a table. */
+#define DEC_MAX 4096
+static inline Dec decode_slow(Sweep *S, int c) {
+    Dec d;
+    d.ln = (uint16_t)dec_ln(S, c);
+    d.nt = (uint16_t)dec_nt(S, c);
+    d.jk = (uint16_t)dec_jk(S, c);
+    d.ld = (uint8_t)dec_ld(c);
+    d.complete = dec_ln(S, c) >= S->L && dec_nt(S, c) >= S->N;
+    return d;
+}
+static inline Dec decode(Sweep *S, int c) { return c < S->ndec ? S->dec[c] : decode_slow(S, c); }
+static inline int complete(Sweep *S, int c) { return decode(S, c).complete; }
+
+/* the table for codes up to enc(L, N, Kc, 2) (every code a run of these
+ * rules can have), at most DEC_MAX of them; 0, or -1 on memory failure */
+static int build_dec(Sweep *S) {
+    free(S->dec);
+    S->dec = NULL;
+    S->ndec = 0;
+    int n = enc(S, S->L, S->N, S->Kc, 2) + 1;
+    if (n > DEC_MAX) return 0; /* beyond: decoded by division */
+    S->dec = malloc((size_t)n * sizeof(Dec));
+    if (!S->dec) return -1;
+    for (int c = 0; c < n; c++) S->dec[c] = decode_slow(S, c);
+    S->ndec = n;
+    return 0;
+}
 
 static double now(void) {
     struct timespec ts;
@@ -281,7 +318,8 @@ static int make_groups(Sweep *S, Group *g, int *ng, const uint16_t *R, int nr, i
         int j = i;
         while (j < nr && R[j] == R[i]) j++;
         int code = R[i], k = j - i;
-        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
+        Dec d = decode(S, code);
+        int ln = d.ln, nt = d.nt, jk = d.jk, ld = d.ld;
         int comp = ln >= L && nt >= N;
         int ln1 = ln + 1 < L ? ln + 1 : L;
         Group *gr = &g[(*ng)++];
@@ -1618,7 +1656,7 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
     map_free(&S->memo);
     map_free(&S->hmemo);
     map_free(&S->ocache);
-    if (map_init(&S->memo) || map_init(&S->hmemo) || map_init(&S->ocache)) {
+    if (build_dec(S) || map_init(&S->memo) || map_init(&S->hmemo) || map_init(&S->ocache)) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1638,6 +1676,7 @@ static void Sweep_dealloc(Sweep *S) {
     map_free(&S->ocache);
     free(S->oa);
     free(S->hv);
+    free(S->dec);
     free(S->setfeas);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
