@@ -27,19 +27,19 @@ setup(
         Extension(
             "rami_core.solver._sweepc",
             ["rami_core/solver/_sweepc.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         ),
         Extension(
             "rami_core.solver._openingc",
             ["rami_core/solver/_openingc.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         ),
         Extension(
             "rami_core.rl._packingc",
             ["rami_core/rl/_packingc.c"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         ),
     ],

@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,11 +35,17 @@ typedef struct {
     uint16_t codes[4][MAXR];
 } State;
 
-/* ------------------------------------------------------------------ a hash map of byte keys */
+/* ------------------------------------------------------------------ a hash map of word keys
+ * A key is whole 64-bit words, its last one zero padded (key_words): hashing
+ * and comparing it is then a short inline loop, where keys of odd byte
+ * lengths cost a libc memcpy, memcmp and tail copy per look-up, and the
+ * look-ups are most of the search's work (the relaxation's above all). Every
+ * key's layout tells its own length (its run counts), so equal padded words
+ * are equal keys. */
 
 typedef struct {
     uint64_t h;
-    uint32_t off, len;
+    uint32_t off, len; /* in words */
     int64_t v;
     int64_t x; /* a second word: exact flag, or an options offset/count */
 } Entry;
@@ -48,22 +55,32 @@ typedef struct {
     size_t nslots;
     Entry *ent;
     size_t nent, cap;
-    uint8_t *keys;
-    size_t klen, kcap;
+    uint64_t *keys;
+    size_t klen, kcap; /* in words */
 } Map;
 
-static uint64_t hash_bytes(const uint8_t *p, size_t n) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdULL;
+static inline size_t key_words(uint64_t *key, size_t kn) {
+    memset((uint8_t *)key + kn, 0, 8);
+    return (kn + 7) >> 3;
+}
+
+/* the words of a key of one header word and a suit's runs: the runs are
+ * copied whole (a fixed-size copy, inline), the padding word after them */
+#define RUNS_KEY_WORDS (1 + (2 * MAXR + 8) / 8)
+
+/* key = the header word, then runs R (nr codes); returns the words */
+static inline size_t runs_key(uint64_t *key, uint64_t head, const uint16_t *R, int nr) {
+    key[0] = head;
+    memcpy(key + 1, R, 2 * MAXR);
+    return key_words(key, 8 + 2 * (size_t)nr);
+}
+
+static inline uint64_t hash_words(const uint64_t *w, size_t nw) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ nw;
+    for (size_t i = 0; i < nw; i++) {
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdULL;
         h ^= h >> 32;
     }
-    uint64_t w = 0;
-    memcpy(&w, p + i, n - i);
-    h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
     /* murmur's finaliser: every input bit reaches the low bits used as the index */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdULL;
@@ -71,6 +88,12 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n) {
     h *= 0xc4ceb9fe1a85ec53ULL;
     h ^= h >> 33;
     return h;
+}
+
+static inline int words_equal(const uint64_t *a, const uint64_t *b, size_t nw) {
+    for (size_t i = 0; i < nw; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
 }
 
 static inline uint64_t slot_of(uint64_t h, size_t e) { return (h & 0xffffffff00000000ULL) | (uint64_t)(e + 1); }
@@ -89,18 +112,27 @@ static void map_free(Map *m) {
     memset(m, 0, sizeof(*m));
 }
 
-static Entry *map_get(Map *m, const uint8_t *k, size_t n, uint64_t h) {
+/* the key's entry, or NULL with *slot the empty slot where it would go */
+static inline Entry *map_find(Map *m, const uint64_t *k, size_t nw, uint64_t h, size_t *slot) {
     size_t mask = m->nslots - 1, i = h & mask;
     uint64_t tag = h & 0xffffffff00000000ULL;
     for (;;) {
         uint64_t sl = m->slots[i];
-        if (!sl) return NULL;
+        if (!sl) {
+            *slot = i;
+            return NULL;
+        }
         if ((sl & 0xffffffff00000000ULL) == tag) {
             Entry *en = &m->ent[(sl & 0xffffffffULL) - 1];
-            if (en->h == h && en->len == n && memcmp(m->keys + en->off, k, n) == 0) return en;
+            if (en->h == h && en->len == nw && words_equal(m->keys + en->off, k, nw)) return en;
         }
         i = (i + 1) & mask;
     }
+}
+
+static inline Entry *map_get(Map *m, const uint64_t *k, size_t nw, uint64_t h) {
+    size_t slot;
+    return map_find(m, k, nw, h, &slot);
 }
 
 static int map_grow(Map *m) {
@@ -118,15 +150,17 @@ static int map_grow(Map *m) {
     return 0;
 }
 
-/* insert or overwrite; returns the entry or NULL on memory failure */
-static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v, int64_t x) {
-    Entry *en = map_get(m, k, n, h);
+/* insert or overwrite; returns the entry or NULL on memory failure. The
+ * table grows before the probe, so that one probe finds the key or its slot. */
+static Entry *map_put(Map *m, const uint64_t *k, size_t nw, uint64_t h, int64_t v, int64_t x) {
+    if ((m->nent + 1) * 2 > m->nslots && map_grow(m) < 0) return NULL;
+    size_t slot;
+    Entry *en = map_find(m, k, nw, h, &slot);
     if (en) {
         en->v = v;
         en->x = x;
         return en;
     }
-    if ((m->nent + 1) * 2 > m->nslots && map_grow(m) < 0) return NULL;
     if (m->nent == m->cap) {
         size_t nc = m->cap ? m->cap * 2 : 1024;
         Entry *ne = realloc(m->ent, nc * sizeof(Entry));
@@ -134,34 +168,40 @@ static Entry *map_put(Map *m, const uint8_t *k, size_t n, uint64_t h, int64_t v,
         m->ent = ne;
         m->cap = nc;
     }
-    if (m->klen + n > m->kcap) {
-        size_t nc = m->kcap ? m->kcap * 2 : 65536;
-        while (nc < m->klen + n) nc *= 2;
-        uint8_t *nk = realloc(m->keys, nc);
+    if (m->klen + nw > m->kcap) {
+        size_t nc = m->kcap ? m->kcap * 2 : 8192;
+        while (nc < m->klen + nw) nc *= 2;
+        uint64_t *nk = realloc(m->keys, nc * sizeof(uint64_t));
         if (!nk) return NULL;
         m->keys = nk;
         m->kcap = nc;
     }
-    memcpy(m->keys + m->klen, k, n);
+    memcpy(m->keys + m->klen, k, nw * sizeof(uint64_t));
     Entry *e = &m->ent[m->nent];
     e->h = h;
     e->off = (uint32_t)m->klen;
-    e->len = (uint32_t)n;
+    e->len = (uint32_t)nw;
     e->v = v;
     e->x = x;
-    m->klen += n;
-    size_t mask = m->nslots - 1, i = h & mask;
-    while (m->slots[i]) i = (i + 1) & mask;
-    m->slots[i] = slot_of(h, m->nent);
+    m->klen += nw;
+    m->slots[slot] = slot_of(h, m->nent);
     m->nent++;
     return e;
 }
 
 /* ------------------------------------------------------------------ the search object */
 
+/* a run code decoded (see decode) */
+typedef struct {
+    uint16_t ln, nt, jk;
+    uint8_t ld, complete;
+} Dec;
+
 typedef struct {
     PyObject_HEAD
     int n, L, N, K, Kc, hi, both;
+    Dec *dec; /* codes 0 .. ndec-1 decoded, built with the sweep */
+    int ndec;
     int places[MAXP];
     int ft[MAXP][4], fa[MAXP][4], fw[MAXP][4]; /* table count, all count, hand weight */
     int caps[MAXP][4];
@@ -184,6 +224,10 @@ typedef struct {
     double deadline; /* <0: none */
     int status;
     Map memo, hmemo, ocache;
+    int64_t *hv; /* the relaxation's values: J + 1 per hmemo entry, from its v */
+#define CC_BITS 10
+    uint64_t ccache[1 << CC_BITS]; /* completable's answers: see completable_cached */
+    size_t hvlen, hvcap;
     int32_t *oa; /* options arena: [nR, mm, u, jused, codes...] */
     size_t olen, ocap;
 } Sweep;
@@ -195,7 +239,36 @@ static inline int dec_ld(int c) { return c % 3; }
 static inline int enc(Sweep *S, int ln, int nt, int jk, int ld) {
     return ((ln * (S->N + 1) + nt) * (S->Kc + 1) + jk) * 3 + ld;
 }
-static inline int complete(Sweep *S, int c) { return dec_ln(S, c) >= S->L && dec_nt(S, c) >= S->N; }
+/* The search decodes codes for every options list it builds and every end
+ * state, and each decode was several integer divisions by the rules' sizes:
+ * the codes the rules can make are decoded once per sweep into a table. */
+#define DEC_MAX 4096
+static inline Dec decode_slow(Sweep *S, int c) {
+    Dec d;
+    d.ln = (uint16_t)dec_ln(S, c);
+    d.nt = (uint16_t)dec_nt(S, c);
+    d.jk = (uint16_t)dec_jk(S, c);
+    d.ld = (uint8_t)dec_ld(c);
+    d.complete = dec_ln(S, c) >= S->L && dec_nt(S, c) >= S->N;
+    return d;
+}
+static inline Dec decode(Sweep *S, int c) { return c < S->ndec ? S->dec[c] : decode_slow(S, c); }
+static inline int complete(Sweep *S, int c) { return decode(S, c).complete; }
+
+/* the table for codes up to enc(L, N, Kc, 2) (every code a run of these
+ * rules can have), at most DEC_MAX of them; 0, or -1 on memory failure */
+static int build_dec(Sweep *S) {
+    free(S->dec);
+    S->dec = NULL;
+    S->ndec = 0;
+    int n = enc(S, S->L, S->N, S->Kc, 2) + 1;
+    if (n > DEC_MAX) return 0; /* beyond: decoded by division */
+    S->dec = malloc((size_t)n * sizeof(Dec));
+    if (!S->dec) return -1;
+    for (int c = 0; c < n; c++) S->dec[c] = decode_slow(S, c);
+    S->ndec = n;
+    return 0;
+}
 
 static double now(void) {
     struct timespec ts;
@@ -203,15 +276,15 @@ static double now(void) {
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int oa_push(Sweep *S, int32_t v) {
-    if (S->olen == S->ocap) {
-        size_t nc = S->ocap ? S->ocap * 2 : 65536;
-        int32_t *n = realloc(S->oa, nc * sizeof(int32_t));
-        if (!n) return -1;
-        S->oa = n;
-        S->ocap = nc;
-    }
-    S->oa[S->olen++] = v;
+/* room for n more words in the options arena */
+static int oa_reserve(Sweep *S, size_t n) {
+    if (S->olen + n <= S->ocap) return 0;
+    size_t nc = S->ocap ? S->ocap * 2 : 65536;
+    while (nc < S->olen + n) nc *= 2;
+    int32_t *a = realloc(S->oa, nc * sizeof(int32_t));
+    if (!a) return -1;
+    S->oa = a;
+    S->ocap = nc;
     return 0;
 }
 
@@ -245,7 +318,8 @@ static int make_groups(Sweep *S, Group *g, int *ng, const uint16_t *R, int nr, i
         int j = i;
         while (j < nr && R[j] == R[i]) j++;
         int code = R[i], k = j - i;
-        int ln = dec_ln(S, code), nt = dec_nt(S, code), jk = dec_jk(S, code), ld = dec_ld(code);
+        Dec d = decode(S, code);
+        int ln = d.ln, nt = d.nt, jk = d.jk, ld = d.ld;
         int comp = ln >= L && nt >= N;
         int ln1 = ln + 1 < L ? ln + 1 : L;
         Group *gr = &g[(*ng)++];
@@ -277,8 +351,6 @@ static int make_groups(Sweep *S, Group *g, int *ng, const uint16_t *R, int nr, i
     return empty;
 }
 
-static int cmp_int(const void *x, const void *y) { return *(const int *)x - *(const int *)y; }
-
 static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
     Sweep *S = G->S;
     int max_new_nat = G->room >= S->L ? G->a - nat : 0;
@@ -296,20 +368,30 @@ static void gen_leaf(OptGen *G, int nruns, int nat, int jok) {
             memcpy(buf, G->runs, nruns * sizeof(int));
             for (int i = 0; i < nn; i++) buf[nruns + i] = new_code;
             for (int i = 0; i < nj; i++) buf[nruns + nn + i] = jnew_code;
-            qsort(buf, tot, sizeof(int), cmp_int);
+            /* a handful of ints: insertion sort inline, where qsort's calls
+             * were a tenth of building the options */
+            for (int i = 1; i < tot; i++) {
+                int v = buf[i], q = i;
+                for (; q > 0 && buf[q - 1] > v; q--) buf[q] = buf[q - 1];
+                buf[q] = v;
+            }
             int used_runs = nat + nn;
             int lo_m = G->tmin - used_runs > 0 ? G->tmin - used_runs : 0;
             int hi_m = G->a - used_runs;
+            if (hi_m < lo_m) continue;
+            /* the room for every record of this leaf at once, then plain stores */
+            if (oa_reserve(S, (size_t)(hi_m - lo_m + 1) * (4 + tot)) < 0) {
+                G->err = 2;
+                return;
+            }
             for (int mm = lo_m; mm <= hi_m; mm++) {
-                if (oa_push(S, tot) || oa_push(S, mm) || oa_push(S, used_runs + mm) || oa_push(S, jok + nj)) {
-                    G->err = 2;
-                    return;
-                }
-                for (int i = 0; i < tot; i++)
-                    if (oa_push(S, buf[i])) {
-                        G->err = 2;
-                        return;
-                    }
+                int32_t *o = S->oa + S->olen;
+                o[0] = tot;
+                o[1] = mm;
+                o[2] = used_runs + mm;
+                o[3] = jok + nj;
+                for (int i = 0; i < tot; i++) o[4 + i] = buf[i];
+                S->olen += 4 + tot;
                 G->count++;
             }
         }
@@ -340,16 +422,12 @@ static void gen_rec(OptGen *G, int i, int nruns, int nat, int jok) {
 /* options for runs R (nr codes) at one place: returns the arena offset (and
  * *count), or -1 on error (S->status set) */
 static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, int jl, int room, int *count) {
-    uint8_t key[8 + 2 * MAXR];
-    int kn = 0;
-    key[kn++] = (uint8_t)tmin;
-    key[kn++] = (uint8_t)a;
-    key[kn++] = (uint8_t)jl;
-    key[kn++] = (uint8_t)room;
-    key[kn++] = (uint8_t)nr;
-    memcpy(key + kn, R, nr * sizeof(uint16_t));
-    kn += nr * sizeof(uint16_t);
-    uint64_t h = hash_bytes(key, kn);
+    uint64_t key[RUNS_KEY_WORDS];
+    size_t kn = runs_key(key,
+                         (uint64_t)(uint8_t)tmin | (uint64_t)(uint8_t)a << 8 | (uint64_t)(uint8_t)jl << 16 |
+                             (uint64_t)(uint8_t)room << 24 | (uint64_t)(uint8_t)nr << 32,
+                         R, nr);
+    uint64_t h = hash_words(key, kn);
     Entry *hit = map_get(&S->ocache, key, kn, h);
     if (hit) {
         *count = (int)hit->x;
@@ -386,11 +464,16 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
     /* stable sort by naturals used, most first: collect offsets, insertion sort */
     int cnt = G.count;
     if (cnt > 1) {
-        size_t *offs = malloc(cnt * sizeof(size_t));
-        int *us = malloc(cnt * sizeof(int));
+        /* most lists are short: their bookkeeping on the stack, not three
+         * mallocs and frees per list */
+        size_t offs_s[128];
+        int us_s[128];
+        int32_t tmp_s[2048];
+        size_t *offs = cnt <= 128 ? offs_s : malloc(cnt * sizeof(size_t));
+        int *us = cnt <= 128 ? us_s : malloc(cnt * sizeof(int));
         if (!offs || !us) {
-            free(offs);
-            free(us);
+            if (offs != offs_s) free(offs);
+            if (us != us_s) free(us);
             S->status = ST_ERROR;
             PyErr_NoMemory();
             return -1;
@@ -406,10 +489,10 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
         int maxu = 0;
         for (int i = 0; i < cnt; i++)
             if (us[i] > maxu) maxu = us[i];
-        int32_t *tmp = malloc(total * sizeof(int32_t));
+        int32_t *tmp = total <= 2048 ? tmp_s : malloc(total * sizeof(int32_t));
         if (!tmp) {
-            free(offs);
-            free(us);
+            if (offs != offs_s) free(offs);
+            if (us != us_s) free(us);
             S->status = ST_ERROR;
             PyErr_NoMemory();
             return -1;
@@ -423,9 +506,9 @@ static long suit_options(Sweep *S, const uint16_t *R, int nr, int tmin, int a, i
                     w += len;
                 }
         memcpy(S->oa + start, tmp, total * sizeof(int32_t));
-        free(tmp);
-        free(offs);
-        free(us);
+        if (tmp != tmp_s) free(tmp);
+        if (offs != offs_s) free(offs);
+        if (us != us_s) free(us);
     }
     if (!map_put(&S->ocache, key, kn, h, (int64_t)start, cnt)) {
         S->status = ST_ERROR;
@@ -473,35 +556,93 @@ static int completable(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, 
     return 0;
 }
 
+/* completable through a direct-mapped cache of its answers: it tries every
+ * way of adding the suits still to come to the sets, and the search asks the
+ * same (sets, caps, jokers) at node after node. An entry is the packed
+ * question << 2 | 2 | answer; questions that do not pack are not cached. */
+static int completable_cached(Sweep *S, const uint8_t *ms, const int *caps, int ncaps, int jl) {
+    uint64_t q = (uint64_t)ncaps | (uint64_t)jl << 2;
+    int ok = jl >= 0 && jl < 64 && ncaps <= 3;
+    for (int i = 0; i < 4; i++) {
+        ok &= ms[i] < 16;
+        q |= (uint64_t)ms[i] << (8 + 4 * i);
+    }
+    for (int i = 0; i < ncaps; i++) {
+        ok &= caps[i] >= 0 && caps[i] < 256;
+        q |= (uint64_t)(caps[i] & 0xff) << (24 + 8 * i);
+    }
+    if (!ok) return completable(S, ms, caps, ncaps, jl);
+    uint64_t *slot = &S->ccache[(q * 0x9E3779B97F4A7C15ULL) >> (64 - CC_BITS)];
+    if ((*slot >> 2) == q && (*slot & 2)) return (int)(*slot & 1);
+    int r = completable(S, ms, caps, ncaps, jl);
+    *slot = q << 2 | 2 | (uint64_t)r;
+    return r;
+}
+
 /* ------------------------------------------------------------------ the relaxation */
 
-/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
-static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
-    uint8_t key[9 + 2 * MAXR];
-    int kn = 0;
-    key[kn++] = (uint8_t)pr;
-    key[kn++] = (uint8_t)s;
-    key[kn++] = (uint8_t)pi;
-    key[kn++] = (uint8_t)j;
-    key[kn++] = (uint8_t)t14;
-    key[kn++] = (uint8_t)a14;
-    key[kn++] = (uint8_t)nr;
-    memcpy(key + kn, R, nr * sizeof(uint16_t));
-    kn += nr * sizeof(uint16_t);
-    uint64_t h = hash_bytes(key, kn);
-    Entry *hit = map_get(&S->hmemo, key, kn, h);
-    if (hit) return hit->v;
+/* The relaxation's memo keeps one entry per (priced, suit, place, reserve,
+ * runs) with a value per joker count j (0..J) and a mask of the counts known:
+ * the knapsack asks every j of the same runs in a row, and one look-up then
+ * serves them all. */
+static inline size_t hkey(uint64_t *key, int pr, int s, int pi, int t14, int a14, const uint16_t *R, int nr) {
+    return runs_key(key,
+                    (uint64_t)(uint8_t)pr | (uint64_t)(uint8_t)s << 8 | (uint64_t)(uint8_t)pi << 16 |
+                        (uint64_t)(uint8_t)t14 << 32 | (uint64_t)(uint8_t)a14 << 40 | (uint64_t)(uint8_t)nr << 48,
+                    R, nr);
+}
+
+static inline int hknown(const Entry *en, int j) { return en && ((uint64_t)en->x >> j & 1); }
+
+/* records v for joker count j (and, with all_j, for every count); NULL on
+ * memory failure (S->status set) */
+static Entry *hstore(Sweep *S, const uint64_t *key, size_t kn, uint64_t h, int j, int64_t v, int all_j) {
+    Entry *en = map_get(&S->hmemo, key, kn, h);
+    int w = S->J + 1;
+    if (!en) {
+        if (S->hvlen + w > S->hvcap) {
+            size_t nc = S->hvcap ? S->hvcap * 2 : 4096;
+            while (nc < S->hvlen + w) nc *= 2;
+            int64_t *nv = realloc(S->hv, nc * sizeof(int64_t));
+            if (!nv) goto nomem;
+            S->hv = nv;
+            S->hvcap = nc;
+        }
+        en = map_put(&S->hmemo, key, kn, h, (int64_t)S->hvlen, 0);
+        if (!en) goto nomem;
+        S->hvlen += w;
+    }
+    int64_t *vals = S->hv + en->v;
+    if (all_j) {
+        for (int q = 0; q < w; q++) vals[q] = v;
+        en->x = (int64_t)(w == 64 ? ~0ULL : (1ULL << w) - 1);
+    } else {
+        vals[j] = v;
+        en->x = (int64_t)((uint64_t)en->x | 1ULL << j);
+    }
+    return en;
+nomem:
+    S->status = ST_ERROR;
+    PyErr_NoMemory();
+    return NULL;
+}
+
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr);
+
+/* hval where (key, j) is not in the memo: the value, computed and stored,
+ * with *out its entry (NULL where a status is set) */
+static int64_t hval_compute(Sweep *S, const uint64_t *key, size_t kn, uint64_t h, int s, int pi, const uint16_t *R,
+                            int nr, int j, int t14, int a14, int pr, Entry **out) {
+    *out = NULL;
     if (pi == S->n) {
+        /* the end: the same value for every joker count */
         int64_t v = 0;
         for (int i = 0; i < nr; i++)
             if (!complete(S, R[i])) {
                 v = NEG;
                 break;
             }
-        if (!map_put(&S->hmemo, key, kn, h, v, 1)) {
-            S->status = ST_ERROR;
-            PyErr_NoMemory();
-        }
+        *out = hstore(S, key, kn, h, j, v, 1);
         return v;
     }
     int p = S->places[pi];
@@ -532,31 +673,59 @@ static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, i
             return 0;
         }
     }
+    /* the last option looked up: options that differ only in the counts sent
+     * to sets come in a row, and their next states are the same (a second
+     * look-up would only find the value just stored) */
+    long prev = -1;
+    int prev_nt14 = 0, prev_na14 = 0;
+    int64_t sub = NEG;
     for (int i = 0; i < cnt; i++) {
         const int32_t *o = S->oa + off;
         int onr = o[0], mm = o[1], u = o[2], jused = o[3];
+        long here = off;
         off += 4 + onr;
         if (mm > cap) continue;
-        uint16_t nR[MAXR];
-        for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
         int nt14 = t14, na14 = a14;
         if (at1) {
             nt14 = t - u > 0 ? t - u : 0;
             na14 = a - u;
         } else if (at14)
             nt14 = na14 = 0;
-        int64_t sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14, pr);
-        if (S->status) return 0;
+        int same = 0;
+        if (prev >= 0 && prev_nt14 == nt14 && prev_na14 == na14) {
+            const int32_t *po = S->oa + prev;
+            if (po[0] == onr && po[3] == jused) {
+                int q = 0;
+                while (q < onr && po[4 + q] == o[4 + q]) q++;
+                same = q == onr;
+            }
+        }
+        if (!same) {
+            uint16_t nR[MAXR];
+            for (int q = 0; q < onr; q++) nR[q] = (uint16_t)o[4 + q];
+            sub = hval(S, s, pi + 1, nR, onr, j - jused, nt14, na14, pr);
+            if (S->status) return 0;
+            prev = here;
+            prev_nt14 = nt14;
+            prev_na14 = na14;
+        }
         if (sub == NEG) continue;
         int64_t wt = u > t ? (int64_t)(u - t) * w : 0;
         if (pr) wt = wt * S->pscale - S->price[pi][s] * mm;
         if (sub + wt > best) best = sub + wt;
     }
-    if (!map_put(&S->hmemo, key, kn, h, best, 1)) {
-        S->status = ST_ERROR;
-        PyErr_NoMemory();
-    }
+    *out = hstore(S, key, kn, h, j, best, 0);
     return best;
+}
+
+/* r14: the suit's aces kept for place 14 (table, all) where the ace is at both ends */
+static int64_t hval(Sweep *S, int s, int pi, const uint16_t *R, int nr, int j, int t14, int a14, int pr) {
+    uint64_t key[RUNS_KEY_WORDS];
+    size_t kn = hkey(key, pr, s, pi, t14, a14, R, nr);
+    uint64_t h = hash_words(key, kn);
+    Entry *en = map_get(&S->hmemo, key, kn, h);
+    if (hknown(en, j)) return S->hv[en->v + j];
+    return hval_compute(S, key, kn, h, s, pi, R, nr, j, t14, a14, pr, &en);
 }
 
 static inline int64_t floor_div(int64_t v, int64_t d) { return v >= 0 ? v / d : -((-v + d - 1) / d); }
@@ -573,9 +742,18 @@ static int share_jokers(Sweep *S, int pi, int si, const State *st, int jl, int64
     int64_t nw[64], vals[64];
     for (int s = 0; s < 4; s++) {
         int q = (s < si && pi < S->n) ? pi + 1 : pi;
+        int t14 = st->res[2 * s], a14 = st->res[2 * s + 1];
+        uint64_t key[RUNS_KEY_WORDS];
+        size_t kn = hkey(key, pr, s, q, t14, a14, st->codes[s], st->nr[s]);
+        uint64_t h = hash_words(key, kn);
+        Entry *en = map_get(&S->hmemo, key, kn, h);
         for (int j = 0; j <= jl; j++) {
-            vals[j] = hval(S, s, q, st->codes[s], st->nr[s], j, st->res[2 * s], st->res[2 * s + 1], pr);
-            if (S->status) return SHARE_ERROR;
+            if (hknown(en, j))
+                vals[j] = S->hv[en->v + j];
+            else {
+                vals[j] = hval_compute(S, key, kn, h, s, q, st->codes[s], st->nr[s], j, t14, a14, pr, &en);
+                if (S->status) return SHARE_ERROR;
+            }
         }
         if (vals[jl] == NEG) return SHARE_NO_LAY;
         for (int j = 0; j <= jl; j++) nw[j] = NEG;
@@ -676,21 +854,20 @@ static int64_t potential(Sweep *S, int pi, int si, const State *st) {
 
 /* ------------------------------------------------------------------ the search */
 
-static size_t state_key(const State *st, uint8_t *key) {
-    size_t kn = 0;
-    key[kn++] = st->pi;
-    key[kn++] = st->si;
-    key[kn++] = st->jl;
-    memcpy(key + kn, st->res, 8);
-    kn += 8;
-    memcpy(key + kn, st->msum, 4);
-    kn += 4;
+/* The state's key: its scalars (pi .. nr, which tell the runs' lengths), then
+ * each suit's runs, copied whole (fixed-size copies, inline: the next suit's
+ * overwrite the rest) and padded to words. */
+#define STATE_HEAD (offsetof(State, nr) + 4) /* not the padding byte before codes */
+#define STATE_KEY_WORDS ((STATE_HEAD + 8 * MAXR + 8 + 7) / 8)
+static inline size_t state_key(const State *st, uint64_t *key) {
+    uint8_t *k = (uint8_t *)key;
+    memcpy(k, st, STATE_HEAD);
+    size_t kn = STATE_HEAD;
     for (int s = 0; s < 4; s++) {
-        key[kn++] = st->nr[s];
-        memcpy(key + kn, st->codes[s], st->nr[s] * sizeof(uint16_t));
-        kn += st->nr[s] * sizeof(uint16_t);
+        memcpy(k + kn, st->codes[s], 2 * MAXR);
+        kn += 2 * (size_t)st->nr[s];
     }
-    return kn;
+    return key_words(key, kn);
 }
 
 /* The face of suit si at place index pi as the state sees it: table and
@@ -738,9 +915,9 @@ static int64_t apply_option(const State *st, int si, const int32_t *o, const Fac
 }
 
 static int64_t best(Sweep *S, const State *st, int64_t need) {
-    uint8_t key[32 + 8 * MAXR + 8];
+    uint64_t key[STATE_KEY_WORDS];
     size_t kn = state_key(st, key);
-    uint64_t h = hash_bytes(key, kn);
+    uint64_t h = hash_words(key, kn);
     Entry *hit = map_get(&S->memo, key, kn, h);
     if (hit && (hit->x || hit->v < need)) return hit->v;
     S->calls++;
@@ -774,7 +951,7 @@ static int64_t best(Sweep *S, const State *st, int64_t need) {
     if (st->msum[0] && si > 0 && si < 4) {
         int caps[4], nc = 0;
         for (int x = si; x < 4; x++) caps[nc++] = (S->both && p == 14) ? st->res[2 * x + 1] : S->fa[pi][x];
-        if (!completable(S, st->msum, caps, nc, jl)) {
+        if (!completable_cached(S, st->msum, caps, nc, jl)) {
             if (!map_put(&S->memo, key, kn, h, NEG, 1)) goto nomem;
             return NEG;
         }
@@ -879,6 +1056,11 @@ static int read_state(Sweep *S, PyObject *args, State *st, int64_t *need) {
     long long nd = 0;
     memset(st, 0, sizeof(*st));
     if (!PyArg_ParseTuple(args, "iiOOiOL", &pi, &si, &runs, &msum, &jl, &res, &nd)) return -1;
+    if (jl < 0 || jl > S->J) {
+        /* the relaxation's memo keeps J + 1 joker counts */
+        PyErr_SetString(PyExc_OverflowError, "more jokers left than the compiled sweep was built with");
+        return -1;
+    }
     st->pi = (uint8_t)pi;
     st->si = (uint8_t)si;
     st->jl = (uint8_t)jl;
@@ -937,6 +1119,10 @@ static PyObject *Sweep_relaxed_bound(Sweep *S, PyObject *args) {
     PyObject *runs, *res, *lim;
     if (!PyArg_ParseTuple(args, "iiOiOO", &pi, &si, &runs, &jl, &res, &lim)) return NULL;
     if (set_limits(S, lim) < 0) return NULL;
+    if (jl < 0 || jl > S->J) {
+        PyErr_SetString(PyExc_OverflowError, "more jokers left than the compiled sweep was built with");
+        return NULL;
+    }
     State st;
     memset(&st, 0, sizeof(st));
     if (read_runs(S, runs, &st) < 0) return NULL;
@@ -1470,11 +1656,13 @@ static int Sweep_init(Sweep *S, PyObject *args, PyObject *kw) {
     map_free(&S->memo);
     map_free(&S->hmemo);
     map_free(&S->ocache);
-    if (map_init(&S->memo) || map_init(&S->hmemo) || map_init(&S->ocache)) {
+    if (build_dec(S) || map_init(&S->memo) || map_init(&S->hmemo) || map_init(&S->ocache)) {
         PyErr_NoMemory();
         return -1;
     }
     S->calls = S->hcalls = S->pcalls = 0;
+    S->hvlen = 0;
+    memset(S->ccache, 0, sizeof(S->ccache));
     S->status = ST_OK;
     S->bound_on = S->use_h;
     S->priced = 0;
@@ -1487,6 +1675,8 @@ static void Sweep_dealloc(Sweep *S) {
     map_free(&S->hmemo);
     map_free(&S->ocache);
     free(S->oa);
+    free(S->hv);
+    free(S->dec);
     free(S->setfeas);
     Py_TYPE(S)->tp_free((PyObject *)S);
 }
