@@ -124,6 +124,15 @@ def _two_pages(browser, server, rules: str = ONE_ROUND):
         page.goto(f"{server.url}{link}&lang=fr")
         page.wait_for_selector("#hand button.card")
         pages.append((page, errors))
+    # Each page shows the other seat connected: both sockets are open, so a
+    # quick message sent now reaches the other seat (a page sends one only
+    # on an open socket, and a seat hears only what comes after it joined).
+    for page, seat in ((pages[0][0], 1), (pages[1][0], 0)):
+        page.wait_for_function(
+            "(s) => { const m = document.querySelector(`#players .player[data-seat='${s}'] .muted`);"
+            " return m !== null && !m.textContent.includes('absent'); }",
+            arg=seat,
+        )
     return out, pages
 
 
