@@ -69,14 +69,21 @@ def test_voleur_rearrangement_by_drag_and_drop_seen_by_the_other_seat(browser, s
     luc.wait_for_selector("#melds .meld")
     assert not anne.is_visible("#discard")  # no discard pile in voleur
     anne.click("#stock")
+    # the draw shown (the hand is drawn anew with the card taken) before the rearrangement starts
+    anne.wait_for_function("() => document.querySelectorAll('#hand .card').length === 5")
     anne.click("#b-rearrange")
     # 6♠ 7♠ picked on Luc's run, then the hand's 5♠ dragged with the mouse onto a new meld
     anne.click('#work .meld[data-index="0"] .card[data-card="6S"]')
     anne.click('#work .meld[data-index="0"] .card[data-card="7S"]')
     anne.click("#new-meld")
-    src = anne.locator('#hand .card[data-card="5S"]').bounding_box()
     anne.wait_for_selector('#work .meld.invalid[data-index="2"]')  # 6♠ 7♠ alone: read by the server
-    dst = anne.locator('#work .meld[data-index="2"]').bounding_box()
+    src = dst = None
+    for _ in range(50):  # the boxes once both are drawn (a view arriving redraws the hand)
+        src = anne.locator('#hand .card[data-card="5S"]').bounding_box()
+        dst = anne.locator('#work .meld[data-index="2"]').bounding_box()
+        if src and dst:
+            break
+        anne.wait_for_timeout(100)
     assert src and dst
     anne.mouse.move(src["x"] + 10, src["y"] + 10)
     anne.mouse.down()
