@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from rami_core.cards import FACE_CARD_OF, JOKER, Card
-from rami_core.cards.bits import FACE_CARDS, FACE_OF, faces_in_order, faces_mask, join_mask
+from rami_core.cards.bits import FACE_CARDS, FACE_OF, faces_in_order, join_mask
 from rami_core.cards.melds import RUN, might_join, might_join_reading, rank_at
 from rami_core.game import actions as A
 from rami_core.game.state import OVER
@@ -83,12 +83,11 @@ def test_join_mask_is_might_join_face_by_face():
             assert bool(mask >> FACE_OF[c] & 1) == might_join(meld, c), (meld, c)
 
 
-def test_faces_in_order_and_mask():
+def test_faces_in_order():
     rng = random.Random(6)
     for _ in range(5000):
         hand = rng.sample(DECK, rng.randint(0, 20))
         assert faces_in_order(hand) == _old_faces(hand)
-        assert faces_mask(hand) == sum(1 << FACE_OF[c] for c in set(_old_faces(hand)))
 
 
 def _states():

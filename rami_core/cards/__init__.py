@@ -27,8 +27,8 @@ those loops.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from rami_core.words.problems import Said
 
@@ -87,19 +87,25 @@ class Card(NamedTuple):
 JOKER = Card(JOKER_RANK, JOKER_SUIT, 0)
 
 
-class _FaceCardOf(dict):
-    """Card -> the same face as copy 0, filled as cards are met. Bounded: the
-    cards of every deck a profile may hold fit many times over, and a card
-    met beyond the bound is answered without being remembered."""
+class CardMemo(dict):
+    """A card -> a value of it, remembered as cards are met (the turn loop asks
+    the same few of every hand, state after state: a dict look-up instead of
+    a call). Bounded: the cards of every deck a profile may hold fit many
+    times over, and a card met beyond the bound is answered, not kept."""
 
-    def __missing__(self, card: Card) -> Card:
-        out = Card(card.rank, card.suit, 0)
+    def __init__(self, compute: Callable[[Card], Any]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, card: Card) -> Any:
+        out = self._compute(card)
         if len(self) < 4096:
             self[card] = out
         return out
 
 
-FACE_CARD_OF: dict[Card, Card] = _FaceCardOf()
+# A card -> the same face as copy 0 (`Card.face_card`, a seat's public view of it).
+FACE_CARD_OF: dict[Card, Card] = CardMemo(lambda c: Card(c.rank, c.suit, 0))
 
 
 def rank_name(rank: int, lang: str = "en") -> str:

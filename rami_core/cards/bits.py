@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rami_core.cards import FACE_CARD_OF, JOKER, JOKER_SUIT, Card
+from rami_core.cards import FACE_CARD_OF, JOKER, JOKER_SUIT, Card, CardMemo
 
 NATURALS = 52
 JOKER_INDEX = 52
@@ -40,19 +40,8 @@ def face_index(card: Card) -> int:
     return card.suit * 13 + card.rank - 1
 
 
-class _FaceOf(dict):
-    """Card -> face index, filled as cards are met (a dict lookup instead of a
-    call per card); bounded as `cards.FACE_CARD_OF` is."""
-
-    def __missing__(self, card: Card) -> int:
-        index = face_index(card)
-        if len(self) < 4096:
-            self[card] = index
-        return index
-
-
 FACE_CARDS: tuple[Card, ...] = tuple(Card(i % 13 + 1, i // 13, 0) for i in range(NATURALS)) + (JOKER,)
-FACE_OF: dict[Card, int] = _FaceOf()
+FACE_OF: dict[Card, int] = CardMemo(face_index)  # a dict look-up instead of a call per card
 
 
 def face_card(index: int) -> Card:
@@ -64,15 +53,6 @@ def faces_in_order(cards: Iterable[Card]) -> list[Card]:
     """The faces of `cards` (copy 0), each once, in the order first held
     (`Card.face_card`'s shared tuples, looked up without the property)."""
     return list(dict.fromkeys(map(FACE_CARD_OF.__getitem__, cards)))
-
-
-def faces_mask(cards: Iterable[Card]) -> int:
-    """The set of faces among `cards`, one bit per face index."""
-    out = 0
-    face_of = FACE_OF.__getitem__
-    for c in cards:
-        out |= 1 << face_of(c)
-    return out
 
 
 def join_mask(cards: Iterable[Card]) -> int:
@@ -109,6 +89,5 @@ __all__ = [
     "face_card",
     "face_index",
     "faces_in_order",
-    "faces_mask",
     "join_mask",
 ]

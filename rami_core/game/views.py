@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from operator import itemgetter
 from typing import Any
 
-from rami_core.cards import Card
+from rami_core.cards import FACE_CARD_OF, Card
 from rami_core.cards.melds import Reading
 from rami_core.game.state import OVER, GameState, TableMeld, card_code
 
@@ -139,26 +139,10 @@ class SeatView:
         }
 
 
-def _public(c: Card) -> Card:
-    """A card as another seat sees it: which deck it came from is not visible."""
-    return c if c.copy == 0 else Card(c.rank, c.suit, 0)
-
-
-class _PublicCards(dict):
-    """`_public` of each card met, remembered: a view maps every card of the
-    hand and the discard pile, and building a Card costs ten times a dict
-    look-up. Bounded (a game holds some 110 distinct cards; past the bound
-    the answer is computed and not kept)."""
-
-    def __missing__(self, c: Card) -> Card:
-        p = c if c.copy == 0 else Card(c.rank, c.suit, 0)
-        if len(self) < 4096:
-            self[c] = p
-        return p
-
-
-_PUBLIC_CARDS = _PublicCards()
-_public_card = _PUBLIC_CARDS.__getitem__
+# A card as another seat sees it: which deck it came from is not visible
+# (its face as copy 0, remembered per card: a view maps every card of the
+# hand and the discard pile).
+_public = FACE_CARD_OF.__getitem__
 
 # sort_key of a public card (its copy is 0): (suit, rank)
 _public_key = itemgetter(1, 0)
@@ -186,7 +170,7 @@ def _meld_view(m: TableMeld) -> MeldView:
 
 
 def _public_hand(hand) -> tuple[Card, ...]:
-    return tuple(sorted(map(_public_card, hand), key=_public_key))
+    return tuple(sorted(map(_public, hand), key=_public_key))
 
 
 # Every field of GameState is one or the other (tests/test_views.py checks it).
@@ -239,7 +223,7 @@ def view(state: GameState, seat: int, *, teams: bool = False) -> SeatView:
         players=state.players,
         hand=_public_hand(state.hands[seat]),
         table=tuple(map(_meld_view, state.table)),
-        discard=tuple(map(_public_card, state.discard)),
+        discard=tuple(map(_public, state.discard)),
         hand_sizes=tuple(len(h) for h in state.hands),
         stock_size=len(state.stock),
         opened=tuple(state.opened),
