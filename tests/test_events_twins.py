@@ -9,10 +9,7 @@ from collections import Counter
 from types import SimpleNamespace
 
 from rami_core.game.events import _cards, _moved
-from rami_core.game.state import OVER
-from rami_core.players.bots import make_bot
-from rami_core.profile.loader import load_profile
-from rami_core.referee.engine import Game
+from tests.support.bot_states import states_after_each_move
 
 
 def _old_shared(a: Counter, b: Counter) -> int:
@@ -47,18 +44,7 @@ def _old_moved(before, after):
 
 def _tables() -> list[list]:
     """Every table met in seeded voleur games (the table is rebuilt there)."""
-    tables = []
-    profile = load_profile("voleur")
-    for seed in range(6):
-        game = Game.new(profile, 2, seed=seed)
-        bots = [make_bot(("greedy", "random")[(seed + i) % 2], seed * 2 + i) for i in range(2)]
-        for _ in range(300):
-            if game.state.phase == OVER:
-                break
-            seat = game.state.turn
-            game.apply(bots[seat].choose(game.view(seat), game.rules))
-            tables.append(list(game.state.table))
-    return tables
+    return [list(s.table) for s in states_after_each_move("voleur", range(6))]
 
 
 def test_moved_matches_the_old_code():

@@ -8,11 +8,8 @@ import random
 from collections import Counter
 
 from rami_core.cards.melds import SET, Reading
-from rami_core.game.state import OVER
-from rami_core.players.bots import make_bot
-from rami_core.profile.loader import load_profile
-from rami_core.referee.engine import Game
 from rami_core.referee.table_jokers import SetDeparture, _faces, set_departures
+from tests.support.bot_states import states_after_each_move
 
 
 def _old_set_departures(before, after):
@@ -46,19 +43,11 @@ def _old_set_departures(before, after):
 
 def _tables() -> list[list[Reading]]:
     """Every table met in seeded greedy and random games."""
-    tables = []
-    for preset in ("voleur", "rami51", "classic"):
-        profile = load_profile(preset)
-        for seed in range(6):
-            game = Game.new(profile, 2, seed=seed)
-            bots = [make_bot(("greedy", "random")[(seed + i) % 2], seed * 2 + i) for i in range(2)]
-            for _ in range(300):
-                if game.state.phase == OVER:
-                    break
-                seat = game.state.turn
-                game.apply(bots[seat].choose(game.view(seat), game.rules))
-                tables.append([m.reading for m in game.state.table])
-    return tables
+    return [
+        [m.reading for m in s.table]
+        for preset in ("voleur", "rami51", "classic")
+        for s in states_after_each_move(preset, range(6))
+    ]
 
 
 def test_set_departures_match_the_old_code():
